@@ -1,0 +1,31 @@
+"""structurer: learn how an online shop is built, then crawl it fast from what was learned.
+
+The public surface is small; everything else is importable but may change.
+"""
+
+from __future__ import annotations
+
+import logging
+
+__version__ = "0.1.0"
+
+from structurer.config import Settings  # noqa: E402
+from structurer.errors import StructurerError  # noqa: E402
+from structurer.lexicon import Lexicon, load_lexicon  # noqa: E402
+from structurer.rules import SiteRules, dump_rules, load_rules, save_rules  # noqa: E402
+from structurer.validate import validate_file  # noqa: E402
+
+logging.getLogger(__name__).addHandler(logging.NullHandler())
+
+__all__ = [
+    "Lexicon",
+    "Settings",
+    "SiteRules",
+    "StructurerError",
+    "__version__",
+    "dump_rules",
+    "load_lexicon",
+    "load_rules",
+    "save_rules",
+    "validate_file",
+]

@@ -1,0 +1,190 @@
+"""The ``structurer`` command: one short function per subcommand over the library.
+
+Exit codes: 0 success; 1 the work ran but fell short; 2 bad input (file, URL,
+option). A user's mistake is printed as one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+
+from structurer import __version__
+from structurer.errors import StructurerError
+
+EXIT_OK, EXIT_FELL_SHORT, EXIT_BAD_INPUT = 0, 1, 2
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def _say(text: str = "") -> None:
+    print(text, flush=True)
+
+
+def _fail(text: str) -> None:
+    print(f"structurer: error: {text}", file=sys.stderr, flush=True)
+
+
+# ----- validate ------------------------------------------------------------------------
+def cmd_validate(args: argparse.Namespace) -> int:
+    from structurer.validate import validate_file
+
+    bad = 0
+    for path in args.files:
+        report = validate_file(path)
+        if report.ok:
+            _say(f"{path}: ok ({'rule file' if report.kind == 'rules' else 'lexicon'})")
+            continue
+        bad += 1
+        kind = {"rules": "rule file", "lexicon": "lexicon", None: "file"}[report.kind]
+        for error in report.errors:
+            print(f"{error} [{kind}]", file=sys.stderr, flush=True)
+    return EXIT_BAD_INPUT if bad else EXIT_OK
+
+
+# ----- templates ------------------------------------------------------------------------
+def cmd_templates(args: argparse.Namespace) -> int:
+    from structurer.lexicon import load_lexicon, shipped_templates
+
+    for name, path in shipped_templates().items():
+        lexicon = load_lexicon(path)
+        _say(f"{name:<12} {lexicon.content_hash()}  {len(lexicon.fields):>2} fields  {path}")
+    return EXIT_OK
+
+
+# ----- demo ------------------------------------------------------------------------------
+def _demo_shops(names: Sequence[str]) -> list[object]:
+    from structurer.demo import all_shops, get_shop
+
+    try:
+        return list(all_shops()) if not names else [get_shop(n) for n in names]
+    except KeyError as error:
+        raise StructurerError(str(error.args[0])) from None
+
+
+def cmd_demo_list(args: argparse.Namespace) -> int:
+    from structurer.demo import all_shops
+
+    for shop in all_shops():
+        render = "/".join(f"{k}={v}" for k, v in shop.render.items())
+        _say(f"{shop.name:<11} {shop.title:<20} {len(shop.catalog.products):>4} products  "
+             f"{render}\n            {shop.hard}")
+    return EXIT_OK
+
+
+def cmd_demo_serve(args: argparse.Namespace) -> int:
+    from structurer.demo import DemoServer
+
+    shops = _demo_shops(args.shops)
+    ports = ({shop.name: args.port + i for i, shop in enumerate(shops)}  # type: ignore[attr-defined]
+             if args.port else None)
+    try:
+        server = DemoServer(shops, ports=ports).start()  # type: ignore[arg-type]
+    except OSError as error:
+        raise StructurerError(f"cannot listen on 127.0.0.1: {error.strerror}") from None
+    for name, url in server.urls.items():
+        _say(f"{name:<11} {url}/")
+    _say("serving on 127.0.0.1; press Ctrl-C to stop")
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        _say("stopped")
+    finally:
+        server.stop()
+    return EXIT_OK
+
+
+def cmd_demo_truth(args: argparse.Namespace) -> int:
+    shop = _demo_shops([args.shop])[0]
+    truth = shop.ground_truth(args.base_url)  # type: ignore[attr-defined]
+    json.dump(truth, sys.stdout, ensure_ascii=False, indent=1 if args.pretty else None)
+    sys.stdout.write("\n")
+    return EXIT_OK
+
+
+def cmd_demo_run(args: argparse.Namespace) -> int:
+    from structurer.demo.run import run_demo
+
+    return run_demo(args.shops, out=args.out)
+
+
+# ----- not yet available -------------------------------------------------------------------
+def _planned(name: str, issue: int) -> Handler:
+    def handler(args: argparse.Namespace) -> int:
+        _fail(f"'structurer {name}' is not available in structurer {__version__} yet "
+              f"(planned in issue #{issue}); see README.md for what works today")
+        return EXIT_BAD_INPUT
+
+    return handler
+
+
+# ----- parser --------------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="structurer",
+        description="Learn how an online shop is built, then crawl it fast from what was learned.")
+    parser.add_argument("--version", action="version", version=f"structurer {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("validate", help="check lexicons and rule files after editing them")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("templates", help="list the shipped lexicons")
+    p.set_defaults(func=cmd_templates)
+
+    demo = sub.add_parser("demo", help="the bundled demo shops on 127.0.0.1")
+    dsub = demo.add_subparsers(dest="demo_command", metavar="ACTION")
+    d = dsub.add_parser("list", help="list the demo shops and what makes each hard")
+    d.set_defaults(func=cmd_demo_list)
+    d = dsub.add_parser("serve", help="serve demo shops until Ctrl-C")
+    d.add_argument("shops", nargs="*", metavar="SHOP")
+    d.add_argument("--port", type=int, default=0,
+                   help="first port (shops get consecutive ports); default: ephemeral")
+    d.set_defaults(func=cmd_demo_serve)
+    d = dsub.add_parser("truth", help="print a demo shop's ground truth as JSON")
+    d.add_argument("shop", metavar="SHOP")
+    d.add_argument("--base-url", default="http://127.0.0.1:8000")
+    d.add_argument("--pretty", action="store_true")
+    d.set_defaults(func=cmd_demo_truth)
+    d = dsub.add_parser("run", help="serve demo shops and show what structurer makes of them")
+    d.add_argument("shops", nargs="*", metavar="SHOP")
+    d.add_argument("--out", default="out/demo", help="directory for the demo's output files")
+    d.set_defaults(func=cmd_demo_run)
+    demo.set_defaults(func=lambda a: (demo.print_help(), EXIT_BAD_INPUT)[1])
+
+    for name, issue, text in (("analyze", 3, "learn a site's rule file from its entry URL"),
+                              ("extract", 3, "apply a rule file to saved pages or URLs"),
+                              ("crawl", 4, "crawl a site by replaying its rule file"),
+                              ("extract-page", 6, "rule-free extraction of one page"),
+                              ("review", 8, "visual review of a rule file")):
+        p = sub.add_parser(name, help=f"{text} (planned, issue #{issue})", add_help=False)
+        p.add_argument("rest", nargs=argparse.REMAINDER)
+        p.set_defaults(func=_planned(name, issue))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args.func(args))
+    except StructurerError as error:
+        _fail(str(error))
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        _fail("interrupted")
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

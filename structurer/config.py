@@ -1,0 +1,67 @@
+"""Settings: every knob of fetching, crawling and analysis in one validated model.
+
+Layers apply in order default < settings file < rule file < command line
+(:meth:`Settings.layered`); later layers override earlier ones key by key. The
+analysis thresholds themselves live in the lexicon, where a person edits them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from structurer import __version__, yamlio
+from structurer.schema import Strict
+
+DEFAULT_CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = (
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+)
+USER_AGENT = f"structurer/{__version__} (product-data crawler; +https://pypi.org/project/structurer/)"
+
+
+class Settings(Strict):
+    """Runtime settings. Every limit has a safe default."""
+
+    user_agent: str = USER_AGENT
+    obey_robots: bool = True
+    timeout: float = Field(20.0, gt=0, description="seconds per request")
+    retries: int = Field(3, ge=0, le=10)
+    max_page_bytes: int = Field(8_000_000, gt=0)
+    max_redirects: int = Field(5, ge=0, le=20)
+    max_url_length: int = Field(2048, ge=64)
+    max_path_depth: int = Field(12, ge=1)
+    max_depth: int = Field(10, ge=1, description="links followed from the start page")
+    max_pages: int | None = Field(None, ge=1, description="stop a crawl after this many pages")
+    max_pages_per_pattern: int = Field(5000, ge=1, description="crawler-trap guard")
+    concurrency: int = Field(8, ge=1, le=256)
+    per_host_concurrency: int = Field(4, ge=1, le=64)
+    delay: float = Field(0.0, ge=0, description="seconds between requests to one host")
+    allowed_hosts: list[str] = Field(default_factory=list)
+    must_include: list[str] = Field(default_factory=list)
+    must_exclude: list[str] = Field(default_factory=list)
+    analyze_max_pages: int = Field(40, ge=3, description="pages fetched while analyzing a site")
+    chromium_path: str = Field(default_factory=lambda: os.environ.get(
+        "STRUCTURER_CHROMIUM", DEFAULT_CHROMIUM))
+    browser_timeout: float = Field(30.0, gt=0)
+    browser_pages: int = Field(4, ge=1, le=32, description="pages kept open in the browser pool")
+
+    @classmethod
+    def layered(cls, *layers: Mapping[str, Any] | None) -> Settings:
+        """Merge layers (lowest first), ignoring None values, and validate once."""
+        merged: dict[str, Any] = {}
+        for layer in layers:
+            if layer:
+                merged.update({k: v for k, v in layer.items() if v is not None})
+        return cls.model_validate(merged)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> dict[str, Any]:
+        """A settings file as a layer (validated on its own, so errors name the file)."""
+        model = yamlio.load_model(cls, Path(path))
+        return model.model_dump(exclude_unset=True)

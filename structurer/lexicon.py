@@ -1,0 +1,170 @@
+"""Lexicons: the editable "matching templates" of the method, one YAML file each.
+
+Input: ``templates/<name>.yaml`` or any path. Output: a validated, frozen
+:class:`Lexicon`. A lexicon holds the list-structure priorities, the weights of
+node attributes, the fields to find (words and weights, value kind, level) and
+the thresholds of the analysis. Vocabulary is data: nothing in the analyzer
+hard-codes a field word.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+
+from pydantic import Field, field_validator, model_validator
+
+from structurer import yamlio
+from structurer.errors import RuleError
+from structurer.schema import FieldLevel, Strict, ValueKind, error_at
+
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+
+_ATTRIBUTE = re.compile(r"^(?:[a-z][a-z0-9_:.-]*|data-\*|aria-\*)$")
+_STRUCTURE = re.compile(r"^[a-z][a-z0-9]*/[a-z][a-z0-9]*$")
+_IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+
+DEFAULT_ATTRIBUTE_WEIGHTS = {
+    "id": 15.0, "name": 10.0, "class": 10.0, "type": 8.0, "itemprop": 12.0, "data-*": 6.0,
+    "aria-label": 5.0, "alt": 4.0, "title": 4.0, "rel": 6.0,
+}
+DEFAULT_LIST_STRUCTURES = {
+    "ul/li": 1.0, "ol/li": 0.95, "div/div": 0.85, "table/tr": 0.8, "tbody/tr": 0.8,
+    "dl/dd": 0.7, "div/article": 0.9, "section/article": 0.9, "div/p": 0.5, "p/p": 0.4,
+}
+
+
+def _positive_weights(value: dict[str, float], what: str,
+                      prefix: list[str] | None = None) -> dict[str, float]:
+    for key, weight in value.items():
+        if not str(key).strip():
+            raise error_at([*(prefix or []), str(key)], f"empty {what}")
+        if weight <= 0:
+            raise error_at([*(prefix or []), str(key)],
+                           f"{what} {key!r} has weight {weight}; weights must be > 0")
+    return value
+
+
+class Thresholds(Strict):
+    """Cut-offs of the analysis; every one can be tuned per lexicon."""
+
+    alpha: float = Field(0.75, gt=0, le=1, description="weighted similarity above which sibling subtrees may repeat")
+    beta: float = Field(0.35, gt=0, le=1, description="normalized tree edit distance below which they do repeat")
+    render_similarity: float = Field(0.8, gt=0, le=1, description="raw vs rendered simhash similarity at or above which a level is static")
+    min_items: int = Field(3, ge=2, description="fewest repeated blocks that make a list")
+    partial_ratio: float = Field(0.5, ge=0, le=1, description="share of a word's weight given to a partial (substring) match")
+    min_confidence: float = Field(0.35, ge=0, le=1, description="fields found with less confidence are left out of the rules")
+
+
+class FieldSpec(Strict):
+    """One field to find: the words that point at it and what its value looks like."""
+
+    kind: ValueKind
+    level: FieldLevel = "both"
+    required: bool = False
+    multiple: bool = False
+    words: dict[str, float] = Field(min_length=1, description="attribute words (id/class/name/itemprop/data-*) and weights")
+    labels: dict[str, float] = Field(default_factory=dict, description="visible label texts near the value ('SKU:', '价格')")
+    values: dict[str, list[str]] = Field(default_factory=dict, description="normalized value -> phrases that mean it")
+    partial_ratio: float | None = Field(None, ge=0, le=1)
+    description: str = ""
+
+    @field_validator("words", "labels")
+    @classmethod
+    def _weights(cls, value: dict[str, float]) -> dict[str, float]:
+        return _positive_weights(value, "word")
+
+
+class Lexicon(Strict):
+    """A whole matching template (``templates/*.yaml``)."""
+
+    name: str
+    description: str = ""
+    languages: list[str] = Field(default_factory=list)
+    thresholds: Thresholds = Field(default_factory=Thresholds)
+    attribute_weights: dict[str, float] = Field(
+        default_factory=lambda: dict(DEFAULT_ATTRIBUTE_WEIGHTS))
+    list_structures: dict[str, float] = Field(
+        default_factory=lambda: dict(DEFAULT_LIST_STRUCTURES))
+    signals: dict[str, dict[str, float]] = Field(default_factory=dict)
+    fields: dict[str, FieldSpec] = Field(min_length=1)
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not re.match(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", value):
+            raise ValueError(f"name {value!r} must be a simple identifier like 'ecommerce'")
+        return value
+
+    @field_validator("attribute_weights")
+    @classmethod
+    def _attributes(cls, value: dict[str, float]) -> dict[str, float]:
+        for key in value:
+            if not _ATTRIBUTE.match(key):
+                raise error_at([key], f"{key!r} is not an attribute name (use e.g. 'class', 'data-*')")
+        return _positive_weights(value, "attribute")
+
+    @field_validator("list_structures")
+    @classmethod
+    def _structures(cls, value: dict[str, float]) -> dict[str, float]:
+        for key in value:
+            if not _STRUCTURE.match(key):
+                raise error_at([key], f"list structure {key!r} must be 'parent/child' tags, "
+                                      "like 'ul/li'")
+        return _positive_weights(value, "list structure")
+
+    @field_validator("signals")
+    @classmethod
+    def _signals(cls, value: dict[str, dict[str, float]]) -> dict[str, dict[str, float]]:
+        for key, words in value.items():
+            _positive_weights(words, f"signal {key!r} word", [key])
+        return value
+
+    @model_validator(mode="after")
+    def _field_names(self) -> Lexicon:
+        for key in self.fields:
+            if not _IDENT.match(key):
+                raise error_at(["fields", key], f"field name {key!r} must be lower_snake_case")
+        return self
+
+    def content_hash(self) -> str:
+        """Hash of the lexicon's meaning (not its formatting), recorded in rule files."""
+        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
+
+    def fields_for(self, level: str) -> dict[str, FieldSpec]:
+        """The fields to look for on pages of ``level`` ('list' or 'detail')."""
+        return {k: f for k, f in self.fields.items() if f.level in (level, "both")}
+
+    def partial_ratio(self, field: str) -> float:
+        spec = self.fields[field]
+        return spec.partial_ratio if spec.partial_ratio is not None else self.thresholds.partial_ratio
+
+
+def shipped_templates() -> dict[str, Path]:
+    """Name -> path of every lexicon shipped with structurer."""
+    return {p.stem: p for p in sorted(TEMPLATES_DIR.glob("*.yaml"))}
+
+
+def resolve_template(name_or_path: str | Path) -> Path:
+    """A bare name ('ecommerce') means a shipped template; anything else is a path."""
+    text = str(name_or_path)
+    path = Path(text)
+    if path.suffix in (".yaml", ".yml") or path.parent != Path(".") or path.exists():
+        return path
+    shipped = shipped_templates()
+    if text in shipped:
+        return shipped[text]
+    raise RuleError(f"no shipped template named {text!r} (shipped: {', '.join(shipped)}); "
+                    "give a path to a .yaml file instead", file=text)
+
+
+def load_lexicon(name_or_path: str | Path = "ecommerce") -> Lexicon:
+    """Load and validate a lexicon by shipped name or path; errors are one line."""
+    return yamlio.load_model(Lexicon, resolve_template(name_or_path))
+
+
+def dump_lexicon(lexicon: Lexicon) -> str:
+    return yamlio.dump(lexicon.model_dump(mode="json", exclude_none=True))

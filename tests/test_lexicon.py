@@ -1,0 +1,77 @@
+"""Lexicons: the shipped templates load, round-trip, and carry the method's defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from structurer import yamlio
+from structurer.errors import RuleError
+from structurer.lexicon import Lexicon, dump_lexicon, load_lexicon, resolve_template, shipped_templates
+
+
+def test_shipped_templates() -> None:
+    assert {"ecommerce", "news"} <= set(shipped_templates())
+
+
+def test_ecommerce_has_the_fields_and_both_languages() -> None:
+    lex = load_lexicon("ecommerce")
+    expected = {"name", "price", "original_price", "currency", "image", "url", "sku", "brand",
+                "availability", "description", "breadcrumb", "rating", "review_count"}
+    assert expected <= set(lex.fields)
+    assert {"en", "zh"} <= set(lex.languages)
+    assert "下一页" in lex.signals["next_page"] and "next" in lex.signals["next_page"]
+    assert any("价格" in w for w in lex.fields["price"].words)
+    # abbreviations weigh more than the full words they stand for
+    assert lex.fields["image"].words["img"] > lex.fields["image"].words["image"]
+    assert lex.fields["description"].words["desc"] > lex.fields["description"].words["description"]
+    assert lex.fields["price"].kind == "money" and lex.fields["image"].kind == "image"
+    assert lex.fields["url"].level == "list" and lex.fields["description"].level == "detail"
+    assert {"in_stock", "out_of_stock"} <= set(lex.fields["availability"].values)
+    # the paper's attribute weights and list-structure priorities
+    assert lex.attribute_weights["id"] == 15 and lex.attribute_weights["class"] == 10
+    assert max(lex.list_structures, key=lex.list_structures.__getitem__) == "ul/li"
+    assert lex.thresholds.render_similarity == 0.8 and lex.thresholds.partial_ratio == 0.5
+    assert lex.fields_for("list").keys() >= {"name", "price", "url", "image"}
+    assert "url" not in lex.fields_for("detail") and "description" not in lex.fields_for("list")
+
+
+def test_news_is_general() -> None:
+    lex = load_lexicon("news")
+    assert {"title", "content", "published", "author"} <= set(lex.fields)
+    assert lex.fields["published"].kind == "datetime"
+
+
+@pytest.mark.parametrize("name", ["ecommerce", "news"])
+def test_round_trip_and_hash(name: str, tmp_path: Path) -> None:
+    lex = load_lexicon(name)
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(dump_lexicon(lex), encoding="utf-8")
+    again = load_lexicon(path)
+    assert again == lex
+    assert again.content_hash() == lex.content_hash()
+
+
+def test_hash_follows_meaning_not_formatting(tmp_path: Path) -> None:
+    original = shipped_templates()["ecommerce"].read_text(encoding="utf-8")
+    reformatted = tmp_path / "a.yaml"
+    reformatted.write_text("# a comment\n" + original.replace("  id: 15", "  id: 15.0"),
+                           encoding="utf-8")
+    assert load_lexicon(reformatted).content_hash() == load_lexicon("ecommerce").content_hash()
+    changed = tmp_path / "b.yaml"
+    changed.write_text(original.replace("prc: 12", "prc: 13"), encoding="utf-8")
+    assert load_lexicon(changed).content_hash() != load_lexicon("ecommerce").content_hash()
+
+
+def test_defaults_apply_to_a_minimal_lexicon() -> None:
+    lex = yamlio.model_from_text(Lexicon, "name: tiny\nfields:\n  title: {kind: text, words: {title: 5}}\n",
+                                 "tiny.yaml")
+    assert lex.attribute_weights["id"] == 15 and lex.list_structures["ul/li"] == 1.0
+    assert lex.thresholds.alpha == 0.75 and lex.partial_ratio("title") == 0.5
+
+
+def test_unknown_template_name() -> None:
+    with pytest.raises(RuleError, match="no shipped template named 'shoes'"):
+        resolve_template("shoes")
+    assert resolve_template("news") == shipped_templates()["news"]

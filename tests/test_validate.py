@@ -1,0 +1,173 @@
+"""Malformed files: each kind of mistake gives one clear line naming file, line and key.
+
+The table lists mistakes a person makes when editing a rule file or a lexicon
+by hand. Each case is run through the library (``validate_file``), through
+``structurer validate`` and through loading, and must come out as one line
+with exit code 2 and no traceback.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from structurer.errors import RuleError
+from structurer.lexicon import load_lexicon
+from structurer.rules import load_rules
+from structurer.validate import validate_file
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = (Path(__file__).parent / "rules" / "fixtures" / "shop.yaml").read_text()
+LEXICON = (ROOT / "templates" / "ecommerce.yaml").read_text()
+
+
+def _edit(text: str, old: str, new: str) -> str:
+    assert old in text, old
+    return text.replace(old, new, 1)
+
+
+# (id, base text, edit, expected text in message, expected line, expected key path).
+# The expected line EDIT means "the line the edit changed"; {EDIT} in the message too.
+EDIT = -1
+CASES = [
+    ("yaml-syntax", RULES, ("samples: [Footwear, Trail Running, Hiking Boots]",
+                            "samples: [Footwear, Trail Running"),
+     "(while parsing a flow sequence started on line {EDIT})", None, None),
+    ("bad-indent", RULES, ("    item_xpath: //main", "      item_xpath: //main"),
+     "YAML syntax error", None, None),
+    ("duplicate-key", RULES, ("    confidence: 0.93\n", "    confidence: 0.93\n    confidence: 0.5\n"),
+     "duplicate key 'confidence' (first given on line {EDIT})", None, None),
+    ("unknown-key-typo", RULES, ("        xpath: .//h2[@class='product-name']/a",
+                                 "        xpth: .//h2[@class='product-name']/a"),
+     "unknown key 'xpth' (did you mean 'xpath'?)", EDIT, "levels.list.fields.name.xpth"),
+    ("missing-required", RULES, ("    item_xpath: //main//ul[contains(@class, 'products')]/li[@class='product']\n", ""),
+     "required key is missing", "  list:", "levels.list.item_xpath"),
+    ("wrong-type", RULES, ("        confidence: 0.96", "        confidence: high"),
+     "valid number", EDIT, "levels.list.fields.name.confidence"),
+    ("out-of-range", RULES, ("        confidence: 0.91", "        confidence: 1.5"),
+     "less than or equal to 1", EDIT, "levels.list.fields.price.confidence"),
+    ("bad-xpath", RULES, ("      name: {xpath: //h1,", "      name: {xpath: '//h1[@class=',"),
+     "invalid XPath", EDIT, "levels.detail.fields.name.xpath"),
+    ("bad-kind", RULES, ("        kind: money\n        post: [strip]", "        kind: moneyy\n        post: [strip]"),
+     "Input should be 'text', 'money'", EDIT, "levels.list.fields.price.kind"),
+    ("bad-render-mode", RULES, ("    render: {mode: static, decided_by: auto",
+                                "    render: {mode: headless, decided_by: auto"),
+     "'static' or 'browser'", EDIT, "levels.list.render.mode"),
+    ("bad-regex", RULES, (r"post: ['regex:([A-Z]{2}-\d+)']", r"post: ['regex:([A-Z]{2}-\d+']"),
+     "invalid regex", EDIT, "levels.detail.fields.sku.post.0"),
+    ("unknown-post-step", RULES, ("        post: [strip]", "        post: [trim]"),
+     "unknown post step 'trim'", EDIT, "levels.list.fields.price.post.0"),
+    ("schema-version", RULES, ("schema_version: 1", "schema_version: 7"),
+     "unsupported schema_version 7", EDIT, "schema_version"),
+    ("relative-url", RULES, ("start_url: http://127.0.0.1:8001/", "start_url: /shop/"),
+     "must be an absolute http(s) URL", EDIT, "start_url"),
+    ("python-tag", RULES, ("generator: structurer 0.1.0", "generator: !!python/object/apply:os.system [ls]"),
+     "unsupported tag", EDIT, None),
+    ("not-a-mapping", "- just\n- a list\n", None, "expected a mapping", 1, None),
+    ("empty-file", "   \n", None, "file is empty", None, None),
+    ("unknown-kind", "hello: world\n", None, "cannot tell whether", 1, None),
+    ("lexicon-bad-weight", LEXICON, ("    words: {name: 8, title: 8,", "    words: {name: -8, title: 8,"),
+     "weights must be > 0", EDIT, "fields.name.words.name"),
+    ("lexicon-bad-structure", LEXICON, ("  ul/li: 1.0", "  ul li: 1.0"),
+     "must be 'parent/child' tags", EDIT, "list_structures.ul li"),
+    ("lexicon-threshold", LEXICON, ("  alpha: 0.75 ", "  alpha: 7.5 "),
+     "less than or equal to 1", EDIT, "thresholds.alpha"),
+    ("lexicon-level", LEXICON, ("    level: detail\n    description: The product's descriptive",
+                                "    level: page\n    description: The product's descriptive"),
+     "'list', 'detail' or 'both'", EDIT, "fields.description.level"),
+]
+
+
+@pytest.fixture(params=CASES, ids=[c[0] for c in CASES])
+def broken(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[Path, str, int | None, str | None]:
+    _, base, edit, expected, line, loc = request.param
+    text = base if edit is None else _edit(base, *edit)
+    if edit is not None:
+        edited = text[:text.index(edit[1])].count("\n") + 1 + (edit[1][:1] == "\n")
+        line = edited if line == EDIT else line
+        expected = expected.replace("{EDIT}", str(edited))
+    if isinstance(line, str):
+        line = text[:text.index(line)].count("\n") + 1
+    path = tmp_path / "edited.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path, expected, line, loc
+
+
+def test_validate_names_file_line_and_key(broken: tuple[Path, str, int | None, str | None]) -> None:
+    path, expected, line, loc = broken
+    report = validate_file(path)
+    assert not report.ok
+    first = report.errors[0]
+    assert expected in str(first)
+    assert str(first).startswith(str(path))
+    if line is not None:
+        assert getattr(first, "line", None) == line, str(first)
+    if loc is not None:
+        assert getattr(first, "loc", None) == loc, str(first)
+    assert "\n" not in str(first)
+
+
+def test_cli_prints_one_line_and_exits_2(broken: tuple[Path, str, int | None, str | None]) -> None:
+    path, expected, _, _ = broken
+    done = subprocess.run([sys.executable, "-m", "structurer", "validate", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert lines and all(line.startswith(str(path)) for line in lines)
+    assert expected in lines[0]
+
+
+def test_loading_raises_one_line_error(broken: tuple[Path, str, int | None, str | None]) -> None:
+    path, expected, _, _ = broken
+    loader = load_lexicon if "fields:" in path.read_text() and "levels:" not in path.read_text() \
+        else load_rules
+    with pytest.raises(RuleError) as info:
+        loader(path)
+    if "cannot tell" not in expected:
+        assert expected in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_not_utf8(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.yaml"
+    path.write_bytes("name: café\nfields: {}\n".encode("latin-1"))
+    report = validate_file(path)
+    assert "not UTF-8" in str(report.errors[0]) and report.errors[0].line == 1  # type: ignore[attr-defined]
+
+
+def test_missing_file_and_directory(tmp_path: Path) -> None:
+    assert "no such file" in str(validate_file(tmp_path / "nope.yaml").errors[0])
+    assert "is a directory" in str(validate_file(tmp_path).errors[0])
+
+
+def test_all_problems_are_listed() -> None:
+    text = _edit(_edit(RULES, "        confidence: 0.91", "        confidence: 1.5"),
+                 "        confidence: 0.96", "        confidence: high")
+    path = Path(__file__).parent / "rules" / "fixtures" / "shop.yaml"
+    tmp = path.with_name("two-errors.tmp.yaml")
+    try:
+        tmp.write_text(text)
+        report = validate_file(tmp)
+        lines = text.splitlines()
+        expected = [lines.index("        confidence: high") + 1, lines.index("        confidence: 1.5") + 1]
+        assert [getattr(e, "line", None) for e in report.errors] == expected
+    finally:
+        tmp.unlink()
+
+
+def test_good_files_are_ok() -> None:
+    for path in [ROOT / "templates" / "ecommerce.yaml", ROOT / "templates" / "news.yaml",
+                 Path(__file__).parent / "rules" / "fixtures" / "shop.yaml"]:
+        report = validate_file(path)
+        assert report.ok, report.errors
+    done = subprocess.run([sys.executable, "-m", "structurer", "validate",
+                           str(ROOT / "templates" / "news.yaml"),
+                           str(Path(__file__).parent / "rules" / "fixtures" / "shop.yaml")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert done.stdout.splitlines()[0].endswith("news.yaml: ok (lexicon)")
+    assert done.stdout.splitlines()[1].endswith("shop.yaml: ok (rule file)")
