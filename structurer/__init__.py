@@ -9,11 +9,11 @@ import logging
 
 __version__ = "0.1.0"
 
-from structurer.config import Settings  # noqa: E402
-from structurer.errors import StructurerError  # noqa: E402
-from structurer.lexicon import Lexicon, load_lexicon  # noqa: E402
-from structurer.rules import SiteRules, dump_rules, load_rules, save_rules  # noqa: E402
-from structurer.validate import validate_file  # noqa: E402
+from structurer.config import Settings
+from structurer.errors import StructurerError
+from structurer.lexicon import Lexicon, load_lexicon
+from structurer.rules import SiteRules, dump_rules, load_rules, save_rules
+from structurer.validate import validate_file
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 

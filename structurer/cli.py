@@ -155,7 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("shops", nargs="*", metavar="SHOP")
     d.add_argument("--out", default="out/demo", help="directory for the demo's output files")
     d.set_defaults(func=cmd_demo_run)
-    demo.set_defaults(func=lambda a: (demo.print_help(), EXIT_BAD_INPUT)[1])
+    def demo_help(args: argparse.Namespace) -> int:
+        demo.print_help()
+        return EXIT_BAD_INPUT
+
+    demo.set_defaults(func=demo_help)
 
     for name, issue, text in (("analyze", 3, "learn a site's rule file from its entry URL"),
                               ("extract", 3, "apply a rule file to saved pages or URLs"),

@@ -50,12 +50,17 @@ def _positive_weights(value: dict[str, float], what: str,
 class Thresholds(Strict):
     """Cut-offs of the analysis; every one can be tuned per lexicon."""
 
-    alpha: float = Field(0.75, gt=0, le=1, description="weighted similarity above which sibling subtrees may repeat")
-    beta: float = Field(0.35, gt=0, le=1, description="normalized tree edit distance below which they do repeat")
-    render_similarity: float = Field(0.8, gt=0, le=1, description="raw vs rendered simhash similarity at or above which a level is static")
+    # weighted similarity above which sibling subtrees may repeat
+    alpha: float = Field(0.75, gt=0, le=1)
+    # normalized tree edit distance below which they do repeat
+    beta: float = Field(0.35, gt=0, le=1)
+    # raw vs rendered simhash similarity at or above which a level is static
+    render_similarity: float = Field(0.8, gt=0, le=1)
     min_items: int = Field(3, ge=2, description="fewest repeated blocks that make a list")
-    partial_ratio: float = Field(0.5, ge=0, le=1, description="share of a word's weight given to a partial (substring) match")
-    min_confidence: float = Field(0.35, ge=0, le=1, description="fields found with less confidence are left out of the rules")
+    # share of a word's weight given to a partial (substring) match
+    partial_ratio: float = Field(0.5, ge=0, le=1)
+    # fields found with less confidence are left out of the rules
+    min_confidence: float = Field(0.35, ge=0, le=1)
 
 
 class FieldSpec(Strict):
@@ -65,9 +70,12 @@ class FieldSpec(Strict):
     level: FieldLevel = "both"
     required: bool = False
     multiple: bool = False
-    words: dict[str, float] = Field(min_length=1, description="attribute words (id/class/name/itemprop/data-*) and weights")
-    labels: dict[str, float] = Field(default_factory=dict, description="visible label texts near the value ('SKU:', '价格')")
-    values: dict[str, list[str]] = Field(default_factory=dict, description="normalized value -> phrases that mean it")
+    # attribute words (id/class/name/itemprop/data-*) and weights
+    words: dict[str, float] = Field(min_length=1)
+    # visible label texts near the value ('SKU:', '价格')
+    labels: dict[str, float] = Field(default_factory=dict)
+    # normalized value -> phrases that mean it
+    values: dict[str, list[str]] = Field(default_factory=dict)
     partial_ratio: float | None = Field(None, ge=0, le=1)
     description: str = ""
 
@@ -103,7 +111,8 @@ class Lexicon(Strict):
     def _attributes(cls, value: dict[str, float]) -> dict[str, float]:
         for key in value:
             if not _ATTRIBUTE.match(key):
-                raise error_at([key], f"{key!r} is not an attribute name (use e.g. 'class', 'data-*')")
+                raise error_at([key], f"{key!r} is not an attribute name "
+                                      "(use e.g. 'class', 'data-*')")
         return _positive_weights(value, "attribute")
 
     @field_validator("list_structures")
@@ -140,7 +149,9 @@ class Lexicon(Strict):
 
     def partial_ratio(self, field: str) -> float:
         spec = self.fields[field]
-        return spec.partial_ratio if spec.partial_ratio is not None else self.thresholds.partial_ratio
+        if spec.partial_ratio is not None:
+            return spec.partial_ratio
+        return self.thresholds.partial_ratio
 
 
 def shipped_templates() -> dict[str, Path]:

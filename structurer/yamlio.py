@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 import yaml
 from pydantic import BaseModel, ValidationError
+from pydantic_core import ErrorDetails
 
 from structurer.errors import RuleError, RuleValidationError
 
@@ -27,7 +28,7 @@ class _UniqueKeyLoader(yaml.SafeLoader):
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, yaml.Node] = {}
         for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+            key = self.construct_object(key_node, deep=deep)
             if key in seen:
                 raise yaml.constructor.ConstructorError(
                     None, None,
@@ -61,7 +62,7 @@ def parse(text: str, file: str) -> Any:
     if not text.strip():
         raise RuleValidationError("file is empty", file=file)
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_UniqueKeyLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or "invalid YAML"
@@ -101,7 +102,7 @@ def _node_line(root: yaml.Node | None, loc: Sequence[str | int]) -> int | None:
     return line
 
 
-def _message(error: dict[str, Any], loc: list[str | int]) -> str:
+def _message(error: ErrorDetails, loc: list[str | int]) -> str:
     kind = error["type"]
     if kind == "missing":
         return "required key is missing"

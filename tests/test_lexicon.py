@@ -8,7 +8,13 @@ import pytest
 
 from structurer import yamlio
 from structurer.errors import RuleError
-from structurer.lexicon import Lexicon, dump_lexicon, load_lexicon, resolve_template, shipped_templates
+from structurer.lexicon import (
+    Lexicon,
+    dump_lexicon,
+    load_lexicon,
+    resolve_template,
+    shipped_templates,
+)
 
 
 def test_shipped_templates() -> None:

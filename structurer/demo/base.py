@@ -10,14 +10,21 @@ from __future__ import annotations
 
 import html
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
-from functools import cached_property
-from abc import ABC, abstractmethod
+from functools import cached_property, partial
 from typing import Any, ClassVar, Literal
 
-from structurer.demo.catalog import Catalog, CatalogSpec, Category, Product, Vocabulary, build_catalog
+from structurer.demo.catalog import (
+    Catalog,
+    CatalogSpec,
+    Category,
+    Product,
+    Vocabulary,
+    build_catalog,
+)
 
 ParentMode = Literal["links", "both", "products"]
 RenderMode = Literal["static", "browser"]
@@ -152,13 +159,17 @@ class Shop(ABC):
         }
         for cat in self.catalog.categories:
             for page in range(1, self.page_count(cat) + 1):
-                table[self.category_url(cat, page)] = (
-                    lambda c=cat, n=page: self.html_response(self.render_list(c, n)))
+                table[self.category_url(cat, page)] = partial(self._list_response, cat, page)
         for product in self.catalog.products:
-            table[self.product_url(product)] = (
-                lambda p=product: self.html_response(self.render_detail(p)))
+            table[self.product_url(product)] = partial(self._detail_response, product)
         table.update(self.extra_routes())
         return table
+
+    def _list_response(self, cat: Category, page: int) -> Response:
+        return self.html_response(self.render_list(cat, page))
+
+    def _detail_response(self, product: Product) -> Response:
+        return self.html_response(self.render_detail(product))
 
     def handle(self, path_and_query: str) -> Response:
         route = self.routes.get(path_and_query)
@@ -208,7 +219,8 @@ class Shop(ABC):
         cats = []
         list_pages: dict[str, Any] = {}
         for cat in self.catalog.categories:
-            urls = [base_url + self.category_url(cat, n) for n in range(1, self.page_count(cat) + 1)]
+            urls = [base_url + self.category_url(cat, n)
+                    for n in range(1, self.page_count(cat) + 1)]
             cats.append({
                 "slug": cat.slug, "name": cat.name, "path": list(cat.path),
                 "url": urls[0], "parent": cat.parent, "leaf": cat.is_leaf,

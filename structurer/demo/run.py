@@ -60,7 +60,8 @@ def run_demo(names: Sequence[str], *, out: str | Path) -> int:
                 shop.name, url + "/", str(len(truth["categories"])),
                 str(len(truth["list_pages"])), str(len(truth["products"])),
                 "/".join(v[0] for v in shop.render.values()),
-                f"{sample['name']} — {sample['price_text']}" + ("" if pages_ok else "  [red]UNREACHABLE"))
+                f"{sample['name']} — {sample['price_text']}"
+                + ("" if pages_ok else "  [red]UNREACHABLE"))
     console.print(table)
     console.print(f"ground truth written to {out_dir}/*.truth.json")
     console.print("[yellow]note:[/] `structurer analyze` and `structurer crawl` are not in this "

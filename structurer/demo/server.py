@@ -36,7 +36,7 @@ def _handler_for(shop: Shop) -> type[BaseHTTPRequestHandler]:
             if send_body:
                 self.wfile.write(response.body)
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        def log_message(self, format: str, *args: object) -> None:
             return  # quiet: tests and the README demo print their own output
 
     return Handler

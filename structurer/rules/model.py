@@ -71,7 +71,8 @@ class FieldRule(Strict):
     """Where one field's value is and how to clean it."""
 
     xpath: XPathExpr | None = None
-    jsonld: str | None = Field(None, description="dotted path in the page's JSON-LD Product, e.g. offers.price")
+    # dotted path in the page's JSON-LD Product, e.g. offers.price
+    jsonld: str | None = Field(None)
     kind: ValueKind
     multiple: bool = False
     post: list[PostStep] = Field(default_factory=list)
@@ -121,7 +122,8 @@ class Pagination(Strict):
     """The way from one list page to the next: a link XPath and/or a URL pattern."""
 
     next_xpath: XPathExpr | None = None
-    url_pattern: str | None = Field(None, description="URL with {page}, relative to the first list page")
+    # URL with {page}, relative to the first list page
+    url_pattern: str | None = Field(None)
     first_page: int = Field(2, ge=0, description="page number the pattern's second page has")
     confidence: float = Field(1.0, ge=0, le=1)
     samples: list[str] = Field(default_factory=list)

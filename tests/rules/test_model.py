@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from structurer.errors import RuleValidationError
 from structurer.rules import (
@@ -70,7 +71,7 @@ def test_minimal_rules_in_code_round_trip() -> None:
 
 def test_models_are_frozen() -> None:
     rule = FieldRule(xpath="//h1", kind="text")
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         rule.xpath = "//h2"  # type: ignore[misc]
 
 

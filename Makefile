@@ -1,0 +1,27 @@
+# Quick start:  make demo   (set up, then serve and show the demo shops)
+#               make test   (set up, Chromium included if missing, then run the tests)
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+
+.PHONY: setup browser demo test clean
+
+$(BIN)/structurer: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $@
+
+setup: $(BIN)/structurer
+
+browser:
+	@scripts/ensure-chromium
+
+demo: setup
+	$(BIN)/structurer demo run
+
+test: setup browser
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) out .pytest_cache
