@@ -35,6 +35,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     bad = 0
     for path in args.files:
         report = validate_file(path)
+        for warning in report.warnings:
+            print(f"warning: {warning}", file=sys.stderr, flush=True)
         if report.ok:
             _say(f"{path}: ok ({'rule file' if report.kind == 'rules' else 'lexicon'})")
             continue

@@ -13,7 +13,7 @@ from typing import Literal
 
 from structurer import yamlio
 from structurer.errors import RuleError, RuleValidationError
-from structurer.lexicon import Lexicon
+from structurer.lexicon import Lexicon, load_lexicon
 from structurer.rules.model import SiteRules
 
 FileKind = Literal["rules", "lexicon"]
@@ -27,6 +27,7 @@ class FileReport:
     path: str
     kind: FileKind | None
     errors: list[RuleError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -63,4 +64,40 @@ def validate_file(path: str | Path) -> FileReport:
             "a lexicon has 'fields')", file=name, line=1)])
     model = SiteRules if kind == "rules" else Lexicon
     errors: list[RuleError] = list(yamlio.validation_errors(model, data, text, name))
-    return FileReport(name, kind, errors)
+    report = FileReport(name, kind, errors)
+    if kind == "rules" and not errors:
+        report.warnings = template_warnings(SiteRules.model_validate(data), Path(path))
+    return report
+
+
+def template_warnings(rules: SiteRules, path: Path) -> list[str]:
+    """Disagreements between a rule file and the lexicon it names, where that lexicon
+    can be found: fields the lexicon does not define, kinds that differ, a changed hash."""
+    ref = rules.template
+    candidates = [Path(ref.path), path.parent / ref.path] if ref.path else []
+    source = next((p for p in candidates if p.is_file()), None)
+    try:
+        lexicon = load_lexicon(source if source else ref.name)
+    except RuleError:
+        return [f"{path}: lexicon {ref.name!r} not found, so fields were not checked against it"]
+    out = []
+    if lexicon.content_hash() != ref.hash:
+        out.append(f"{path}: lexicon {ref.name!r} changed since these rules were learned "
+                   f"({ref.hash} -> {lexicon.content_hash()}); re-run analyze to use the change")
+    for level_name in ("list", "detail"):
+        level = getattr(rules.levels, level_name)
+        if level is None:
+            continue
+        layouts = [("", level), *((f" (variant {i})", v) for i, v in enumerate(level.variants))]
+        for where, layout in layouts:
+            for field_name, rule in layout.fields.items():
+                spec = lexicon.fields.get(field_name)
+                loc = f"levels.{level_name}.fields.{field_name}{where}"
+                if spec is None:
+                    out.append(f"{path}: {loc}: field {field_name!r} is not in lexicon "
+                               f"{lexicon.name!r}{yamlio.suggest(field_name, list(lexicon.fields))}"
+                               "; records will not carry it")
+                elif spec.kind != rule.kind:
+                    out.append(f"{path}: {loc}: kind {rule.kind!r} differs from the lexicon's "
+                               f"{spec.kind!r}")
+    return out

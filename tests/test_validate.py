@@ -171,3 +171,22 @@ def test_good_files_are_ok() -> None:
     assert done.returncode == 0
     assert done.stdout.splitlines()[0].endswith("news.yaml: ok (lexicon)")
     assert done.stdout.splitlines()[1].endswith("shop.yaml: ok (rule file)")
+
+
+def test_rules_are_checked_against_their_lexicon(tmp_path: Path) -> None:
+    from structurer.lexicon import load_lexicon
+
+    current = load_lexicon("ecommerce").content_hash()
+    text = RULES.replace("sha256:0123456789abcdef", current)
+    path = tmp_path / "shop.yaml"
+    path.write_text(text)
+    assert validate_file(path).warnings == []
+    path.write_text(_edit(text, "      name: {xpath: //h1,", "      nmae: {xpath: //h1,"))
+    [warning] = validate_file(path).warnings
+    assert "field 'nmae' is not in lexicon 'ecommerce' (did you mean 'name'?)" in warning
+    path.write_text(RULES)
+    report = validate_file(path)
+    assert report.ok and "changed since these rules were learned" in report.warnings[0]
+    done = subprocess.run([sys.executable, "-m", "structurer", "validate", str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr.startswith("warning: ")

@@ -147,7 +147,8 @@ class Shop(ABC):
         return {}
 
     def html_response(self, text: str, *, status: int = 200) -> Response:
-        return Response(status, text.encode(self.encoding, errors="xmlcharrefreplace"),
+        # strict: a character the charset lacks must fail here, not drift from the truth
+        return Response(status, text.encode(self.encoding),
                         f"text/html; charset={self.encoding}")
 
     # ----- routing -----------------------------------------------------------------
@@ -157,12 +158,16 @@ class Shop(ABC):
             self.home_url(): lambda: self.html_response(self.render_home()),
             "/robots.txt": lambda: Response(200, self.robots_txt.encode(), "text/plain"),
         }
-        for cat in self.catalog.categories:
-            for page in range(1, self.page_count(cat) + 1):
-                table[self.category_url(cat, page)] = partial(self._list_response, cat, page)
-        for product in self.catalog.products:
-            table[self.product_url(product)] = partial(self._detail_response, product)
-        table.update(self.extra_routes())
+        pages: list[tuple[str, Callable[[], Response]]] = [
+            (self.category_url(cat, page), partial(self._list_response, cat, page))
+            for cat in self.catalog.categories for page in range(1, self.page_count(cat) + 1)]
+        pages += [(self.product_url(p), partial(self._detail_response, p))
+                  for p in self.catalog.products]
+        pages += list(self.extra_routes().items())
+        for url, handler in pages:
+            if url in table:
+                raise ValueError(f"demo shop {self.name!r} has two pages at {url}")
+            table[url] = handler
         return table
 
     def _list_response(self, cat: Category, page: int) -> Response:

@@ -64,6 +64,7 @@ class DemoServer:
 
     def start(self) -> DemoServer:
         for name, shop in self.shops.items():
+            assert shop.routes  # build the route table once, before any request thread
             server = ThreadingHTTPServer((self.host, self._ports.get(name, 0)), _handler_for(shop))
             server.daemon_threads = True
             self._servers[name] = server

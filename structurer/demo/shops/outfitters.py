@@ -169,7 +169,7 @@ class Outfitters(Shop):
     def render_list(self, cat: Category, page: int) -> str:
         items = self.pages_of(cat)[page - 1]
         crumbs = " › ".join(
-            [f"<a href=\"/\">Home</a>"]
+            ["<a href=\"/\">Home</a>"]
             + [f"<a href=\"{self.category_url(self.catalog.category(c.parent))}\">"
                f"{esc(self.catalog.category(c.parent).name)}</a>" for c in [cat] if c.parent]
             + [f"<span>{esc(cat.name)}</span>"])
