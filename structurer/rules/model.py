@@ -73,9 +73,13 @@ class FieldRule(Strict):
     xpath: XPathExpr | None = None
     # dotted path in the page's JSON-LD Product, e.g. offers.price
     jsonld: str | None = Field(None)
+    # a constant, for what a site never shows but always means (currency: CAD)
+    const: str | None = None
     kind: ValueKind
     multiple: bool = False
     post: list[PostStep] = Field(default_factory=list)
+    # normalized value -> phrases (availability: in_stock: [in stock, 有货])
+    values: dict[str, list[str]] = Field(default_factory=dict)
     confidence: float = Field(1.0, ge=0, le=1)
     samples: list[str] = Field(default_factory=list)
     runner_up: Candidate | None = None
@@ -83,8 +87,8 @@ class FieldRule(Strict):
 
     @model_validator(mode="after")
     def _has_source(self) -> FieldRule:
-        if self.xpath is None and self.jsonld is None:
-            raise ValueError("a field needs an 'xpath' or a 'jsonld' path")
+        if self.xpath is None and self.jsonld is None and self.const is None:
+            raise ValueError("a field needs an 'xpath', a 'jsonld' path or a 'const' value")
         return self
 
 

@@ -1,0 +1,47 @@
+"""The fetching protocol every page source implements (HTTP, browser, saved files).
+
+Input: a URL. Output: a :class:`Page` — the bytes as received, the decoded text,
+where redirects ended, and whether a browser rendered it. Analysis and runtime
+code only ever see Pages, so they never care where a page came from.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class Page:
+    """One fetched page."""
+
+    url: str                      # the URL asked for
+    final_url: str                # where redirects ended (base for relative links)
+    status: int
+    body: bytes
+    text: str                     # decoded with ``encoding``
+    encoding: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    rendered: bool = False        # True when a browser produced ``text``
+    elapsed: float = 0.0          # seconds
+
+    @property
+    def content_type(self) -> str:
+        for key, value in self.headers.items():
+            if key.lower() == "content-type":
+                return value
+        return ""
+
+
+@runtime_checkable
+class Fetcher(Protocol):
+    """Anything that turns URLs into Pages; used as an async context manager."""
+
+    async def fetch(self, url: str) -> Page:
+        """Fetch one page; raise :class:`structurer.errors.FetchError` on failure."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections, browsers and files."""
+        ...
