@@ -77,6 +77,8 @@ class FieldSpec(Strict):
     # normalized value -> phrases that mean it
     values: dict[str, list[str]] = Field(default_factory=dict)
     partial_ratio: float | None = Field(None, ge=0, le=1)
+    # the value is usually shown struck through (an old price in <del>)
+    struck: bool = False
     description: str = ""
 
     @field_validator("words", "labels")

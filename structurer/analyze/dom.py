@@ -1,0 +1,147 @@
+"""Small facts about DOM nodes that every analysis stage asks for.
+
+Input: lxml elements. Output: normalized text, attribute tokens, money and link
+signals, noise context. All functions are pure and cheap; the hot ones avoid
+regex compilation and tree serialization.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+# Tags whose content never holds product data worth comparing.
+NOISE_TAGS = frozenset({"script", "style", "noscript", "svg", "template", "iframe", "head",
+                        "link", "meta", "object", "embed", "canvas"})
+SECTION_NOISE_TAGS = frozenset({"nav", "footer", "header", "aside"})
+# Presentation-state class tokens that alternate between otherwise identical siblings.
+STATE_TOKENS = frozenset({"odd", "even", "alt", "first", "last", "active", "selected",
+                          "current", "hover", "open", "clearfix", "is-active", "last-child",
+                          "first-child", "row-odd", "row-even"})
+INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "small", "sup", "sub", "del",
+                         "s", "ins", "u", "label", "font", "mark", "abbr", "bdi", "time"})
+
+_WS = re.compile(r"\s+")
+_SPLIT = re.compile(r"[^0-9a-zA-Z\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff]+")
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_DIGITS = re.compile(r"\d+")
+
+_CUR = (r"(?:US\$|CA\$|C\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|\$|€|£|¥|￥|₹|₩|₽|₺|₫|฿|₪|"
+        r"USD|EUR|GBP|CNY|RMB|JPY|CAD|AUD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|INR|BRL|KRW|"
+        r"zł|kr|Kč|Fr\.|元|円|руб)")
+MONEY_RE = re.compile(
+    rf"(?:{_CUR}\s?-?\d[\d.,'\u00a0\u202f ]*)|(?:\d[\d.,'\u00a0\u202f ]*\s?{_CUR})")
+NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def norm_space(text: str | None) -> str:
+    return _WS.sub(" ", text).strip() if text else ""
+
+
+def text_of(el: HtmlElement) -> str:
+    """Visible-ish text of an element, whitespace collapsed."""
+    try:
+        return norm_space(el.text_content())
+    except ValueError:
+        return ""
+
+
+def own_text(el: HtmlElement) -> str:
+    """Text directly inside ``el`` (not in children), plus its children's tails."""
+    parts = [el.text or ""]
+    parts.extend(child.tail or "" for child in el)
+    return norm_space(" ".join(parts))
+
+
+def tokens(value: str) -> list[str]:
+    """Split an attribute value into lower-case word tokens (camelCase and kebab-case)."""
+    value = _CAMEL.sub(" ", value)
+    return [t.lower() for t in _SPLIT.split(value) if t]
+
+
+def class_tokens(el: HtmlElement) -> list[str]:
+    cls = el.get("class")
+    return cls.split() if cls else []
+
+
+def shape_class(token: str) -> str:
+    """A class token with digits normalized, for comparing siblings (item-3 ~ item-7)."""
+    return _DIGITS.sub("0", token)
+
+
+def is_element(node: object) -> bool:
+    return isinstance(node, etree._Element) and isinstance(node.tag, str)
+
+
+def element_children(el: HtmlElement) -> list[HtmlElement]:
+    return [c for c in el if isinstance(c.tag, str) and c.tag not in NOISE_TAGS]
+
+
+def iter_elements(root: HtmlElement) -> Iterator[HtmlElement]:
+    for el in root.iter():
+        if isinstance(el.tag, str) and el.tag not in NOISE_TAGS:
+            yield el
+
+
+def ancestors(el: HtmlElement, stop: HtmlElement | None = None) -> Iterator[HtmlElement]:
+    parent = el.getparent()
+    while parent is not None and parent is not stop:
+        yield parent
+        parent = parent.getparent()
+
+
+def has_money(text: str) -> bool:
+    return bool(text) and MONEY_RE.search(text) is not None
+
+
+def link_href(el: HtmlElement) -> str | None:
+    href = el.get("href")
+    if not href:
+        return None
+    href = href.strip()
+    low = href.lower()
+    if not href or low.startswith(("#", "javascript:", "mailto:", "tel:", "data:")):
+        return None
+    return href
+
+
+def attribute_words(el: HtmlElement, names: Iterable[str] | None = None) -> list[tuple[str, str]]:
+    """(attribute, token) pairs of an element's descriptive attributes."""
+    out: list[tuple[str, str]] = []
+    for name, value in el.attrib.items():
+        if names is not None and name not in names and not (
+                name.startswith("data-") and "data-*" in names) and not (
+                name.startswith("aria-") and "aria-*" in names):
+            continue
+        if name in ("href", "src", "srcset", "style", "content", "value", "action"):
+            continue
+        if name.startswith("data-"):
+            out.extend(("data-*", t) for t in tokens(name[5:]))
+            if len(value) <= 40:
+                out.extend(("data-*", t) for t in tokens(value) if not t.isdigit())
+            continue
+        out.extend((name, t) for t in tokens(value) if not t.isdigit())
+    return out
+
+
+def heading_before(el: HtmlElement, max_steps: int = 4) -> str:
+    """Text of the nearest heading just before ``el`` (a section title like 'Bestsellers')."""
+    node: HtmlElement | None = el
+    for _ in range(max_steps):
+        if node is None:
+            return ""
+        prev = node.getprevious()
+        while prev is not None:
+            if isinstance(prev.tag, str):
+                if prev.tag in ("h1", "h2", "h3", "h4", "h5", "h6", "header", "legend"):
+                    return text_of(prev)[:80]
+                heads = prev.xpath(".//h1|.//h2|.//h3|.//h4|.//h5|.//h6")
+                if heads and len(text_of(prev)) < 120:
+                    return text_of(heads[-1])[:80]
+                break
+            prev = prev.getprevious()
+        node = node.getparent()
+    return ""

@@ -1,0 +1,329 @@
+"""Field location: which slot holds each lexicon field, with confidence and evidence.
+
+Input: slots over records (list items, or detail pages of one template), the
+lexicon, and optional hints (JSON-LD values per record). Output: per field a
+ranked list of :class:`FieldChoice` — the slot and value view that carry it,
+a score, and the reasons. Scores combine the lexicon's words and labels matched
+against attributes, validity of the values for the field's kind, presence in
+most records, variation across records (text the same in every record is
+template, not data), and agreement with structured data.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from lxml.html import HtmlElement
+
+from structurer.analyze.dom import MONEY_RE, NUMBER_RE, attribute_words, norm_space, own_text
+from structurer.analyze.slots import Slot
+from structurer.lexicon import FieldSpec, Lexicon
+
+_INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
+_RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
+_DATE_RE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
+_STRIKE_TAGS = frozenset({"del", "s", "strike"})
+_CONTENT_VIEWS = ("text", "own", "@content", "@title", "@aria-label", "@alt")
+
+
+@dataclass
+class FieldChoice:
+    field: str
+    slot: Slot
+    view: str
+    score: float
+    evidence: list[str] = field(default_factory=list)
+
+
+def _norm_attr_value(value: str) -> str:
+    return re.sub(r"[\s_]+", "-", value.strip().lower())
+
+
+def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: float,
+                  depth: int = 2) -> tuple[float, str]:
+    """Best weighted word match of ``spec`` on ``el``'s attributes (and, decayed, its parents')."""
+    best, why = 0.0, ""
+    node: HtmlElement | None = el
+    decay = 1.0
+    weights = lexicon.attribute_weights
+    for _ in range(depth + 1):
+        if node is None:
+            break
+        candidates: list[tuple[str, str]] = list(attribute_words(node, weights))
+        for name, value in node.attrib.items():
+            if name in weights or name.startswith("data-"):
+                norm = _norm_attr_value(value)
+                candidates.append((name if name in weights else "data-*", norm))
+                candidates.append((name if name in weights else "data-*", norm.replace("-", "")))
+            if name.startswith("data-"):
+                candidates.append(("data-*", name[5:]))
+        for attr, token in candidates:
+            aw = weights.get(attr, 3.0) / 10.0
+            for word, ww in spec.words.items():
+                if token == word:
+                    gain = ww * aw * decay
+                elif len(word) >= 3 and word in token:
+                    gain = ww * aw * decay * ratio
+                else:
+                    continue
+                if gain > best:
+                    best, why = gain, f"{attr} '{token}' ~ word '{word}' ({ww:g})"
+        node = node.getparent()
+        decay *= 0.5
+    return min(best / 12.0, 1.0), why
+
+
+def _column_header(el: HtmlElement) -> str:
+    """Text of the table header above the cell holding ``el`` (the column's label)."""
+    cell: HtmlElement | None = el
+    while cell is not None and cell.tag not in ("td", "th"):
+        cell = cell.getparent()
+    if cell is None:
+        return ""
+    row = cell.getparent()
+    if row is None:
+        return ""
+    index = [c for c in row if isinstance(c.tag, str)].index(cell)
+    table = row.getparent()
+    while table is not None and table.tag != "table":
+        table = table.getparent()
+    if table is None:
+        return ""
+    heads = table.xpath("./thead/tr[1]/*|./tr[1][th]/*")
+    return norm_space(heads[index].text_content()) if index < len(heads) else ""
+
+
+def label_texts(el: HtmlElement) -> list[str]:
+    """Texts that may label ``el``: its own leading text, a preceding sibling, its parent's
+    own text, or the column header of its table cell."""
+    out = [own_text(el)[:40]]
+    prev = el.getprevious()
+    if prev is not None and isinstance(prev.tag, str):
+        out.append(norm_space(prev.text_content())[:40])
+    parent = el.getparent()
+    if parent is not None:
+        out.append(own_text(parent)[:40])
+        pprev = parent.getprevious()
+        if pprev is not None and isinstance(pprev.tag, str) and pprev.tag in ("dt", "th", "label"):
+            out.append(norm_space(pprev.text_content())[:40])
+    out.append(_column_header(el)[:40])
+    return [t for t in out if t]
+
+
+def label_match(el: HtmlElement, spec: FieldSpec) -> tuple[float, str]:
+    if not spec.labels:
+        return 0.0, ""
+    best, why = 0.0, ""
+    for text in label_texts(el):
+        low = text.lower().rstrip(":：# ").strip()
+        for label, weight in spec.labels.items():
+            if low == label or low.startswith(label + ":") or low.startswith(label + "：") or (
+                    low.startswith(label) and len(low) - len(label) <= 2):
+                gain = weight / 10.0
+            elif len(label) >= 3 and low.startswith(label):
+                gain = weight / 20.0
+            else:
+                continue
+            if gain > best:
+                best, why = gain, f"label '{text}' ~ '{label}'"
+    return min(best, 1.0), why
+
+
+def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec) -> bool:
+    """Does ``value`` look like a value of ``kind``?"""
+    if value is None or el is None:
+        return False
+    if kind == "money":
+        if re.fullmatch(r"\d+(?:[.,]\d{1,2})?", value):
+            return True
+        matches = MONEY_RE.findall(value)
+        return len(matches) == 1 and len(value) <= max(24, 2 * len(matches[0]))
+    if kind == "image":
+        return el.tag in ("img", "source")
+    if kind == "url":
+        return el.tag == "a"
+    if kind == "integer":
+        return len(value) <= 30 and _INT_RE.match(value) is not None
+    if kind == "rating":
+        return len(value) <= 40 and _RATING_RE.search(value) is not None
+    if kind == "availability":
+        low = value.lower()
+        return any(p.lower() in low for phrases in spec.values.values() for p in phrases)
+    if kind == "datetime":
+        return _DATE_RE.search(value) is not None
+    if kind == "html":
+        return len(value) >= 80
+    if kind == "breadcrumb":
+        return 1 <= len(value) <= 200
+    # text
+    return 1 <= len(value) <= 400 and not (MONEY_RE.fullmatch(value) is not None)
+
+
+def _variation(values: Sequence[str | None]) -> float:
+    present = [v for v in values if v]
+    if len(present) <= 1:
+        return 0.5
+    return (len(set(present)) - 1) / (len(present) - 1)
+
+
+def _struck(el: HtmlElement | None) -> bool:
+    node = el
+    for _ in range(3):
+        if node is None:
+            return False
+        if node.tag in _STRIKE_TAGS or "line-through" in (node.get("style") or "") or any(
+                t in ("line-through", "strike", "strikethrough") for t in
+                (node.get("class") or "").lower().split()):
+            return True
+        node = node.getparent()
+    return False
+
+
+
+def _in_link(el: HtmlElement | None) -> bool:
+    node = el
+    for _ in range(3):
+        if node is None:
+            return False
+        if node.tag == "a":
+            return True
+        node = node.getparent()
+    return False
+
+
+def _is_heading(el: HtmlElement | None) -> bool:
+    node = el
+    for _ in range(2):
+        if node is None:
+            return False
+        if node.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            return True
+        node = node.getparent()
+    return False
+
+
+def views_for(kind: str, slot: Slot) -> list[str]:
+    if kind == "image":
+        return ["@src"] if "@src" in slot.views else []
+    if kind == "url":
+        return ["@href"] if "@href" in slot.views else []
+    views = [v for v in slot.views if v in _CONTENT_VIEWS or v.startswith("@data-")
+             or v == "own"]
+    return views
+
+
+def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
+               level: str) -> FieldChoice | None:
+    if slot.depth == 0 and level == "list" and spec.kind not in ("url", "image"):
+        return None   # the record itself is not a field
+    values = slot.values(view)
+    elements = slot.elements
+    n = len(elements)
+    present = [i for i in range(n) if values[i]]
+    if not present:
+        return None
+    presence = len(present) / n
+    validity = sum(valid(spec.kind, values[i], elements[i], spec) for i in present) / len(present)
+    if validity < 0.5:
+        return None
+    example = elements[present[0]]
+    assert example is not None
+    ratio = lexicon.partial_ratio(name)
+    lex, why_lex = lexicon_match(example, spec, lexicon, ratio)
+    lab, why_lab = label_match(example, spec)
+    variation = _variation(values)
+    prior = 0.0
+    evidence = [w for w in (why_lex, why_lab) if w]
+    texts = [values[i] or "" for i in present]
+    avg_len = sum(len(t) for t in texts) / len(texts)
+    kind = spec.kind
+    if kind in ("text", "money", "integer", "rating") and variation < 0.2 and n >= 3:
+        prior -= 0.5
+        evidence.append("same text in every record")
+    if kind == "money":
+        struck = sum(_struck(elements[i]) for i in present) / len(present)
+        prior += 0.3 * struck if spec.struck else -0.5 * struck
+        if struck:
+            evidence.append(f"struck through in {struck:.0%} of records")
+    if kind == "text" and name in ("name", "title"):
+        if _in_link(example) or _is_heading(example):
+            prior += 0.25
+        if 8 <= avg_len <= 160:
+            prior += 0.15
+        elif avg_len < 4:
+            prior -= 0.4
+    if kind == "text" and avg_len > 400:
+        prior -= 0.3
+    if view != "text" and kind in ("text", "money"):
+        prior -= 0.05       # prefer visible text; attribute copies are the runner-up
+    if slot.key.startswith("~"):
+        prior -= 0.03       # keyed by tags only: prefer the class-keyed twin on ties
+    if lex == 0 and lab == 0 and not spec.required and kind in ("text", "integer", "rating"):
+        return None         # an optional plain value with no word pointing at it is a guess
+    score = (0.32 * lex + 0.3 * lab + 0.35 * validity ** 2 + 0.12 * presence
+             + 0.12 * variation + prior)
+    return FieldChoice(name, slot, view, score, evidence)
+
+
+def rank_fields(slots: Sequence[Slot], lexicon: Lexicon, level: str,
+                fields: dict[str, FieldSpec] | None = None) -> dict[str, list[FieldChoice]]:
+    """Candidates per field, best first."""
+    fields = fields if fields is not None else lexicon.fields_for(level)
+    ranked: dict[str, list[FieldChoice]] = {}
+    for name, spec in fields.items():
+        if spec.kind == "breadcrumb":
+            continue
+        choices = []
+        for slot in slots:
+            for view in views_for(spec.kind, slot):
+                choice = score_slot(name, spec, slot, view, lexicon, level)
+                if choice is not None:
+                    choices.append(choice)
+        choices.sort(key=lambda c: (c.score, -c.slot.depth), reverse=True)
+        ranked[name] = choices[:8]
+    return ranked
+
+
+def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
+           min_score: float) -> dict[str, tuple[FieldChoice, FieldChoice | None]]:
+    """One slot view per field, each slot view used once; required fields choose first."""
+    order = sorted(ranked, key=lambda f: (not lexicon.fields[f].required,
+                                          -(ranked[f][0].score if ranked[f] else 0)))
+    taken: set[tuple[str, str]] = set()
+    taken_values: list[list[str | None]] = []
+    out: dict[str, tuple[FieldChoice, FieldChoice | None]] = {}
+    for name in order:
+        options = [c for c in ranked[name] if (c.slot.key, c.view) not in taken]
+        options = [c for c in options if c.score >= min_score
+                   and not any(_same_values(c.slot.values(c.view), v) for v in taken_values)]
+        if not options:
+            continue
+        best = options[0]
+        runner = next((c for c in options[1:] if c.slot.key != best.slot.key), None)
+        taken.add((best.slot.key, best.view))
+        taken_values.append(best.slot.values(best.view))
+        out[name] = (best, runner)
+    return out
+
+
+def _same_values(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
+    """Two fields may not carry the same text in most records (a name is not a SKU)."""
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x or y]
+    return bool(pairs) and sum(x == y for x, y in pairs) >= 0.8 * len(pairs)
+
+
+def money_order(price: FieldChoice, original: FieldChoice) -> bool:
+    """True when the 'original' slot holds the larger amount wherever both are present."""
+    bigger = 0
+    both = 0
+    for a, b in zip(price.slot.values(price.view), original.slot.values(original.view),
+                    strict=True):
+        if a and b:
+            na, nb = NUMBER_RE.findall(a.replace(",", "")), NUMBER_RE.findall(b.replace(",", ""))
+            if na and nb:
+                both += 1
+                bigger += float(nb[0]) > float(na[0])
+    return both == 0 or bigger / both >= 0.8
+

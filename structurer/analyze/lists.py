@@ -1,0 +1,249 @@
+"""Repeated-block regions: where a page lists records (products, articles, links).
+
+Input: a cleaned lxml tree and the lexicon. Output: :class:`Region` objects — a
+parent, the records under it (each one or several adjacent siblings, the
+"generalized node" of MDR), and the features that rank regions: item count, list
+structure priority, share of the page, links, money, images, and noise context
+(menus, footers, "recommended" sidebars). The best product region comes first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from lxml.html import HtmlElement
+
+from structurer.analyze import treesim
+from structurer.analyze.dom import (
+    SECTION_NOISE_TAGS,
+    ancestors,
+    attribute_words,
+    element_children,
+    has_money,
+    heading_before,
+    iter_elements,
+    link_href,
+    text_of,
+    tokens,
+)
+from structurer.lexicon import Lexicon
+
+MAX_GROUP = 3            # records may span up to this many adjacent siblings
+
+
+@dataclass
+class Region:
+    """Records repeated under one parent; ``records[i]`` holds k adjacent siblings."""
+
+    parent: HtmlElement
+    records: list[list[HtmlElement]]
+    k: int = 1
+    features: dict[str, float] = field(default_factory=dict)
+    score: float = 0.0
+
+    @property
+    def items(self) -> list[HtmlElement]:
+        """The first element of every record (the node an item XPath selects)."""
+        return [r[0] for r in self.records]
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+MAX_GAP = 1              # a run may step over this many unlike chunks (an ad tile in a grid)
+
+
+def _runs(trees: list[treesim.WTree], k: int, start: int, alpha: float, beta: float,
+          min_items: int) -> list[list[int]]:
+    """Runs of chunk indices whose neighbours are similar, stepping over single intruders.
+
+    Each chunk is compared with the run's last member only (adjacent comparison, as in
+    MDR), so the cost is linear in the number of siblings.
+    """
+    chunks = [treesim.group(trees[i:i + k]) for i in range(start, len(trees) - k + 1, k)]
+    runs: list[list[int]] = []
+    run = [0] if chunks else []
+    j = 1
+    while j < len(chunks):
+        last = chunks[run[-1]]
+        if treesim.similar(last, chunks[j], alpha, beta):
+            run.append(j)
+            j += 1
+            continue
+        bridged = False
+        for gap in range(1, MAX_GAP + 1):
+            nxt = j + gap
+            if nxt < len(chunks) and treesim.similar(last, chunks[nxt], alpha, beta):
+                run.append(nxt)
+                j = nxt + 1
+                bridged = True
+                break
+        if not bridged:
+            if len(run) >= min_items:
+                runs.append(run)
+            run = [j]
+            j += 1
+    if len(run) >= min_items:
+        runs.append(run)
+    return runs
+
+
+def regions_under(parent: HtmlElement, lexicon: Lexicon) -> list[Region]:
+    """Repeated records among ``parent``'s children, best grouping (smallest k) first."""
+    th = lexicon.thresholds
+    children = element_children(parent)
+    if len(children) < th.min_items:
+        return []
+    trees = [treesim.build(c, lexicon.attribute_weights) for c in children]
+    best: list[Region] = []
+    covered = 0
+    for k in range(1, MAX_GROUP + 1):
+        if len(children) < k * th.min_items:
+            break
+        for start in range(k):
+            found = []
+            cover = 0
+            for run in _runs(trees, k, start, th.alpha, th.beta, th.min_items):
+                records = [children[start + c * k:start + c * k + k] for c in run]
+                if k > 1 and _is_split_single(records):
+                    continue
+                found.append(Region(parent, records, k))
+                cover += len(records) * k
+            # a larger k must cover clearly more to beat a smaller one (MDR's rule)
+            if cover > covered * (1.0 if not best else 1.25):
+                best, covered = found, cover
+        if covered >= 0.8 * len(children):
+            break  # single-node records already explain the parent
+    return best
+
+
+def _is_split_single(records: list[list[HtmlElement]]) -> bool:
+    """k>1 groups whose members are all alike are really k=1 records."""
+    first = records[0]
+    return all(m.tag == first[0].tag and m.get("class") == first[0].get("class") for m in first)
+
+
+def find_regions(root: HtmlElement, lexicon: Lexicon) -> list[Region]:
+    """Every repeated region of the page, scored for being its main product list."""
+    body = root.find(".//body")
+    scope = body if body is not None else root
+    totals = _page_totals(scope)
+    regions: list[Region] = []
+    for el in iter_elements(scope):
+        if len(el) >= lexicon.thresholds.min_items:
+            regions.extend(regions_under(el, lexicon))
+    for region in regions:
+        region.features = region_features(region, lexicon, totals)
+        region.score = product_list_score(region.features)
+    regions.sort(key=lambda r: r.score, reverse=True)
+    return regions
+
+
+def _page_totals(scope: HtmlElement) -> dict[str, float]:
+    return {"text": float(max(len(text_of(scope)), 1)),
+            "nodes": float(max(sum(1 for _ in scope.iter()), 1))}
+
+
+def _words_score(words: Iterable[str], vocab: dict[str, float]) -> float:
+    score = 0.0
+    for word in words:
+        if word in vocab:
+            score = max(score, vocab[word])
+    return score
+
+
+def context_words(el: HtmlElement, depth: int = 6) -> list[str]:
+    """Attribute tokens of ``el`` and its nearest ancestors (section names like 'sidebar')."""
+    out: list[str] = []
+    nodes = [el, *list(ancestors(el))[:depth]]
+    for node in nodes:
+        out.extend(t for _, t in attribute_words(node, ("id", "class", "role", "aria-label",
+                                                        "data-*", "itemprop")))
+    return out
+
+
+def _phrase_hits(text: str, vocab: dict[str, float]) -> float:
+    low = text.lower()
+    return max((w for p, w in vocab.items() if p in low), default=0.0)
+
+
+def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float]) -> dict[str, float]:
+    n = len(region.records)
+    texts = [" ".join(text_of(m) for m in rec) for rec in region.records]
+    links = 0
+    imgs = 0
+    money = 0
+    hrefs: set[str] = set()
+    nodes = 0
+    for rec, text in zip(region.records, texts, strict=True):
+        rec_links = [h for m in rec for a in m.iter("a") if (h := link_href(a))]
+        if rec_links:
+            links += 1
+            hrefs.update(rec_links)
+        if any(m.tag == "img" or m.find(".//img") is not None for m in rec):
+            imgs += 1
+        if has_money(text):
+            money += 1
+        nodes += sum(1 for m in rec for _ in m.iter())
+    noise_vocab = lexicon.signals.get("noise", {})
+    main_vocab = lexicon.signals.get("main_content", {})
+    ctx = context_words(region.parent)
+    heading = heading_before(region.parent)
+    in_section = any(a.tag in SECTION_NOISE_TAGS for a in [region.parent, *ancestors(region.parent)])
+    in_main = any(a.tag == "main" or a.get("role") == "main"
+                  for a in [region.parent, *ancestors(region.parent)])
+    child_tag = region.records[0][0].tag
+    structure = lexicon.list_structures.get(f"{region.parent.tag}/{child_tag}", 0.3)
+    avg_text = sum(len(t) for t in texts) / n
+    return {
+        "items": float(n),
+        "k": float(region.k),
+        "structure": structure,
+        "link_frac": links / n,
+        "img_frac": imgs / n,
+        "money_frac": money / n,
+        "distinct_links": min(len(hrefs) / n, 1.0),
+        "text_share": sum(len(t) for t in texts) / totals["text"],
+        "node_share": nodes / totals["nodes"],
+        "avg_text": avg_text,
+        "noise": max(_words_score(ctx, noise_vocab), _phrase_hits(heading, noise_vocab)) / 10.0,
+        "main": max(_words_score(ctx, main_vocab) / 10.0, 1.0 if in_main else 0.0),
+        "in_section": 1.0 if in_section else 0.0,
+    }
+
+
+def product_list_score(f: dict[str, float]) -> float:
+    """How much a region looks like the page's main product list (higher is better)."""
+    if f["link_frac"] < 0.5:
+        return -1.0 + f["money_frac"]
+    score = (3.0 * f["money_frac"] + 1.5 * f["img_frac"] + 1.0 * f["link_frac"]
+             + 1.0 * f["distinct_links"] + 0.8 * f["structure"]
+             + 1.2 * math.log(f["items"]) + 4.0 * f["node_share"] + 2.0 * f["text_share"]
+             + 1.0 * f["main"] - 2.5 * f["noise"] - 1.5 * f["in_section"])
+    if f["avg_text"] < 3:
+        score -= 2.0
+    return score
+
+
+def is_product_region(f: dict[str, float]) -> bool:
+    """Records that sell something: most have a link and a price."""
+    return f["link_frac"] >= 0.7 and f["money_frac"] >= 0.6
+
+
+def link_region_score(f: dict[str, float]) -> float:
+    """How much a region looks like a navigation link group (category menus, tiles)."""
+    if f["link_frac"] < 0.8:
+        return -1.0
+    return (1.0 * math.log(f["items"]) + 1.0 * f["distinct_links"] - 2.0 * f["money_frac"]
+            + 0.5 * f["in_section"])
+
+
+def region_tokens(region: Region) -> set[str]:
+    """Class/attribute tokens shared by every record root (for naming and XPaths)."""
+    common: set[str] | None = None
+    for root in region.items:
+        toks = {t for _, t in attribute_words(root)} | set(tokens(root.get("class", "")))
+        common = toks if common is None else common & toks
+    return common or set()

@@ -1,0 +1,143 @@
+"""Slots: the same place in every record, and the values found there.
+
+Input: record roots (list items on list pages, or page bodies of detail pages).
+Output: :class:`Slot` objects keyed by the tag/class path from the record root,
+each holding per record the element and its value views (text, href, image
+source, attributes). Field location scores slots; XPath generation turns the
+winning slot's elements into one XPath.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from lxml.html import HtmlElement
+
+from structurer.analyze.dom import NOISE_TAGS, STATE_TOKENS, norm_space, shape_class, text_of
+
+MAX_DEPTH = 14
+LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-srcset", "srcset")
+_PLACEHOLDER = ("blank.", "spacer", "1x1", "placeholder", "transparent.", "pixel.", "loading.")
+VALUE_ATTRS = ("content", "datetime", "title", "aria-label", "alt", "value")
+
+
+def image_source(el: HtmlElement) -> str | None:
+    """The real picture of an <img>/<source>, looking past lazy-loading placeholders."""
+    src = (el.get("src") or "").strip()
+    if src and not src.startswith("data:") and not any(p in src.lower() for p in _PLACEHOLDER):
+        return src
+    for name in LAZY_SRC:
+        value = (el.get(name) or "").strip()
+        if value and not value.startswith("data:"):
+            return value.split(",")[0].split()[0]
+    return src or None
+
+
+def _class_step(el: HtmlElement) -> str:
+    cls = el.get("class")
+    if not cls:
+        return str(el.tag)
+    toks = sorted(shape_class(t) for t in cls.split() if t.lower() not in STATE_TOKENS)
+    return str(el.tag) + ("." + ".".join(toks) if toks else "")
+
+
+def _tag_step(el: HtmlElement) -> str:
+    return str(el.tag)
+
+
+@dataclass
+class Slot:
+    """One place in the records: per record its element (or None) and values by view."""
+
+    key: str
+    elements: list[HtmlElement | None]
+    views: dict[str, list[str | None]] = field(default_factory=dict)
+
+    @property
+    def presence(self) -> float:
+        return sum(e is not None for e in self.elements) / max(len(self.elements), 1)
+
+    def values(self, view: str) -> list[str | None]:
+        return self.views.get(view, [None] * len(self.elements))
+
+    @property
+    def depth(self) -> int:
+        return self.key.count("/")
+
+
+def _views(el: HtmlElement) -> dict[str, str]:
+    views: dict[str, str] = {}
+    text = text_of(el)
+    if text:
+        views["text"] = text
+        if len(el):
+            own = norm_space(el.text)
+            if own and own != text:
+                views["own"] = own
+    tag = el.tag
+    if tag in ("img", "source"):
+        src = image_source(el)
+        if src:
+            views["@src"] = src
+    elif tag == "a":
+        href = el.get("href")
+        if href and not href.startswith(("#", "javascript:")):
+            views["@href"] = href.strip()
+    for name in VALUE_ATTRS:
+        value = el.get(name)
+        if value and value.strip():
+            views["@" + name] = value.strip()
+    for name, value in el.attrib.items():
+        if name.startswith("data-") and name not in LAZY_SRC and value and len(value) < 120:
+            views["@" + name] = value.strip()
+    return views
+
+
+def collect_slots(records: Sequence[Sequence[HtmlElement]],
+                  skip: Callable[[HtmlElement], bool] | None = None) -> list[Slot]:
+    """Slots over records (each record one or more sibling elements).
+
+    Slots are keyed twice: by tag and class path, and by tag path alone (where
+    classes vary between records, e.g. a sale price styled differently). Keys that
+    repeat within a record get an occurrence suffix (``#2``), so the second price
+    of a card is a slot of its own. ``skip`` prunes subtrees (noise regions).
+    """
+    slots = _collect(records, skip, _class_step)
+    known = {tuple(id(e) for e in s.elements) for s in slots}
+    for slot in _collect(records, skip, _tag_step):
+        if tuple(id(e) for e in slot.elements) not in known:
+            slot.key = "~" + slot.key
+            slots.append(slot)
+    return slots
+
+
+def _collect(records: Sequence[Sequence[HtmlElement]],
+             skip: Callable[[HtmlElement], bool] | None,
+             key_step: Callable[[HtmlElement], str]) -> list[Slot]:
+    table: dict[str, Slot] = {}
+    n = len(records)
+    for index, record in enumerate(records):
+        seen: dict[str, int] = {}
+        stack: list[tuple[HtmlElement, str, int]] = [
+            (m, f"{i}:{key_step(m)}", 0) for i, m in reversed(list(enumerate(record)))]
+        while stack:
+            el, key, depth = stack.pop()
+            count = seen.get(key, 0) + 1
+            seen[key] = count
+            full = key if count == 1 else f"{key}#{count}"
+            slot = table.get(full)
+            if slot is None:
+                slot = table[full] = Slot(full, [None] * n)
+            if slot.elements[index] is None:
+                slot.elements[index] = el
+                for view, value in _views(el).items():
+                    slot.views.setdefault(view, [None] * n)[index] = value
+            if depth >= MAX_DEPTH:
+                continue
+            children = [c for c in el if isinstance(c.tag, str) and c.tag not in NOISE_TAGS]
+            for child in reversed(children):
+                if skip is not None and skip(child):
+                    continue
+                stack.append((child, f"{full}/{key_step(child)}", depth + 1))
+    return list(table.values())

@@ -1,0 +1,231 @@
+"""Weighted DOM trees, their weighted similarity, and tree edit distance with pruning.
+
+Input: lxml elements and the lexicon's attribute weights. Output: similarity
+scores in 0..1 and normalized edit distances. The method's two-step test for
+"these siblings repeat": a coarse weighted similarity (> alpha), then Zhang–Shasha
+tree edit distance (``zss``) normalized by tree size (< beta). The coarse pass is
+linear in tree size; edit distance runs only on pairs that survive it, and never
+on pairs whose shapes are identical.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import zss
+from lxml.html import HtmlElement
+
+from structurer.analyze.dom import NOISE_TAGS, STATE_TOKENS, shape_class, tokens
+
+MAX_NODES = 120      # larger subtrees are truncated (breadth-first) before comparison
+MAX_DEPTH = 12
+_STRUCTURAL_ATTRS = ("id", "name", "type", "itemprop", "itemtype", "role", "rel")
+
+
+
+@dataclass(slots=True)
+class WTree:
+    """A weighted tree node: label for edit distance, attribute features for similarity."""
+
+    tag: str
+    label: str
+    feats: dict[str, float]
+    children: list[WTree] = field(default_factory=list)
+    weight: float = 1.0
+    size: int = 1
+    shape: int = 0          # hash of the whole subtree's labels: equal shape => identical
+    labels: Counter[str] = field(default_factory=Counter)   # label multiset of the subtree
+
+
+def _features(el: HtmlElement, weights: Mapping[str, float]) -> dict[str, float]:
+    feats: dict[str, float] = {}
+    cls = el.get("class")
+    toks = [t for t in cls.split() if t.lower() not in STATE_TOKENS] if cls else []
+    if toks:
+        w = weights.get("class", 10.0) / len(toks)
+        for t in toks:
+            feats["c:" + shape_class(t)] = w
+    for name in _STRUCTURAL_ATTRS:
+        value = el.get(name)
+        if value:
+            w = weights.get(name, 4.0)
+            toks = tokens(shape_class(value)) or [value]
+            for t in toks:
+                feats[f"{name}:{t}"] = w / len(toks)
+    data_w = weights.get("data-*", 6.0)
+    for name in el.attrib:
+        if name.startswith("data-"):
+            feats["d:" + name] = data_w
+    return feats
+
+
+def build(el: HtmlElement, weights: Mapping[str, float], *, max_nodes: int = MAX_NODES,
+          max_depth: int = MAX_DEPTH) -> WTree:
+    """The weighted tree of ``el``; sibling weights under one parent sum to 1.
+
+    A child's weight grows with its subtree size and with the weight of its
+    attributes (class/name/type count more than bare tags).
+    """
+    budget = [max_nodes]
+
+    def make(node: HtmlElement, depth: int) -> WTree:
+        budget[0] -= 1
+        feats = _features(node, weights)
+        classes = sorted(k[2:] for k in feats if k.startswith("c:"))
+        label = node.tag + ("." + ".".join(classes) if classes else "")
+        tree = WTree(node.tag, label, feats)
+        if depth < max_depth:
+            for child in node:
+                if budget[0] <= 0:
+                    break
+                if isinstance(child.tag, str) and child.tag not in NOISE_TAGS:
+                    tree.children.append(make(child, depth + 1))
+        tree.size = 1 + sum(c.size for c in tree.children)
+        tree.shape = hash((label, tuple(c.shape for c in tree.children)))
+        tree.labels = Counter([label])
+        for c in tree.children:
+            tree.labels.update(c.labels)
+        if tree.children:
+            raw = [c.size * (1.0 + sum(c.feats.values()) / 20.0) for c in tree.children]
+            total = sum(raw)
+            for c, r in zip(tree.children, raw, strict=True):
+                c.weight = r / total
+        return tree
+
+    return make(el, 0)
+
+
+def group(trees: Sequence[WTree]) -> WTree:
+    """A virtual root over several sibling trees (a record spanning k siblings)."""
+    if len(trees) == 1:
+        return trees[0]
+    root = WTree("#group", "#group", {}, list(trees))
+    root.size = 1 + sum(t.size for t in trees)
+    root.shape = hash(("#group", tuple(t.shape for t in trees)))
+    root.labels = Counter(["#group"])
+    for t in trees:
+        root.labels.update(t.labels)
+    # weights of the members are re-shared under the virtual root
+    total = sum(t.size for t in trees)
+    root.children = [WTree(t.tag, t.label, t.feats, t.children, t.size / total, t.size, t.shape,
+                           t.labels) for t in trees]
+    return root
+
+
+_ROOT_SHARE = 0.25   # share of a node's own attributes in its similarity; children get the rest
+
+
+def _attr_similarity(a: dict[str, float], b: dict[str, float]) -> float:
+    if not a and not b:
+        return 1.0
+    shared = 0.0
+    union = 0.0
+    for key, wa in a.items():
+        wb = b.get(key, 0.0)
+        shared += min(wa, wb)
+        union += max(wa, wb)
+    for key, wb in b.items():
+        if key not in a:
+            union += wb
+    return shared / union if union else 1.0
+
+
+def _align(a: list[WTree], b: list[WTree]) -> list[tuple[int, int]]:
+    """Order-preserving alignment of two child lists by tag (longest common subsequence)."""
+    n, m = len(a), len(b)
+    if n == m and all(x.tag == y.tag for x, y in zip(a, b, strict=True)):
+        return [(i, i) for i in range(n)]
+    table = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n - 1, -1, -1):
+        row, below = table[i], table[i + 1]
+        tag = a[i].tag
+        for j in range(m - 1, -1, -1):
+            row[j] = below[j + 1] + 1 if tag == b[j].tag else max(below[j], row[j + 1])
+    pairs, i, j = [], 0, 0
+    while i < n and j < m:
+        if a[i].tag == b[j].tag:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif table[i + 1][j] >= table[i][j + 1]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def weighted_similarity(a: WTree, b: WTree) -> float:
+    """Coarse similarity in 0..1: attributes of the roots, then aligned children by weight."""
+    if a.tag != b.tag:
+        return 0.0
+    if a.shape == b.shape and a.feats == b.feats:
+        return 1.0
+    asim = _attr_similarity(a.feats, b.feats)
+    if not a.children and not b.children:
+        return asim
+    if not a.children or not b.children:
+        return _ROOT_SHARE * asim
+    csim = 0.0
+    for i, j in _align(a.children, b.children):
+        ca, cb = a.children[i], b.children[j]
+        csim += (ca.weight + cb.weight) / 2.0 * weighted_similarity(ca, cb)
+    return _ROOT_SHARE * asim + (1.0 - _ROOT_SHARE) * csim
+
+
+def _children(t: WTree) -> list[WTree]:
+    return t.children
+
+
+def _label(t: WTree) -> str:
+    return t.label
+
+
+def _label_dist(x: str, y: str) -> int:
+    return 0 if x == y else 1
+
+
+def distance_lower_bound(a: WTree, b: WTree) -> float:
+    """A cheap lower bound of :func:`edit_distance` from the label multisets.
+
+    Every insert, delete or relabel changes each multiset difference by at most one,
+    so the edit distance is at least the larger of the two differences.
+    """
+    only_a = sum((a.labels - b.labels).values())
+    only_b = sum((b.labels - a.labels).values())
+    return max(only_a, only_b) / (a.size + b.size)
+
+
+_TED_CACHE: dict[tuple[int, int], float] = {}
+
+
+def edit_distance(a: WTree, b: WTree) -> float:
+    """Zhang–Shasha tree edit distance normalized by both trees' sizes (0 same .. 1 unlike).
+
+    Dividing by the sum keeps small cards with one optional element (a badge, an old
+    price) as alike as large ones with the same difference.
+    """
+    if a.shape == b.shape:
+        return 0.0
+    key = (a.shape, b.shape) if a.shape < b.shape else (b.shape, a.shape)
+    cached = _TED_CACHE.get(key)
+    if cached is None:
+        dist = zss.simple_distance(a, b, _children, _label, _label_dist)
+        cached = float(dist) / (a.size + b.size)
+        if len(_TED_CACHE) > 50_000:
+            _TED_CACHE.clear()
+        _TED_CACHE[key] = cached
+    return cached
+
+
+def similar(a: WTree, b: WTree, alpha: float, beta: float) -> bool:
+    """The method's test: weighted similarity above alpha, confirmed by edit distance below beta."""
+    if a.shape == b.shape:
+        return True
+    if abs(a.size - b.size) / (a.size + b.size) >= beta:
+        return False  # the size difference alone is an edit distance of at least beta
+    if distance_lower_bound(a, b) >= beta:
+        return False
+    if weighted_similarity(a, b) <= alpha:
+        return False
+    return edit_distance(a, b) < beta

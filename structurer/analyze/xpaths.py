@@ -1,0 +1,206 @@
+"""Robust XPaths for nodes: stable attributes first, positions last, verified on pages.
+
+Input: lxml elements (and the pages they must work on). Output: XPath strings —
+absolute ones for list containers and page fields, relative ones for fields
+inside a list item. Candidates prefer itemprop, data-*, ids that look hand-made
+and class tokens shared across pages; every candidate is checked against every
+sample page and the best scoring one wins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from structurer.analyze.dom import class_tokens
+
+_GENERATED_ID = re.compile(r"(\d{3,}|[0-9a-f]{8,}|^(ember|react|ng-|yui|uid|:r)|__)", re.I)
+_HASHED_CLASS = re.compile(r"^(css-[0-9a-z]{5,}|_[0-9a-z]{4,}_\d+|[a-z]+_[a-z]+__[0-9a-z]{4,}|"
+                           r"sc-[a-z]{5,}|jsx-\d+)$", re.I)
+_STABLE_ATTRS = ("itemprop", "data-testid", "data-test", "data-qa", "data-role",
+                 "data-component", "role", "aria-label", "name", "type", "rel")
+
+
+def quote(value: str) -> str:
+    """An XPath string literal for any value (concat() when both quote kinds appear)."""
+    if "'" not in value:
+        return f"'{value}'"
+    if '"' not in value:
+        return f'"{value}"'
+    parts = value.split("'")
+    return "concat(" + ", \"'\", ".join(f"'{p}'" for p in parts) + ")"
+
+
+def has_class(token: str) -> str:
+    return f"contains(concat(' ', normalize-space(@class), ' '), ' {token} ')"
+
+
+def good_id(value: str | None) -> bool:
+    return bool(value) and len(value or "") <= 40 and not _GENERATED_ID.search(value or "")
+
+
+def good_class(token: str) -> bool:
+    """Class tokens worth naming in an XPath: not state, not layout-utility noise."""
+    low = token.lower()
+    return (2 <= len(token) <= 40 and not low.isdigit() and ":" not in token
+            and "[" not in token and "/" not in token
+            and low not in {"odd", "even", "active", "first", "last", "selected", "current",
+                            "clearfix", "hidden", "show", "open", "row", "col"})
+
+
+def predicates(el: HtmlElement) -> list[str]:
+    """Candidate predicates naming ``el`` by its attributes, most stable first."""
+    out: list[str] = []
+    for name in _STABLE_ATTRS:
+        value = el.get(name)
+        if value and len(value) <= 60 and "\n" not in value:
+            out.append(f"@{name}={quote(value)}")
+    eid = el.get("id")
+    if eid and good_id(eid):
+        out.append(f"@id={quote(eid)}")
+    tokens = [t for t in class_tokens(el) if good_class(t)]
+    semantic = [t for t in tokens if not _HASHED_CLASS.match(t)]
+    out.extend(has_class(t) for t in semantic)
+    out.extend(has_class(t) for t in tokens if _HASHED_CLASS.match(t))
+    return out
+
+
+def step(el: HtmlElement, pred: str | None = None) -> str:
+    return f"{el.tag}[{pred}]" if pred else str(el.tag)
+
+
+def position_step(el: HtmlElement) -> str:
+    """``tag[n]`` among same-tag siblings."""
+    parent = el.getparent()
+    if parent is None:
+        return str(el.tag)
+    same = [c for c in parent if c.tag == el.tag]
+    if len(same) == 1:
+        return str(el.tag)
+    return f"{el.tag}[{same.index(el) + 1}]"
+
+
+def relative_path(node: HtmlElement, root: HtmlElement) -> list[HtmlElement]:
+    """Elements from ``root`` (exclusive) down to ``node`` (inclusive)."""
+    chain: list[HtmlElement] = []
+    cur: HtmlElement | None = node
+    while cur is not None and cur is not root:
+        chain.append(cur)
+        cur = cur.getparent()
+    if cur is None:
+        raise ValueError("node is not inside root")
+    chain.reverse()
+    return chain
+
+
+def relative_candidates(node: HtmlElement, root: HtmlElement) -> list[str]:
+    """Relative XPaths from ``root`` to ``node``: by attributes, by tag path, by position."""
+    chain = relative_path(node, root)
+    if not chain:
+        return ["."]
+    out: list[str] = []
+    last = chain[-1]
+    for pred in predicates(last):
+        out.append(".//" + step(last, pred))
+        if len(chain) > 1:
+            parent_preds = predicates(chain[-2])
+            if parent_preds:
+                out.append(".//" + step(chain[-2], parent_preds[0]) + "/" + step(last, pred))
+    # tag path with the most stable predicate per step (none when absent)
+    path = []
+    for el in chain:
+        preds = predicates(el)
+        path.append(step(el, preds[0]) if preds else str(el.tag))
+    out.append("./" + "/".join(path))
+    out.append(".//" + str(last.tag) if len(chain) > 1 else "./" + str(last.tag))
+    out.append("./" + "/".join(position_step(el) for el in chain))
+    seen: set[str] = set()
+    return [x for x in out if not (x in seen or seen.add(x))]
+
+
+def absolute_candidates(node: HtmlElement, *, max_anchor_depth: int = 8) -> list[str]:
+    """Absolute XPaths to ``node``: anchored on itself, or on a named ancestor."""
+    out: list[str] = []
+    for pred in predicates(node):
+        out.append("//" + step(node, pred))
+    chain: list[HtmlElement] = []
+    cur: HtmlElement | None = node
+    depth = 0
+    while cur is not None and depth < max_anchor_depth:
+        parent = cur.getparent()
+        chain.insert(0, cur)
+        if parent is None or parent.tag in ("html",):
+            break
+        preds = predicates(parent)
+        if preds:
+            tail = "/".join(step(el, (predicates(el) or [None])[0]) for el in chain)
+            out.append("//" + step(parent, preds[0]) + "/" + tail)
+            if node.tag != "body":
+                out.append("//" + step(parent, preds[0]) + "//" + step(
+                    node, (predicates(node) or [None])[0]))
+        cur = parent
+        depth += 1
+    # full positional path as the last resort
+    full = []
+    cur = node
+    while cur is not None and cur.tag != "html":
+        full.insert(0, position_step(cur))
+        cur = cur.getparent()
+    out.append("/html/" + "/".join(full))
+    seen: set[str] = set()
+    return [x for x in out if not (x in seen or seen.add(x))]
+
+
+_COMPILED: dict[str, etree.XPath] = {}
+
+
+def evaluate(xpath: str, context: HtmlElement) -> list[object]:
+    compiled = _COMPILED.get(xpath)
+    if compiled is None:
+        compiled = etree.XPath(xpath, namespaces={"re": "http://exslt.org/regular-expressions"})
+        if len(_COMPILED) > 20_000:
+            _COMPILED.clear()
+        _COMPILED[xpath] = compiled
+    result = compiled(context)
+    return result if isinstance(result, list) else [result]
+
+
+def best_xpath(candidates: Iterable[str], cases: Sequence[tuple[HtmlElement, Sequence[object]]],
+               *, first_only: bool = False,
+               score: Callable[[int, int, int], float] | None = None) -> tuple[str, float] | None:
+    """The candidate that selects the expected nodes in every case, and its F1 score.
+
+    ``cases`` pairs a context node with the nodes the XPath should select there.
+    ``first_only`` judges only the first selected node (for single-valued fields).
+    Ties go to the earlier (more stable) candidate.
+    """
+    best: tuple[str, float] | None = None
+    for xpath in candidates:
+        tp = fp = fn = 0
+        for context, expected in cases:
+            try:
+                got = evaluate(xpath, context)
+            except etree.XPathError:
+                tp = -1
+                break
+            if first_only:
+                got = got[:1]
+                want = list(expected)[:1]
+            else:
+                want = list(expected)
+            want_ids = {id(x) for x in want}
+            got_ids = {id(x) for x in got}
+            tp += len(want_ids & got_ids)
+            fp += len(got_ids - want_ids)
+            fn += len(want_ids - got_ids)
+        if tp <= 0:
+            continue
+        value = score(tp, fp, fn) if score else 2 * tp / (2 * tp + fp + fn)
+        if best is None or value > best[1] + 1e-9:
+            best = (xpath, value)
+            if value >= 1.0:
+                break
+    return best
