@@ -136,7 +136,7 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
     if value is None or el is None:
         return False
     if kind == "money":
-        if re.fullmatch(r"\d+(?:[.,]\d{1,2})?", value):
+        if re.fullmatch(r"\d{1,7}[.,]\d{2}", value):
             return True
         matches = MONEY_RE.findall(value)
         return len(matches) == 1 and len(value) <= max(24, 2 * len(matches[0]))
@@ -149,6 +149,8 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
     if kind == "rating":
         return len(value) <= 40 and _RATING_RE.search(value) is not None
     if kind == "availability":
+        if len(value) > 80:
+            return False
         low = value.lower()
         return any(p.lower() in low for phrases in spec.values.values() for p in phrases)
     if kind == "datetime":
@@ -214,10 +216,36 @@ def views_for(kind: str, slot: Slot) -> list[str]:
     return views
 
 
+def _norm_value(value: str) -> str:
+    return norm_space(value).lower().strip(" :：")
+
+
+def agreement(values: Sequence[str | None], hints: Sequence[str | None], kind: str) -> float:
+    """Share of records whose value matches the hint (structured data, list-page value)."""
+    pairs = [(v, h) for v, h in zip(values, hints, strict=True) if h]
+    if not pairs:
+        return 0.0
+    hits = 0.0
+    for value, hint in pairs:
+        if not value:
+            continue
+        if kind == "money":
+            a = NUMBER_RE.findall(value.replace(",", "").replace(" ", ""))
+            b = NUMBER_RE.findall(hint.replace(",", "").replace(" ", ""))
+            hits += bool(a and b and a[0] == b[0]) or _norm_value(value) == _norm_value(hint)
+            continue
+        nv, nh = _norm_value(value), _norm_value(hint)
+        if nv == nh:
+            hits += 1
+        elif nh and nh in nv and len(nv) <= 1.6 * len(nh) + 4:
+            hits += 0.8
+    return hits / len(pairs)
+
+
 def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
-               level: str) -> FieldChoice | None:
-    if slot.depth == 0 and level == "list" and spec.kind not in ("url", "image"):
-        return None   # the record itself is not a field
+               level: str, hints: Sequence[str | None] | None = None) -> FieldChoice | None:
+    if slot.depth == 0 and (level == "detail" or spec.kind not in ("url", "image")):
+        return None   # the record itself (a list item, a page body) is not a field
     values = slot.values(view)
     elements = slot.elements
     n = len(elements)
@@ -260,7 +288,12 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         prior -= 0.05       # prefer visible text; attribute copies are the runner-up
     if slot.key.startswith("~"):
         prior -= 0.03       # keyed by tags only: prefer the class-keyed twin on ties
-    if lex == 0 and lab == 0 and not spec.required and kind in ("text", "integer", "rating"):
+    agree = agreement(values, hints, kind) if hints else 0.0
+    if agree:
+        prior += 0.5 * agree
+        evidence.append(f"agrees with structured data / list page in {agree:.0%} of pages")
+    if lex == 0 and lab == 0 and agree < 0.5 and not spec.required and kind in (
+            "text", "integer", "rating"):
         return None         # an optional plain value with no word pointing at it is a guess
     score = (0.32 * lex + 0.3 * lab + 0.35 * validity ** 2 + 0.12 * presence
              + 0.12 * variation + prior)
@@ -268,8 +301,10 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
 
 
 def rank_fields(slots: Sequence[Slot], lexicon: Lexicon, level: str,
-                fields: dict[str, FieldSpec] | None = None) -> dict[str, list[FieldChoice]]:
-    """Candidates per field, best first."""
+                fields: dict[str, FieldSpec] | None = None,
+                hints: dict[str, list[str | None]] | None = None,
+                ) -> dict[str, list[FieldChoice]]:
+    """Candidates per field, best first. ``hints`` holds expected values per record."""
     fields = fields if fields is not None else lexicon.fields_for(level)
     ranked: dict[str, list[FieldChoice]] = {}
     for name, spec in fields.items():
@@ -278,7 +313,8 @@ def rank_fields(slots: Sequence[Slot], lexicon: Lexicon, level: str,
         choices = []
         for slot in slots:
             for view in views_for(spec.kind, slot):
-                choice = score_slot(name, spec, slot, view, lexicon, level)
+                choice = score_slot(name, spec, slot, view, lexicon, level,
+                                    (hints or {}).get(name))
                 if choice is not None:
                     choices.append(choice)
         choices.sort(key=lambda c: (c.score, -c.slot.depth), reverse=True)
@@ -306,6 +342,24 @@ def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
         taken_values.append(best.slot.values(best.view))
         out[name] = (best, runner)
     return out
+
+
+def common_prefix_post(values: Sequence[str | None]) -> list[str]:
+    """A post step dropping a constant label before every value ('by Acme', 'SKU: 123')."""
+    present = [v for v in values if v]
+    if len(present) < 3:
+        return []
+    prefix = present[0]
+    for value in present[1:]:
+        while prefix and not value.startswith(prefix):
+            prefix = prefix[:-1]
+    cut = max(prefix.rfind(" "), prefix.rfind(":"), prefix.rfind("："))
+    if cut < 1:
+        return []
+    label = prefix[:cut + 1]
+    if not label.strip(" :：") or any(len(v) <= len(label) + 1 for v in present):
+        return []
+    return [f"regex:^{re.escape(label.strip())}[\\s:：]*(.+)$"]
 
 
 def _same_values(a: Sequence[str | None], b: Sequence[str | None]) -> bool:

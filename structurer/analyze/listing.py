@@ -17,7 +17,7 @@ from lxml.html import HtmlElement
 
 from structurer.analyze import xpaths
 from structurer.analyze.dom import attribute_words, link_href, text_of
-from structurer.analyze.fields import FieldChoice, assign, money_order, rank_fields
+from structurer.analyze.fields import FieldChoice, assign, common_prefix_post, money_order, rank_fields
 from structurer.analyze.lists import Region
 from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots
@@ -203,8 +203,10 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
                 runner_up = Candidate(xpath=rpath, confidence=_conf(runner.score),
                                       samples=_samples(runner.slot, runner.view, 2))
         spec = lexicon.fields[name]
+        post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
         rules[name] = FieldRule(
             xpath=path, kind=spec.kind, multiple=spec.multiple, confidence=_conf(best.score),
+            post=post,
             samples=_samples(best.slot, best.view), runner_up=runner_up,
             values=spec.values if spec.kind == "availability" else {},
             evidence=best.evidence[:4])

@@ -125,7 +125,7 @@ def _money_near_title(page: PageView) -> bool:
     h1s = page.body.xpath("//h1")
     if len(h1s) != 1:
         return False
-    listed = {id(el) for r in page.product_regions for rec in r.records for m in rec
+    listed = {el for r in page.product_regions for rec in r.records for m in rec
               for el in m.iter()}
     node = h1s[0]
     for _ in range(5):
@@ -133,7 +133,7 @@ def _money_near_title(page: PageView) -> bool:
         if node is None or node.tag == "body":
             return False
         for el in node.iter():
-            if (isinstance(el.tag, str) and id(el) not in listed and el.text
+            if (isinstance(el.tag, str) and el not in listed and el.text
                     and MONEY_RE.search(el.text)):
                 return True
     return False

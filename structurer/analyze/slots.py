@@ -95,7 +95,8 @@ def _views(el: HtmlElement) -> dict[str, str]:
 
 
 def collect_slots(records: Sequence[Sequence[HtmlElement]],
-                  skip: Callable[[HtmlElement], bool] | None = None) -> list[Slot]:
+                  skip: Callable[[HtmlElement], bool] | None = None,
+                  max_depth: int = MAX_DEPTH, tag_keys: bool = True) -> list[Slot]:
     """Slots over records (each record one or more sibling elements).
 
     Slots are keyed twice: by tag and class path, and by tag path alone (where
@@ -103,9 +104,11 @@ def collect_slots(records: Sequence[Sequence[HtmlElement]],
     repeat within a record get an occurrence suffix (``#2``), so the second price
     of a card is a slot of its own. ``skip`` prunes subtrees (noise regions).
     """
-    slots = _collect(records, skip, _class_step)
+    slots = _collect(records, skip, _class_step, max_depth)
+    if not tag_keys:
+        return slots
     known = {tuple(id(e) for e in s.elements) for s in slots}
-    for slot in _collect(records, skip, _tag_step):
+    for slot in _collect(records, skip, _tag_step, max_depth):
         if tuple(id(e) for e in slot.elements) not in known:
             slot.key = "~" + slot.key
             slots.append(slot)
@@ -114,7 +117,7 @@ def collect_slots(records: Sequence[Sequence[HtmlElement]],
 
 def _collect(records: Sequence[Sequence[HtmlElement]],
              skip: Callable[[HtmlElement], bool] | None,
-             key_step: Callable[[HtmlElement], str]) -> list[Slot]:
+             key_step: Callable[[HtmlElement], str], max_depth: int) -> list[Slot]:
     table: dict[str, Slot] = {}
     n = len(records)
     for index, record in enumerate(records):
@@ -133,7 +136,7 @@ def _collect(records: Sequence[Sequence[HtmlElement]],
                 slot.elements[index] = el
                 for view, value in _views(el).items():
                     slot.views.setdefault(view, [None] * n)[index] = value
-            if depth >= MAX_DEPTH:
+            if depth >= max_depth:
                 continue
             children = [c for c in el if isinstance(c.tag, str) and c.tag not in NOISE_TAGS]
             for child in reversed(children):

@@ -20,7 +20,7 @@ from structurer.analyze.dom import class_tokens
 _GENERATED_ID = re.compile(r"(\d{3,}|[0-9a-f]{8,}|^(ember|react|ng-|yui|uid|:r)|__)", re.I)
 _HASHED_CLASS = re.compile(r"^(css-[0-9a-z]{5,}|_[0-9a-z]{4,}_\d+|[a-z]+_[a-z]+__[0-9a-z]{4,}|"
                            r"sc-[a-z]{5,}|jsx-\d+)$", re.I)
-_STABLE_ATTRS = ("itemprop", "data-testid", "data-test", "data-qa", "data-role",
+_STABLE_ATTRS = ("itemprop", "aria-current", "data-testid", "data-test", "data-qa", "data-role",
                  "data-component", "role", "aria-label", "name", "type", "rel")
 
 

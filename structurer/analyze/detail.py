@@ -1,0 +1,223 @@
+"""Learn a site's detail level from several product pages of one template.
+
+Input: :class:`PageView` objects of detail pages, the lexicon, and hints: what
+the list page said about each product (name, price) and the category names the
+product was reached through. Output: :class:`DetailLearned` with one absolute
+XPath per field (verified on every sample page), or a JSON-LD path where the
+page's structured data carries a field the markup does not expose cleanly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml.html import HtmlElement
+
+from structurer.analyze import xpaths
+from structurer.analyze.dom import attribute_words, text_of
+from structurer.analyze.fields import FieldChoice, assign, common_prefix_post, lexicon_match, money_order, rank_fields
+from structurer.analyze.pages import PageView
+from structurer.analyze.slots import Slot, collect_slots
+from structurer.lexicon import Lexicon
+from structurer.rules.model import Candidate, FieldRule
+
+# Where schema.org Product keeps each field (dotted paths; lists take their first item).
+JSONLD_PATHS = {
+    "name": "name", "sku": "sku", "brand": "brand.name", "description": "description",
+    "image": "image", "price": "offers.price", "currency": "offers.priceCurrency",
+    "availability": "offers.availability", "rating": "aggregateRating.ratingValue",
+    "review_count": "aggregateRating.reviewCount", "original_price": "offers.highPrice",
+}
+_SKIP_TAGS = frozenset({"footer", "aside"})
+
+
+@dataclass
+class DetailLearned:
+    fields: dict[str, FieldRule]
+    confidence: float
+    notes: list[str] = field(default_factory=list)
+
+
+def jsonld_value(obj: Any, path: str) -> Any:
+    """Follow a dotted path through JSON-LD (lists take their first element)."""
+    for part in path.split("."):
+        while isinstance(obj, list):
+            obj = obj[0] if obj else None
+        if isinstance(obj, dict):
+            obj = obj.get(part)
+        elif isinstance(obj, str) and part == "name":
+            return obj   # "brand": "Acme" instead of {"name": "Acme"}
+        else:
+            return None
+    while isinstance(obj, list):
+        obj = obj[0] if obj else None
+    return obj
+
+
+def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
+    """Subtrees that are never the product: lists of other products, footers, menus.
+
+    Elements themselves are kept (not their id()), so lxml keeps their proxies alive.
+    """
+    skip: set[HtmlElement] = set()
+    for region in page.regions:
+        f = region.features
+        if len(region) >= 3 and f.get("link_frac", 0) >= 0.6 and f.get("node_share", 1) < 0.35:
+            skip.update(m for rec in region.records for m in rec)
+    noise = lexicon.signals.get("noise", {})
+    for el in page.body.iter():
+        if not isinstance(el.tag, str):
+            continue
+        if el.tag in _SKIP_TAGS:
+            skip.add(el)
+        elif el.get("class") or el.get("id"):
+            words = {t for _, t in attribute_words(el, ("id", "class"))}
+            if any(noise.get(w, 0) >= 10 for w in words) and el.tag not in ("body", "main"):
+                skip.add(el)
+    return skip
+
+
+def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str) -> tuple[str, float] | None:
+    cases = [(p.tree, [el]) for p, el in zip(pages, slot.elements, strict=True) if el is not None]
+    if not cases:
+        return None
+    ref = cases[0][1][0]
+    candidates = xpaths.absolute_candidates(ref)  # type: ignore[arg-type]
+    best = xpaths.best_xpath(candidates, cases, first_only=True)
+    if best is None or best[1] < 0.75:
+        return None
+    path = best[0]
+    if view.startswith("@") and view not in ("@src", "@href"):
+        path = f"{path}/{view}"
+    elif view == "own":
+        path = f"{path}/text()[normalize-space()][1]"
+    return path, best[1]
+
+
+def _samples(slot: Slot, view: str, n: int = 3) -> list[str]:
+    out: list[str] = []
+    for value in slot.values(view):
+        if value and value[:200] not in out:
+            out.append(value[:200])
+        if len(out) >= n:
+            break
+    return out
+
+
+def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
+                     categories: Sequence[set[str]]) -> FieldRule | None:
+    """The link trail naming the product's categories, top first."""
+    spec = next((s for s in lexicon.fields.values() if s.kind == "breadcrumb"), None)
+    name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
+    if spec is None or name is None:
+        return None
+    ref_page = pages[0]
+    best: tuple[float, HtmlElement, list[str]] | None = None
+    listed = {m for r in ref_page.product_regions for rec in r.records for m in rec}
+    for el in ref_page.body.iter("ol", "ul", "nav", "div", "p"):
+        links = el.findall(".//a")
+        if not 2 <= len(links) <= 12 or el in listed:
+            continue
+        texts = [text_of(a) for a in links]
+        if sum(len(t) for t in texts) > 200 or not all(texts):
+            continue
+        lex, _ = lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name))
+        hint = categories[0] if categories else set()
+        overlap = len({t.lower() for t in texts} & {h.lower() for h in hint}) / max(len(hint), 1)
+        score = lex + 1.5 * overlap - 0.02 * len(links)
+        if best is None or score > best[0]:
+            best = (score, el, texts)
+    if best is None or best[0] < 0.3:
+        return None
+    candidates = [f"{x}//a" for x in xpaths.absolute_candidates(best[1])]
+    cases = []
+    for page in pages:
+        cases.append(page)
+    chosen = None
+    for xpath in candidates:
+        ok = 0
+        for page in cases:
+            texts = [text_of(a) for a in xpaths.evaluate(xpath, page.tree)
+                     if isinstance(a, HtmlElement)]
+            if 2 <= len(texts) <= 12:
+                ok += 1
+        if ok >= 0.8 * len(cases):
+            chosen = xpath
+            break
+    if chosen is None:
+        return None
+    return FieldRule(xpath=chosen, kind="breadcrumb", multiple=True,
+                     confidence=round(min(1.0, best[0]), 2),
+                     samples=[" > ".join(best[2])])
+
+
+def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
+                 list_hints: Sequence[dict[str, str | None]] | None = None,
+                 categories: Sequence[set[str]] | None = None) -> DetailLearned:
+    """Field rules of the detail level, learned from ``pages`` of one template."""
+    records = [[p.body] for p in pages]
+    skips = [_skipper(p, lexicon) for p in pages]
+    all_skips: set[HtmlElement] = set().union(*skips)
+    slots = collect_slots(records, skip=all_skips.__contains__, max_depth=40,
+                          tag_keys=False)
+    fields = {k: v for k, v in lexicon.fields_for("detail").items() if v.kind != "breadcrumb"}
+    hints: dict[str, list[str | None]] = {}
+    for name in fields:
+        column: list[str | None] = []
+        for i, page in enumerate(pages):
+            value = None
+            if list_hints and list_hints[i].get(name):
+                value = list_hints[i][name]
+            elif page.product is not None and name in JSONLD_PATHS:
+                raw = jsonld_value(page.product, JSONLD_PATHS[name])
+                value = str(raw) if raw not in (None, "") else None
+            column.append(value)
+        if any(column):
+            hints[name] = column
+    ranked = rank_fields(slots, lexicon, "detail", fields, hints)
+    choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
+    if "price" in choices and "original_price" in choices and not money_order(
+            choices["price"][0], choices["original_price"][0]):
+        del choices["original_price"]
+    rules: dict[str, FieldRule] = {}
+    notes: list[str] = []
+    for name, (best, runner) in choices.items():
+        found = _absolute_xpath(best.slot, pages, best.view)
+        if found is None:
+            notes.append(f"{name}: no XPath selects it on every page")
+            continue
+        rules[name] = _rule(name, best, runner, found, pages, lexicon)
+    for name in fields:
+        if name not in rules and all(p.product is not None and jsonld_value(
+                p.product, JSONLD_PATHS.get(name, "-")) not in (None, "") for p in pages):
+            rules[name] = FieldRule(jsonld=JSONLD_PATHS[name], kind=fields[name].kind,
+                                    confidence=0.9, evidence=["JSON-LD Product on every page"],
+                                    values=fields[name].values if fields[name].kind ==
+                                    "availability" else {})
+    crumb = learn_breadcrumb(pages, lexicon, categories or [])
+    crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
+    if crumb is not None and crumb_name:
+        rules[crumb_name] = crumb
+    required = [k for k, s in fields.items() if s.required]
+    confidence = round(sum(rules[k].confidence for k in required if k in rules)
+                       / max(len(required), 1), 2)
+    return DetailLearned(rules, confidence, notes)
+
+
+def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
+          found: tuple[str, float], pages: Sequence[PageView], lexicon: Lexicon) -> FieldRule:
+    spec = lexicon.fields[name]
+    runner_up = None
+    if runner is not None:
+        alt = _absolute_xpath(runner.slot, pages, runner.view)
+        if alt is not None:
+            runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
+                                  samples=_samples(runner.slot, runner.view, 2))
+    confidence = round(max(0.0, min(1.0, best.score)) * found[1], 2)
+    post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
+    return FieldRule(xpath=found[0], kind=spec.kind, multiple=spec.multiple, post=post,
+                     confidence=confidence, samples=_samples(best.slot, best.view),
+                     runner_up=runner_up, evidence=best.evidence[:4],
+                     values=spec.values if spec.kind == "availability" else {})
