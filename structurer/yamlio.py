@@ -178,11 +178,19 @@ def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
     return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
 
 
+def _list_representer(dumper: yaml.SafeDumper, value: list[Any]) -> yaml.SequenceNode:
+    short = all(isinstance(v, (str, int, float)) and not (isinstance(v, str) and (
+        len(v) > 40 or "\n" in v)) for v in value)
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", value,
+                                     flow_style=bool(value) and short and len(value) <= 12)
+
+
 _Dumper.add_representer(str, _str_representer)
+_Dumper.add_representer(list, _list_representer)
 
 
 def dump(data: Any, header: str = "") -> str:
     """YAML text with keys in the given (model) order, readable by people."""
     body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     default_flow_style=False, width=100, indent=2)
+                     default_flow_style=False, width=4096, indent=2)
     return header + body

@@ -73,7 +73,7 @@ CASES = [
      "weights must be > 0", EDIT, "fields.name.words.name"),
     ("lexicon-bad-structure", LEXICON, ("  ul/li: 1.0", "  ul li: 1.0"),
      "must be 'parent/child' tags", EDIT, "list_structures.ul li"),
-    ("lexicon-threshold", LEXICON, ("  alpha: 0.75 ", "  alpha: 7.5 "),
+    ("lexicon-threshold", LEXICON, ("  alpha: 0.6 ", "  alpha: 7.5 "),
      "less than or equal to 1", EDIT, "thresholds.alpha"),
     ("lexicon-level", LEXICON, ("    level: detail\n    description: The product's descriptive",
                                 "    level: page\n    description: The product's descriptive"),

@@ -212,7 +212,7 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
     runner_up = None
     if runner is not None:
         alt = _absolute_xpath(runner.slot, pages, runner.view)
-        if alt is not None:
+        if alt is not None and alt[0] != found[0]:
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=_samples(runner.slot, runner.view, 2))
     confidence = round(max(0.0, min(1.0, best.score)) * found[1], 2)

@@ -199,7 +199,7 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
         runner_up = None
         if runner is not None:
             rpath = relative_xpath(runner.slot, records, runner.view)
-            if rpath:
+            if rpath and rpath != path:
                 runner_up = Candidate(xpath=rpath, confidence=_conf(runner.score),
                                       samples=_samples(runner.slot, runner.view, 2))
         spec = lexicon.fields[name]

@@ -18,6 +18,7 @@ def _handler_for(shop: Shop) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "structurer-demo/1"
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True    # keep-alive responses must not stall 40 ms each
 
         def do_GET(self) -> None:
             self._serve(send_body=True)
@@ -42,6 +43,11 @@ def _handler_for(shop: Shop) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128              # bursts of new connections must not wait 1 s
+
+
 class DemoServer:
     """Run shops on 127.0.0.1 in background threads; use as a context manager.
 
@@ -54,7 +60,7 @@ class DemoServer:
         self.shops = {shop.name: shop for shop in shops}
         self.host = host
         self._ports = ports or {}
-        self._servers: dict[str, ThreadingHTTPServer] = {}
+        self._servers: dict[str, _Server] = {}
         self._threads: list[threading.Thread] = []
 
     @property
@@ -65,8 +71,7 @@ class DemoServer:
     def start(self) -> DemoServer:
         for name, shop in self.shops.items():
             assert shop.routes  # build the route table once, before any request thread
-            server = ThreadingHTTPServer((self.host, self._ports.get(name, 0)), _handler_for(shop))
-            server.daemon_threads = True
+            server = _Server((self.host, self._ports.get(name, 0)), _handler_for(shop))
             self._servers[name] = server
             thread = threading.Thread(target=server.serve_forever, name=f"demo-{name}",
                                       daemon=True)

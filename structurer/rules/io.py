@@ -26,10 +26,11 @@ def rules_from_text(text: str, file: str = "<string>") -> SiteRules:
 
 
 def _prune(value: Any) -> Any:
-    """Drop None and empty containers: they are the defaults and clutter the file."""
+    """Drop None, False and empty containers: they are the defaults and clutter the file."""
     if isinstance(value, dict):
         out = {k: _prune(v) for k, v in value.items()}
-        return {k: v for k, v in out.items() if v is not None and v != [] and v != {}}
+        return {k: v for k, v in out.items()
+                if v is not None and v is not False and v != [] and v != {}}
     if isinstance(value, list):
         return [_prune(v) for v in value]
     return value

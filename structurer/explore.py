@@ -1,0 +1,234 @@
+"""Walk a shop along category -> list -> detail and learn its rule file.
+
+Input: an entry URL, a lexicon, settings and a :class:`Fetcher`. Output:
+:class:`SiteRules` and an :class:`ExploreReport` (pages fetched, what each page
+was). This is the only analysis module that does I/O, and only through the
+fetcher; everything it learns comes from the pure functions in ``analyze/``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from urllib.parse import urljoin, urlsplit
+
+from structurer import __version__
+from structurer.analyze.categories import LinkGroup, category_xpath, link_groups
+from structurer.analyze.detail import DetailLearned, learn_detail
+from structurer.analyze.dom import text_of
+from structurer.analyze.listing import ListLearned, learn_list
+from structurer.analyze.pages import PageView
+from structurer.analyze.pagination import PaginationGuess, learn_pagination
+from structurer.config import Settings
+from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
+from structurer.fetch.base import Fetcher, Page
+from structurer.lexicon import Lexicon
+from structurer.rules.model import (
+    SCHEMA_VERSION,
+    CategoryLevel,
+    DetailLevel,
+    Levels,
+    ListLevel,
+    Pagination,
+    RenderDecision,
+    SiteRules,
+    TemplateRef,
+)
+
+log = logging.getLogger(__name__)
+Progress = Callable[[str], None]
+
+
+@dataclass
+class ExploreReport:
+    pages: dict[str, str] = field(default_factory=dict)      # url -> kind / error
+    fetched: int = 0
+    seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+class Explorer:
+    """One analysis run: holds the fetcher, the page budget and what was seen."""
+
+    def __init__(self, fetcher: Fetcher, lexicon: Lexicon, settings: Settings,
+                 progress: Progress | None = None) -> None:
+        self.fetcher = fetcher
+        self.lexicon = lexicon
+        self.settings = settings
+        self.progress = progress or (lambda msg: None)
+        self.report = ExploreReport()
+        self.views: dict[str, PageView] = {}
+
+    # ----- fetching --------------------------------------------------------------------
+    async def view(self, url: str) -> PageView:
+        if url in self.views:
+            return self.views[url]
+        if self.report.fetched >= self.settings.analyze_max_pages:
+            raise AnalysisError(f"page budget of {self.settings.analyze_max_pages} used up",
+                                url=url)
+        self.report.fetched += 1
+        page: Page = await self.fetcher.fetch(url)
+        view = PageView.from_html(page.final_url or url, page.text, self.lexicon)
+        self.views[url] = view
+        self.report.pages[url] = view.kind
+        self.progress(f"{self.report.fetched:>3} pages  {view.kind:<6} {url}")
+        return view
+
+    async def views_of(self, urls: Sequence[str]) -> list[PageView]:
+        out: list[PageView] = []
+        for url in urls:
+            if self.report.fetched >= self.settings.analyze_max_pages:
+                break
+            try:
+                out.append(await self.view(url))
+            except FetchError as error:
+                self.report.pages[url] = f"error: {error.message}"
+        return out
+
+    # ----- stages ------------------------------------------------------------------------
+    async def categories(self, entry: PageView) -> tuple[LinkGroup | None, list[PageView]]:
+        """Probe the entry page's link groups; the one leading to product lists wins."""
+        groups = link_groups(entry)
+        probes: dict[int, list[PageView]] = {}
+        for index, group in enumerate(groups[:6]):
+            urls = group.urls
+            picks = list(dict.fromkeys([urls[0], urls[len(urls) // 2], urls[-1]]))
+            probes[index] = await self.views_of(picks)
+        best: tuple[float, int] | None = None
+        for index, pages in probes.items():
+            score = sum(p.kind == "list" for p in pages) + 0.2 * sum(
+                p.kind == "other" for p in pages) + 0.01 * len(groups[index].links)
+            if best is None or score > best[0]:
+                best = (score, index)
+        listing = [p for pages in probes.values() for p in pages if p.kind == "list"]
+        if best is None or best[0] < 1:
+            return None, listing
+        group = groups[best[1]]
+        if len(listing) < 3:
+            more = [u for u in group.urls if u not in self.views][:6]
+            listing += [p for p in await self.views_of(more) if p.kind == "list"]
+        return group, listing
+
+    async def list_pages(self, entry: PageView, candidates: list[PageView]) -> list[PageView]:
+        if entry.kind == "list" and entry.product_regions and not candidates:
+            candidates = [entry]
+        unique: dict[str, PageView] = {}
+        for page in candidates:
+            unique.setdefault(page.url, page)
+        ranked = sorted(unique.values(), key=lambda p: -len(p.product_regions[0])
+                        if p.product_regions else 0)
+        chosen = ranked[:5]
+        if not chosen:
+            raise NoRepeatedBlock("found no product list pages (no repeated product blocks "
+                                  f"on the {self.report.fetched} pages probed)", url=entry.url)
+        return chosen
+
+    async def detail_pages(self, lists: Sequence[PageView], learned: ListLearned
+                           ) -> tuple[list[PageView], list[dict[str, str | None]],
+                                      list[set[str]]]:
+        picks: list[tuple[str, dict[str, str | None], set[str]]] = []
+        per_page = max(2, 8 // max(len(lists), 1))
+        for page, region in zip(lists, learned.regions, strict=True):
+            if region is None or learned.detail_link_xpath is None:
+                continue
+            title = {text_of(h) for h in page.body.xpath("//h1")}
+            for record in region.records[:: max(1, len(region.records) // per_page)][:per_page]:
+                links = record[0].xpath(learned.detail_link_xpath)
+                if not links:
+                    continue
+                href = links[0].get("href") if hasattr(links[0], "get") else str(links[0])
+                url = urljoin(page.url, href or "")
+                hints = {}
+                for name, rule in learned.fields.items():
+                    if rule.xpath and name in ("name", "price"):
+                        nodes = record[0].xpath(rule.xpath)
+                        if nodes:
+                            node = nodes[0]
+                            hints[name] = text_of(node) if hasattr(node, "tag") else str(node)
+                picks.append((url, hints, title))
+        seen: set[str] = set()
+        picks = [p for p in picks if not (p[0] in seen or seen.add(p[0]))][:8]
+        pages = await self.views_of([u for u, _, _ in picks])
+        by_url = {p.url: p for p in pages}
+        kept = [(by_url[u], h, c) for u, h, c in picks if u in by_url]
+        return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
+
+
+def _render() -> RenderDecision:
+    return RenderDecision(mode="static", decided_by="default")
+
+
+def template_ref(lexicon: Lexicon, path: str | None) -> TemplateRef:
+    return TemplateRef(name=lexicon.name, hash=lexicon.content_hash(), path=path)
+
+
+def site_of(url: str) -> str:
+    parts = urlsplit(url)
+    host = (parts.hostname or "local").lower()
+    default = {"http": 80, "https": 443}.get(parts.scheme)
+    return f"{host}:{parts.port}" if parts.port and parts.port != default else host
+
+
+def list_level(learned: ListLearned, pagination: PaginationGuess | None,
+               pages: Sequence[PageView]) -> ListLevel:
+    pag = None
+    if pagination is not None and pagination.next_xpath:
+        pag = Pagination(next_xpath=pagination.next_xpath, url_pattern=pagination.url_pattern,
+                         confidence=pagination.confidence,
+                         samples=[u for u in pagination.next_urls if u][:3])
+    return ListLevel(item_xpath=learned.item_xpath, detail_link_xpath=learned.detail_link_xpath,
+                     fields=learned.fields, pagination=pag, render=_render(),
+                     confidence=learned.confidence)
+
+
+async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: Fetcher, *,
+                      template_path: str | None = None,
+                      progress: Progress | None = None) -> tuple[SiteRules, ExploreReport]:
+    """Explore a shop from ``url`` and learn its rules (the heart of ``structurer analyze``)."""
+    started = time.monotonic()
+    ex = Explorer(fetcher, lexicon, settings, progress)
+    entry = await ex.view(url)
+    group, candidates = await ex.categories(entry)
+    lists = await ex.list_pages(entry, candidates)
+    learned = learn_list(lists, lexicon)
+    pagination = learn_pagination(lists, lexicon.signals.get("next_page", {}))
+    if pagination is not None:
+        nxt = next((u for u in pagination.next_urls if u), None)
+        if nxt and ex.report.fetched < settings.analyze_max_pages:
+            more = await ex.views_of([nxt])
+            if more and more[0].kind == "list":
+                lists.append(more[0])
+                learned = learn_list(lists, lexicon)
+            elif more:
+                ex.report.notes.append(f"next page {nxt} is not a list page; pagination dropped")
+                pagination = None
+    if learned.detail_link_xpath is None:
+        raise AnalysisError("list items have no links to detail pages", url=lists[0].url)
+    details, hints, cats = await ex.detail_pages(lists, learned)
+    detail: DetailLearned | None = None
+    if details:
+        detail = learn_detail(details, lexicon, list_hints=hints, categories=cats)
+    category = None
+    if group is not None:
+        good = {p.url for p in lists}
+        category = CategoryLevel(
+            link_xpath=category_xpath(entry, group, good), render=_render(),
+            confidence=round(sum(u in good for u in group.urls) / max(len(group.urls), 1), 2),
+            samples=[t for _, t, _ in group.links if t][:5])
+    levels = Levels(
+        category=category, list=list_level(learned, pagination, lists),
+        detail=DetailLevel(fields=detail.fields, render=_render(), confidence=detail.confidence)
+        if detail and detail.fields else None)
+    rules = SiteRules(
+        schema_version=SCHEMA_VERSION, site=site_of(entry.url), start_url=url,
+        generated_at=datetime.now(UTC).replace(microsecond=0),
+        generator=f"structurer {__version__}", template=template_ref(lexicon, template_path),
+        levels=levels)
+    ex.report.seconds = round(time.monotonic() - started, 2)
+    ex.report.notes.extend(learned.notes)
+    if detail:
+        ex.report.notes.extend(detail.notes)
+    return rules, ex.report

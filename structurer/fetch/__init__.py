@@ -1,0 +1,52 @@
+"""Page sources behind one protocol: HTTP (aiohttp), saved files (replay).
+
+Input: URLs (and Settings, or saved pages). Output: :class:`Page` objects, or a
+one-line :class:`~structurer.errors.FetchError`. ``fetcher_for`` picks the source:
+saved pages when given, the network otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+from structurer.config import Settings
+from structurer.fetch.base import Fetcher, Page
+from structurer.fetch.http import (
+    FetchStats,
+    HttpFetcher,
+    HttpFetchError,
+    RetryPolicy,
+    fetch_sync,
+    run_sync,
+)
+from structurer.fetch.replay import ReplayFetcher, SavedPage
+
+
+def fetcher_for(settings: Settings | None = None, *,
+                pages: str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]] | None = None
+                ) -> HttpFetcher | ReplayFetcher:
+    """A ReplayFetcher over ``pages`` (a directory, one file, or a URL -> file mapping)
+    when given, else an HttpFetcher with ``settings``."""
+    if pages is None:
+        return HttpFetcher(settings)
+    if isinstance(pages, Mapping):
+        return ReplayFetcher(pages)
+    path = Path(pages)
+    return ReplayFetcher.from_directory(path) if path.is_dir() else ReplayFetcher.from_files([path])
+
+
+__all__ = [
+    "FetchStats",
+    "Fetcher",
+    "HttpFetchError",
+    "HttpFetcher",
+    "Page",
+    "ReplayFetcher",
+    "RetryPolicy",
+    "SavedPage",
+    "fetch_sync",
+    "fetcher_for",
+    "run_sync",
+]

@@ -1,0 +1,454 @@
+"""HTTP fetching with aiohttp: polite, bounded, retrying, one connection pool.
+
+Input: URLs and a :class:`~structurer.config.Settings`. Output: :class:`Page` objects
+(body bytes, text decoded by :func:`structurer.clean.decode_html`, final URL after
+redirects) or a one-line :class:`HttpFetchError` (a ``FetchError`` with ``kind`` and
+``status``).
+
+What every request goes through, in order:
+
+1. URL checks: http(s) only, at most ``max_url_length`` characters, host in
+   ``allowed_hosts`` when that list is non-empty (a name there also admits its
+   subdomains; ``host:port`` admits exactly that origin);
+2. robots.txt when ``obey_robots`` (see :mod:`structurer.fetch.robots`);
+3. politeness: at most ``per_host_concurrency`` requests in flight per host and
+   ``concurrency`` overall; request *starts* to one host are spaced by the larger of
+   ``delay`` and the robots.txt ``Crawl-delay`` (capped by ``RetryPolicy.max_crawl_delay``);
+4. the GET itself, redirects followed here (each hop checked again) up to
+   ``max_redirects``; bodies streamed and refused past ``max_page_bytes``;
+5. retries on connection errors, timeouts and 429/500/502/503/504: at most
+   ``retries`` more attempts, exponential backoff with jitter, or ``Retry-After``
+   (seconds or an HTTP date, capped) when the server sends it.
+
+Status handling: a final non-2xx status raises ``HttpFetchError("HTTP 404 Not
+Found", status=404)``, unless the status is in ``allow_status`` (per call) or the
+fetcher was built with ``raise_for_status=False``; then the page is returned as is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import email.utils
+import errno
+import logging
+import random
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Collection, Coroutine, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field
+from http import HTTPStatus
+from types import TracebackType
+from typing import Any, NamedTuple, TypeVar
+from urllib.parse import urljoin, urlsplit
+
+import aiohttp
+from multidict import CIMultiDict
+
+from structurer.clean import decode_html
+from structurer.config import Settings
+from structurer.errors import FetchError
+from structurer.fetch.base import Page
+from structurer.fetch.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules
+
+log = logging.getLogger(__name__)
+
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+T = TypeVar("T")
+
+
+class HttpFetchError(FetchError):
+    """A failed fetch. ``kind`` is one of: url, offsite, robots, connection, dns, timeout,
+    tls, protocol, too_large, redirects, http. ``status`` is the HTTP status when known."""
+
+    def __init__(self, message: str, *, url: str, kind: str, status: int | None = None) -> None:
+        super().__init__(" ".join(message.split()), url=url)
+        self.kind = kind
+        self.status = status
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """When and how long to wait before asking again (the count is ``Settings.retries``)."""
+
+    statuses: frozenset[int] = frozenset({429, 500, 502, 503, 504})
+    backoff: float = 0.5          # first wait; doubles each attempt
+    max_backoff: float = 30.0
+    max_retry_after: float = 60.0  # a longer Retry-After is cut to this
+    max_crawl_delay: float = 30.0  # a longer robots.txt Crawl-delay is cut to this
+    robots_error_ttl: float = 60.0  # re-ask a robots.txt that answered 429/5xx after this
+
+    def wait(self, attempt: int, retry_after: str | None) -> float:
+        """Seconds to sleep after failed attempt number ``attempt`` (1-based)."""
+        if retry_after:
+            seconds = parse_retry_after(retry_after)
+            if seconds is not None:
+                return float(min(seconds, self.max_retry_after))
+        cap = min(self.max_backoff, self.backoff * 2.0 ** (attempt - 1))
+        return cap / 2 + random.uniform(0, cap / 2)
+
+
+def parse_retry_after(value: str) -> float | None:
+    """Retry-After as seconds from now: ``"120"`` or an HTTP date; None if unreadable."""
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+@dataclass
+class FetchStats:
+    """Counters for progress displays; ``errors`` counts failed fetches by kind."""
+
+    requests: int = 0        # HTTP requests sent: retries, redirect hops, robots.txt included
+    pages: int = 0           # fetch() calls that returned a Page
+    retries: int = 0
+    redirects: int = 0
+    bytes: int = 0           # body bytes received (decompressed)
+    robots_fetches: int = 0
+    in_flight: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["errors"] = dict(self.errors)
+        return data
+
+
+class _Response(NamedTuple):
+    status: int
+    reason: str
+    headers: CIMultiDict[str]
+    body: bytes
+    attempts: int
+
+
+class HttpFetcher:
+    """The aiohttp :class:`Fetcher`; ``async with HttpFetcher(s) as f: await f.fetch(url)``."""
+
+    def __init__(self, settings: Settings | None = None, *, raise_for_status: bool = True,
+                 retry: RetryPolicy | None = None, headers: dict[str, str] | None = None) -> None:
+        self.settings = settings or Settings()
+        self.raise_for_status = raise_for_status
+        self.retry = retry or RetryPolicy()
+        self.headers = {"User-Agent": self.settings.user_agent, "Accept": ACCEPT,
+                        **(headers or {})}
+        self.stats = FetchStats()
+        self.robots = RobotsCache(self._get_robots, self.settings.user_agent,
+                                  error_ttl=self.retry.robots_error_ttl)
+        self._session: aiohttp.ClientSession | None = None
+        self._global = asyncio.Semaphore(self.settings.concurrency)
+        self._host_slots: dict[str, asyncio.Semaphore] = {}
+        self._host_locks: dict[str, asyncio.Lock] = {}
+        self._last_start: dict[str, float] = {}
+        self._allowed = [h.lower() for h in self.settings.allowed_hosts]
+
+    # ----- lifecycle -------------------------------------------------------------------
+    async def __aenter__(self) -> HttpFetcher:
+        self._open()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    def _open(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            s = self.settings
+            connector = aiohttp.TCPConnector(limit=s.concurrency, ttl_dns_cache=300,
+                                             limit_per_host=s.per_host_concurrency)
+            self._session = aiohttp.ClientSession(
+                connector=connector, headers=self.headers,
+                timeout=aiohttp.ClientTimeout(total=s.timeout),
+                cookie_jar=aiohttp.CookieJar(unsafe=True))
+        return self._session
+
+    # ----- public API ------------------------------------------------------------------
+    async def fetch(self, url: str, *, allow_status: Collection[int] = ()) -> Page:
+        """GET ``url``; statuses in ``allow_status`` come back as Pages instead of errors."""
+        started = time.monotonic()
+        try:
+            page = await self._fetch(url, allow_status, started)
+        except HttpFetchError as error:
+            self.stats.errors[error.kind] += 1
+            raise
+        self.stats.pages += 1
+        return page
+
+    async def fetch_all(self, urls: Iterable[str], *, allow_status: Collection[int] = ()
+                        ) -> list[Page | FetchError]:
+        """Fetch concurrently (bounded by the settings); errors are returned in place."""
+        async def one(url: str) -> Page | FetchError:
+            try:
+                return await self.fetch(url, allow_status=allow_status)
+            except FetchError as error:
+                return error
+        return list(await asyncio.gather(*(one(u) for u in urls)))
+
+    async def allowed_by_robots(self, url: str) -> bool:
+        """True unless robots.txt (fetched if needed) disallows ``url`` for our agent."""
+        return await self.robots.allowed(url)
+
+    async def crawl_delay(self, url: str) -> float:
+        """Seconds between request starts to ``url``'s host: delay vs Crawl-delay."""
+        if self.settings.obey_robots:
+            await self.robots.rules_for(url)
+        return self._delay_for(url)
+
+    # ----- one fetch: checks, robots, redirects ----------------------------------------
+    async def _fetch(self, url: str, allow_status: Collection[int], started: float) -> Page:
+        current = url
+        redirects = 0
+        while True:
+            self._check_url(url, current, redirected=redirects > 0)
+            if self.settings.obey_robots:
+                rules = await self._robots_rules(url, current)
+                if not rules.allowed(current, self.settings.user_agent):
+                    where = "" if current == url else f" (redirected to {current})"
+                    why = f"; {rules.reason}" if rules.reason else ""
+                    raise HttpFetchError(f"disallowed by robots.txt{where}{why}", url=url,
+                                         kind="robots")
+            response = await self._get(url, current, max_bytes=self.settings.max_page_bytes)
+            location = response.headers.get("Location")
+            if response.status not in REDIRECT_STATUSES or not location:
+                break
+            redirects += 1
+            if redirects > self.settings.max_redirects:
+                raise HttpFetchError(f"too many redirects ({redirects})", url=url,
+                                     kind="redirects", status=response.status)
+            self.stats.redirects += 1
+            current = urljoin(current, location.strip())
+        status = response.status
+        if not 200 <= status < 300 and self.raise_for_status and status not in allow_status:
+            after = f" (after {response.attempts} attempts)" if response.attempts > 1 else ""
+            raise HttpFetchError(f"HTTP {status} {response.reason}{after}", url=url,
+                                 kind="http", status=status)
+        content_type = response.headers.get("Content-Type", "")
+        text, encoding = decode_html(response.body, content_type or None)
+        return Page(url=url, final_url=current, status=status, body=response.body, text=text,
+                    encoding=encoding,
+                    headers={str(k): v for k, v in response.headers.items()},
+                    elapsed=time.monotonic() - started)
+
+    def _check_url(self, url: str, target: str, *, redirected: bool) -> None:
+        limit = self.settings.max_url_length
+        if len(target) > limit:
+            what = "redirect to a URL" if redirected else "URL"
+            raise HttpFetchError(f"{what} longer than {limit} characters", url=url, kind="url")
+        try:
+            parts = urlsplit(target)
+            port = parts.port
+        except ValueError:
+            raise HttpFetchError(f"invalid URL {target}", url=url, kind="url") from None
+        if parts.scheme not in ("http", "https"):
+            raise HttpFetchError(f"unsupported URL scheme {parts.scheme!r} in {target}",
+                                 url=url, kind="url")
+        host = (parts.hostname or "").lower()
+        if not host:
+            raise HttpFetchError(f"invalid URL {target} (no host)", url=url, kind="url")
+        if self._allowed and not self._host_allowed(host, port or _default_port(parts.scheme)):
+            what = f"off-site redirect to {target}" if redirected else f"off-site host {host}"
+            raise HttpFetchError(f"{what} (allowed: {', '.join(self._allowed)})", url=url,
+                                 kind="offsite")
+
+    def _host_allowed(self, host: str, port: int) -> bool:
+        for entry in self._allowed:
+            if ":" in entry and entry.rsplit(":", 1)[1].isdigit():
+                if entry == f"{host}:{port}":
+                    return True
+            elif host == entry or host.endswith("." + entry):
+                return True
+        return False
+
+    async def _robots_rules(self, url: str, target: str) -> RobotsRules:
+        try:
+            return await self.robots.rules_for(target)
+        except HttpFetchError as error:  # the host is unreachable: say so for this page
+            raise HttpFetchError(error.message, url=url, kind=error.kind,
+                                 status=error.status) from None
+
+    async def _get_robots(self, robots_url: str) -> tuple[int, bytes]:
+        """robots.txt: redirects followed (up to 5, any host), body cut at 500 KiB."""
+        self.stats.robots_fetches += 1
+        current = robots_url
+        for _ in range(6):
+            response = await self._get(robots_url, current, max_bytes=MAX_ROBOTS_BYTES,
+                                       truncate=True)
+            location = response.headers.get("Location")
+            if response.status not in REDIRECT_STATUSES or not location:
+                return response.status, response.body
+            current = urljoin(current, location.strip())
+        return 404, b""  # still redirecting: no robots.txt (Google's convention)
+
+    # ----- one URL: retries, politeness, streaming -------------------------------------
+    async def _get(self, url: str, target: str, *, max_bytes: int,
+                   truncate: bool = False) -> _Response:
+        """GET ``target`` with retries; errors name ``url`` (what the caller asked for)."""
+        attempts = self.settings.retries + 1
+        for attempt in range(1, attempts + 1):
+            try:
+                response = await self._get_once(url, target, max_bytes, truncate, attempt)
+            except HttpFetchError:
+                raise
+            except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+                kind, message, retryable = self._describe(exc, target)
+                if not retryable or attempt == attempts:
+                    after = f" (after {attempt} attempts)" if attempt > 1 else ""
+                    raise HttpFetchError(message + after, url=url, kind=kind) from None
+                wait = self.retry.wait(attempt, None)
+            else:
+                if response.status not in self.retry.statuses or attempt == attempts:
+                    return response
+                wait = self.retry.wait(attempt, response.headers.get("Retry-After"))
+            self.stats.retries += 1
+            log.debug("retrying %s in %.2fs (attempt %d of %d)", target, wait, attempt + 1,
+                      attempts)
+            await asyncio.sleep(wait)
+        raise AssertionError("unreachable")  # the loop always returns or raises
+
+    async def _get_once(self, url: str, target: str, max_bytes: int, truncate: bool,
+                        attempt: int) -> _Response:
+        session = self._open()
+        async with self._slot(target):
+            self.stats.requests += 1
+            self.stats.in_flight += 1
+            try:
+                async with session.get(target, allow_redirects=False) as resp:
+                    body = await self._read_body(url, resp, max_bytes, truncate)
+                    headers = CIMultiDict(resp.headers)
+                    reason = resp.reason or _phrase(resp.status)
+                    return _Response(resp.status, reason, headers, body, attempt)
+            finally:
+                self.stats.in_flight -= 1
+
+    async def _read_body(self, url: str, resp: aiohttp.ClientResponse, max_bytes: int,
+                         truncate: bool) -> bytes:
+        declared = resp.content_length
+        encoded = "Content-Encoding" in resp.headers
+        if declared is not None and declared > max_bytes and not truncate:
+            resp.close()
+            raise HttpFetchError(f"page larger than {max_bytes} bytes "
+                                 f"(Content-Length {declared})", url=url, kind="too_large")
+        if declared is not None and not encoded and declared <= max_bytes:
+            body = await resp.read()  # the parser stops at Content-Length
+        else:
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in resp.content.iter_any():
+                size += len(chunk)
+                chunks.append(chunk)
+                if size > max_bytes:
+                    resp.close()  # drop the connection: never read the rest
+                    if truncate:
+                        break
+                    raise HttpFetchError(f"page larger than {max_bytes} bytes", url=url,
+                                         kind="too_large")
+            body = b"".join(chunks)[:max_bytes]
+        self.stats.bytes += len(body)
+        return body
+
+    @asynccontextmanager
+    async def _slot(self, target: str) -> AsyncIterator[None]:
+        """Hold a per-host and a global slot; space request starts to one host."""
+        key = _host_key(target)
+        host_slot = self._host_slots.get(key)
+        if host_slot is None:
+            host_slot = self._host_slots[key] = asyncio.Semaphore(
+                self.settings.per_host_concurrency)
+        async with host_slot:
+            delay = self._delay_for(target)
+            if delay > 0:
+                async with self._host_locks.setdefault(key, asyncio.Lock()):
+                    wait = self._last_start.get(key, float("-inf")) + delay - time.monotonic()
+                    if wait > 0:
+                        await asyncio.sleep(wait)
+                    await self._global.acquire()
+                    self._last_start[key] = time.monotonic()
+            else:
+                await self._global.acquire()
+            try:
+                yield
+            finally:
+                self._global.release()
+
+    def _delay_for(self, target: str) -> float:
+        delay = self.settings.delay
+        if self.settings.obey_robots:
+            rules = self.robots.cached(target)
+            crawl_delay = rules.crawl_delay(self.settings.user_agent) if rules else None
+            if crawl_delay:
+                delay = max(delay, min(crawl_delay, self.retry.max_crawl_delay))
+        return delay
+
+    def _describe(self, exc: BaseException, target: str) -> tuple[str, str, bool]:
+        """(kind, one-line message, retryable) of a transport error."""
+        if isinstance(exc, TimeoutError):
+            return "timeout", f"timed out after {self.settings.timeout:g}s", True
+        if isinstance(exc, aiohttp.ClientConnectorDNSError):
+            return "dns", f"cannot resolve host {urlsplit(target).hostname}", False
+        if isinstance(exc, aiohttp.ClientSSLError | aiohttp.ClientConnectorCertificateError):
+            return "tls", f"TLS error: {exc}", False
+        if isinstance(exc, aiohttp.InvalidURL):
+            return "url", f"invalid URL {target}", False
+        if isinstance(exc, aiohttp.ClientConnectorError):
+            if exc.os_error.errno == errno.ECONNREFUSED:
+                return "connection", "connection refused", True
+            return "connection", f"cannot connect: {exc.os_error.strerror or exc}", True
+        if isinstance(exc, aiohttp.ServerDisconnectedError):
+            return "connection", "server disconnected", True
+        if isinstance(exc, aiohttp.ClientPayloadError):
+            return "connection", "incomplete response body", True
+        if isinstance(exc, aiohttp.ClientResponseError):
+            return "protocol", f"bad HTTP response: {exc.message}", False
+        if isinstance(exc, ConnectionResetError):
+            return "connection", "connection reset", True
+        return "connection", f"{type(exc).__name__}: {exc}", True
+
+
+def _default_port(scheme: str) -> int:
+    return 443 if scheme == "https" else 80
+
+
+def _host_key(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{(parts.hostname or '').lower()}:{parts.port or _default_port(parts.scheme)}"
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
+def run_sync(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to completion from sync code (in a worker thread inside a loop)."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+def fetch_sync(urls: Iterable[str], settings: Settings | None = None, *,
+               allow_status: Collection[int] = ()) -> list[Page | FetchError]:
+    """Fetch URLs from sync code (the CLI): one result per URL, in order, errors in place."""
+    url_list = list(urls)
+
+    async def run() -> list[Page | FetchError]:
+        async with HttpFetcher(settings) as fetcher:
+            return await fetcher.fetch_all(url_list, allow_status=allow_status)
+
+    return run_sync(run())

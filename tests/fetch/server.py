@@ -1,0 +1,127 @@
+"""A loopback HTTP server for fetch tests: scripted routes, and a log of what arrived.
+
+Routes map a path to a function that writes the response; the server records every
+request (path, headers, start time) and the most requests it had in flight at once.
+Several servers can share one :class:`Gauge` to measure global concurrency.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Hit:
+    path: str
+    headers: dict[str, str]
+    started: float
+
+
+class Gauge:
+    """Requests in flight now and at most, thread-safe."""
+
+    def __init__(self) -> None:
+        self.now = 0
+        self.peak = 0
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        with self._lock:
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self.now -= 1
+
+
+Route = Callable[[BaseHTTPRequestHandler, "LoopbackServer"], None]
+
+
+def send(h: BaseHTTPRequestHandler, status: int, body: bytes | str = b"",
+         headers: dict[str, str] | None = None, content_type: str = "text/html; charset=utf-8") -> None:
+    data = body.encode() if isinstance(body, str) else body
+    h.send_response(status)
+    h.send_header("Content-Type", content_type)
+    h.send_header("Content-Length", str(len(data)))
+    for key, value in (headers or {}).items():
+        h.send_header(key, value)
+    h.end_headers()
+    h.wfile.write(data)
+
+
+def redirect(location: str, status: int = 302) -> Route:
+    return lambda h, s: send(h, status, b"", {"Location": location})
+
+
+def page(body: str, status: int = 200, **headers: str) -> Route:
+    return lambda h, s: send(h, status, body, headers)
+
+
+@dataclass
+class LoopbackServer:
+    routes: dict[str, Route] = field(default_factory=dict)
+    gauge: Gauge = field(default_factory=Gauge)
+    hits: list[Hit] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+    state: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server.daemon_threads = True
+        self.port = self._server.server_address[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,),
+                                        daemon=True)
+
+    def url(self, path: str) -> str:
+        return self.base + path
+
+    def paths(self) -> list[str]:
+        return [hit.path for hit in self.hits]
+
+    def __enter__(self) -> LoopbackServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._thread.join(timeout=5)
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def do_GET(self) -> None:
+                with server._lock:
+                    server.hits.append(Hit(self.path, dict(self.headers), time.monotonic()))
+                    server.counts[self.path] += 1
+                route = server.routes.get(self.path)
+                with server.gauge:
+                    if route is None:
+                        send(self, 404, "<html><body>not found</body></html>")
+                    else:
+                        route(self, server)
+
+            def log_message(self, format: str, *args: object) -> None:
+                return
+
+        return Handler
+
+
+def closed_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])

@@ -1,0 +1,159 @@
+"""clean: decoding with the right charset, parsing, noise removal, visible text."""
+
+from __future__ import annotations
+
+import codecs
+import time
+
+import pytest
+from lxml import etree
+
+from structurer.clean import (
+    clean_tree,
+    decode_html,
+    normalize_space,
+    parse_html,
+    structure_only,
+    visible_text,
+)
+
+NOISY = """<!DOCTYPE html><html><head><title>Shop</title><meta charset="utf-8">
+<style>.a{color:red}</style><script>var tracking = 1;</script>
+<script type="application/ld+json">{"@type": "Product", "name": "Boot"}</script>
+<link rel="stylesheet" href="/s.css"></head>
+<body><!-- header comment -->Intro<?php echo 1; ?> text
+<div class="product"><h2>Trail <b>Boot</b></h2><svg><path d="M0 0"/><text>icon</text></svg>after svg
+<noscript><img src="/real.jpg"></noscript><template><p>tpl</p></template>
+<iframe src="/ad"></iframe><span class="price">$12<small>.99</small></span>
+<meta itemprop="priceCurrency" content="USD"></div>
+<ul><li>one</li><li>two</li></ul><p>A&nbsp;b</p></body></html>"""
+
+
+def tags(root: etree._Element) -> set[str]:
+    return {el.tag for el in root.iter() if isinstance(el.tag, str)}
+
+
+# ----- decoding ------------------------------------------------------------------------
+def test_gbk_without_header_charset_uses_meta() -> None:
+    html = '<html><head><meta charset="gbk"><title>华夏优品</title></head><body>价格 ￥1299</body></html>'
+    text, encoding = decode_html(html.encode("gbk"), "text/html")
+    assert "华夏优品" in text and "价格 ￥1299" in text
+    assert codecs.lookup(encoding).name in ("gbk", "gb18030")
+    tree = parse_html(html.encode("gbk"))
+    assert tree.findtext(".//title") == "华夏优品"
+
+
+def test_shift_jis_meta() -> None:
+    html = ('<html><head><meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS">'
+            '</head><body><p>価格：1,980円 在庫あり</p></body></html>')
+    text, encoding = decode_html(html.encode("shift_jis"), None)
+    assert "価格：1,980円 在庫あり" in text
+    assert encoding in ("shift_jis", "cp932")
+
+
+def test_header_beats_meta_and_bom_beats_header() -> None:
+    html = '<html><head><meta charset="gbk"></head><body>Café</body></html>'
+    text, encoding = decode_html(html.encode("utf-8"), "text/html; charset=utf-8")
+    assert encoding == "utf-8" and "Café" in text
+    text, encoding = decode_html(codecs.BOM_UTF8 + "<p>Grüße</p>".encode(), "text/html; charset=gbk")
+    assert encoding == "utf-8" and "Grüße" in text and not text.startswith("\ufeff")
+
+
+def test_latin1_bytes_declared_utf8_do_not_crash() -> None:
+    html = "<html><body><p>Café crème, 12,50 €, naïve — déjà vu</p></body></html>"
+    body = html.encode("cp1252")
+    text, encoding = decode_html(body, "text/html; charset=utf-8")
+    assert "Café crème, 12,50 €" in text and encoding == "cp1252"
+    text, encoding = decode_html(body, None)  # nothing declared: sniffed
+    assert "déjà vu" in text
+    assert parse_html(body).findtext(".//p").startswith("Caf")
+
+
+def test_one_bad_byte_keeps_utf8() -> None:
+    body = "<p>Grüße aus Köln, schöne Straße</p>".encode() + b"\xff"
+    text, encoding = decode_html(body, "text/html; charset=utf-8")
+    assert encoding == "utf-8" and "Grüße aus Köln" in text
+
+
+def test_header_latin1_on_utf8_body_and_real_mismatch_to_meta() -> None:
+    body = '<html><head><meta charset="utf-8"></head><body>Zürich — 5 €</body></html>'.encode()
+    text, encoding = decode_html(body, "text/html; charset=ISO-8859-1")
+    assert encoding == "utf-8" and "Zürich — 5 €" in text
+    gbk = '<html><head><meta charset="gbk"></head><body>手机数码 智能手表</body></html>'.encode("gbk")
+    text, _ = decode_html(gbk, "text/html; charset=utf-8")
+    assert "手机数码 智能手表" in text
+
+
+def test_parse_empty_and_xml_prolog() -> None:
+    assert parse_html("").tag == "html"
+    tree = parse_html('<?xml version="1.0" encoding="utf-8"?><html><body><p>x</p></body></html>')
+    assert tree.findtext(".//p") == "x"
+
+
+# ----- cleaning --------------------------------------------------------------------------
+def test_clean_tree_removes_noise_and_keeps_text() -> None:
+    tree = parse_html(NOISY, "http://shop.test/")
+    cleaned = clean_tree(tree)
+    assert cleaned is not tree
+    assert not tags(cleaned) & {"script", "style", "svg", "path", "noscript", "template",
+                                "iframe", "img"}
+    assert not cleaned.xpath("//comment() | //processing-instruction()")
+    text = visible_text(cleaned)
+    assert text == "Intro text Trail Boot after svg $12.99 one two A b"
+    assert cleaned.xpath("//meta[@itemprop='priceCurrency']/@content") == ["USD"]
+    assert cleaned.xpath("//link/@href") == ["/s.css"]
+    assert cleaned.getroottree().docinfo.URL == "http://shop.test/"
+    # the input is untouched
+    assert {"script", "svg", "noscript"} <= tags(tree)
+    assert tree.xpath("//comment()")
+
+
+def test_clean_tree_can_keep_jsonld() -> None:
+    cleaned = clean_tree(parse_html(NOISY), keep_jsonld=True)
+    scripts = cleaned.xpath("//script")
+    assert len(scripts) == 1 and scripts[0].get("type") == "application/ld+json"
+    assert "Boot" in scripts[0].text and "tracking" not in etree.tostring(cleaned, encoding=str)
+
+
+def test_structure_only() -> None:
+    tree = parse_html(NOISY)
+    bare = structure_only(tree, attributes=["class"])
+    assert all(not (el.text or "").strip() and not (el.tail or "").strip() for el in bare.iter())
+    assert bare.xpath("//div/@class") == ["product"] and not bare.xpath("//@href")
+    assert structure_only(tree).xpath("//link/@href") == ["/s.css"]
+
+
+@pytest.mark.parametrize(("html", "expected"), [
+    ("<p>Price: <b>12</b>.99</p><p>next</p>", "Price: 12.99 next"),
+    ("<td>a</td><td>b</td>", "a b"),
+    ("<div>x<br>y</div>", "x y"),
+    ("<div>a<script>b</script>c<!-- d -->e</div>", "ace"),
+    ("<div>\n  lots   of\tspace\u00a0here </div>", "lots of space here"),
+], ids=["inline", "cells", "br", "script-comment", "whitespace"])
+def test_visible_text(html: str, expected: str) -> None:
+    assert visible_text(parse_html(html)) == expected
+
+
+def test_visible_text_of_one_element_and_head() -> None:
+    tree = parse_html(NOISY)
+    assert visible_text(tree.xpath("//span[@class='price']")[0]) == "$12.99"
+    assert visible_text(tree, skip_head=False).startswith("Shop Intro")
+    assert normalize_space("  a \n b ") == "a b"
+
+
+def test_clean_is_fast_on_a_300kb_page() -> None:
+    block = ("<li class='product'><script>track()</script><a href='/p/{n}'><img src='/i/{n}.jpg'>"
+             "<h2>Product {n}</h2></a><span class='price'>$1{n}.00</span><!-- c -->"
+             "<svg><path d='M0 0L10 10'/></svg></li>")
+    html = "<html><body><ul>" + "".join(block.format(n=n) for n in range(1700)) + "</ul></body></html>"
+    assert len(html) > 300_000
+    tree = parse_html(html)
+    best = min(_timed(lambda: clean_tree(tree)) for _ in range(3))
+    assert best < 0.05
+    assert min(_timed(lambda: visible_text(tree)) for _ in range(3)) < 0.1
+
+
+def _timed(fn: object) -> float:
+    started = time.perf_counter()
+    fn()  # type: ignore[operator]
+    return time.perf_counter() - started
