@@ -11,8 +11,10 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from structurer import __version__
+from structurer.config import Settings
 from structurer.errors import StructurerError
 
 EXIT_OK, EXIT_FELL_SHORT, EXIT_BAD_INPUT = 0, 1, 2
@@ -114,6 +116,109 @@ def cmd_demo_run(args: argparse.Namespace) -> int:
     return run_demo(args.shops, out=args.out)
 
 
+# ----- analyze ---------------------------------------------------------------------------------
+def cmd_analyze(args: argparse.Namespace) -> int:
+    from structurer.report import print_rules_summary, progress_printer
+    from structurer.rules import rules_filename, save_rules
+
+    if args.render == "browser":
+        _fail("--render browser is not available yet (planned in issue #5); "
+              "use --render static or auto")
+        return EXIT_BAD_INPUT
+    settings = _settings(args)
+    template = args.template or "ecommerce"
+    if args.pages:
+        from structurer.api import analyze_pages
+
+        if args.level is None:
+            _fail("--pages needs --level list or --level detail")
+            return EXIT_BAD_INPUT
+        rules = analyze_pages(args.pages, args.level, template, settings, base_url=args.base_url)
+        name = rules_filename(rules.start_url)
+    else:
+        from structurer.api import analyze_site
+
+        if not args.url:
+            _fail("give the shop's entry URL, or --level and --pages")
+            return EXIT_BAD_INPUT
+        with progress_printer(sys.stderr) as progress:
+            rules, report = analyze_site(args.url, template, settings, progress=progress)
+        name = rules_filename(args.url)
+        for note in report.notes:
+            print(f"note: {note}", file=sys.stderr, flush=True)
+        _say(f"analyzed {report.fetched} pages in {report.seconds:.1f} s")
+    print_rules_summary(rules)
+    path = save_rules(rules, Path(args.out) / name)
+    _say(f"wrote {path}")
+    return EXIT_OK
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    layers: dict[str, object] = {}
+    if getattr(args, "max_pages", None):
+        layers["analyze_max_pages"] = args.max_pages
+    return Settings.layered(layers)
+
+
+# ----- extract ---------------------------------------------------------------------------------
+def _extract_source(source: str, base_url: str | None) -> tuple[str, object]:
+    """(page URL, parsed tree) of a PAGE argument: an http(s) URL (urllib for now) or a
+    saved file, whose URL is ``base_url`` joined with the file name, else file://."""
+    import urllib.error
+    import urllib.request
+    from urllib.parse import urljoin, urlsplit
+
+    from structurer.clean import decode_html, parse_html
+    from structurer.errors import FetchError
+
+    content_type = None
+    if urlsplit(source).scheme in ("http", "https"):
+        settings = Settings()
+        request = urllib.request.Request(source, headers={"User-Agent": settings.user_agent})
+        try:
+            with urllib.request.urlopen(request, timeout=settings.timeout) as response:
+                body = response.read(settings.max_page_bytes)
+                content_type, url = response.headers.get("Content-Type"), response.geturl()
+        except urllib.error.HTTPError as error:
+            raise FetchError(f"HTTP {error.code} {error.reason}", url=source) from None
+        except (OSError, ValueError) as error:
+            raise FetchError(f"cannot fetch: {getattr(error, 'reason', error)}",
+                             url=source) from None
+    else:
+        try:
+            body = Path(source).read_bytes()
+        except OSError as error:
+            raise StructurerError(f"cannot read page: {error.strerror or error}",
+                                  url=source) from None
+        url = urljoin(base_url, Path(source).name) if base_url else Path(source).resolve().as_uri()
+    text, _ = decode_html(body, content_type)
+    return url, parse_html(text, url)
+
+
+def cmd_extract(args: argparse.Namespace) -> int:
+    from urllib.parse import urlsplit
+
+    from structurer.rules import load_rules
+    from structurer.runtime import compile_rules, extract_page
+
+    if args.base_url and urlsplit(args.base_url).scheme not in ("http", "https"):
+        raise StructurerError(f"--base-url {args.base_url!r} must be an absolute http(s) URL")
+    compiled = compile_rules(load_rules(args.rules))
+    empty = 0
+    for source in args.pages:
+        url, tree = _extract_source(source, args.base_url)
+        result = extract_page(compiled, tree, url, args.level)
+        records = [r for r in result.records
+                   if any(v not in (None, []) for k, v in r.items() if k != "url")]
+        if not records:
+            empty += 1
+            print(f"structurer: warning: {source}: nothing extracted (as a {result.level} page)",
+                  file=sys.stderr, flush=True)
+        for record in records:
+            _say(json.dumps({"url": record["url"], "source": url, **record}, ensure_ascii=False))
+    return EXIT_FELL_SHORT if empty else EXIT_OK
+
+
 # ----- not yet available -------------------------------------------------------------------
 def _planned(name: str, issue: int) -> Handler:
     def handler(args: argparse.Namespace) -> int:
@@ -163,9 +268,29 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo.set_defaults(func=demo_help)
 
-    for name, issue, text in (("analyze", 3, "learn a site's rule file from its entry URL"),
-                              ("extract", 3, "apply a rule file to saved pages or URLs"),
-                              ("crawl", 4, "crawl a site by replaying its rule file"),
+    p = sub.add_parser("analyze", help="learn a site's rule file from its entry URL",
+                       description="Explore a shop from its entry URL (or learn one level from "
+                                   "sample pages) and write site_rules/<host>.yaml.")
+    p.add_argument("url", nargs="?", metavar="URL")
+    p.add_argument("--out", default="site_rules", help="directory for the rule file")
+    p.add_argument("--template", metavar="NAME|PATH", help="lexicon (default: ecommerce)")
+    p.add_argument("--max-pages", type=int, metavar="N", help="pages to fetch at most")
+    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto")
+    p.add_argument("--level", choices=["list", "detail"], help="with --pages: the level to learn")
+    p.add_argument("--pages", nargs="+", metavar="PAGE", help="sample pages (files or URLs)")
+    p.add_argument("--base-url", help="URL the sample files were saved from")
+    p.set_defaults(func=cmd_analyze)
+
+    p = sub.add_parser("extract", help="apply a rule file to saved pages or URLs",
+                       description="Print one JSON line per product of each page (list "
+                                   "pages) or per page (detail pages).")
+    p.add_argument("rules", metavar="RULES.yaml")
+    p.add_argument("pages", nargs="+", metavar="PAGE", help="saved HTML file or http(s) URL")
+    p.add_argument("--level", choices=["list", "detail", "auto"], default="auto")
+    p.add_argument("--base-url", metavar="URL", help="URL the saved files were saved from")
+    p.set_defaults(func=cmd_extract)
+
+    for name, issue, text in (("crawl", 4, "crawl a site by replaying its rule file"),
                               ("extract-page", 6, "rule-free extraction of one page"),
                               ("review", 8, "visual review of a rule file")):
         p = sub.add_parser(name, help=f"{text} (planned, issue #{issue})", add_help=False)

@@ -79,6 +79,8 @@ class FieldSpec(Strict):
     partial_ratio: float | None = Field(None, ge=0, le=1)
     # the value is usually shown struck through (an old price in <del>)
     struck: bool = False
+    # the field names the record: expect it in the page's <title>, og:title and h1
+    title: bool = False
     description: str = ""
 
     @field_validator("words", "labels")

@@ -19,7 +19,7 @@ from structurer.analyze import xpaths
 from structurer.analyze.dom import attribute_words, text_of
 from structurer.analyze.fields import FieldChoice, assign, common_prefix_post, lexicon_match, money_order, rank_fields
 from structurer.analyze.pages import PageView
-from structurer.analyze.slots import Slot, collect_slots
+from structurer.analyze.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
 from structurer.rules.model import Candidate, FieldRule
 
@@ -79,7 +79,29 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
     return skip
 
 
+def _label_xpath(slot: Slot, pages: Sequence[PageView]) -> tuple[str, float] | None:
+    """``//b[normalize-space()='ISBN-13:']/following-sibling::text()[1]``, checked on pages."""
+    assert slot.label is not None
+    tag, text, mode = slot.label
+    step = "text()[normalize-space()][1]" if mode == "tail" else "*[1]"
+    xpath = f"//{tag}[normalize-space()={xpaths.quote(text)}]/following-sibling::{step}"
+    values = slot.values("text")
+    right = total = 0
+    for page, want in zip(pages, values, strict=True):
+        if want is None:
+            continue
+        total += 1
+        got = xpaths.evaluate(xpath, page.tree)
+        if got:
+            first = got[0]
+            value = " ".join(str(first).split()) if isinstance(first, str) else text_of(first)
+            right += value.split("\n")[0].strip() == want or value.startswith(want)
+    return (xpath, right / total) if total and right / total >= 0.75 else None
+
+
 def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str) -> tuple[str, float] | None:
+    if slot.label is not None:
+        return _label_xpath(slot, pages)
     cases = [(p.tree, [el]) for p, el in zip(pages, slot.elements, strict=True) if el is not None]
     if not cases:
         return None
@@ -162,6 +184,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     all_skips: set[HtmlElement] = set().union(*skips)
     slots = collect_slots(records, skip=all_skips.__contains__, max_depth=40,
                           tag_keys=False)
+    slots += label_slots(records, skip=all_skips.__contains__)
     fields = {k: v for k, v in lexicon.fields_for("detail").items() if v.kind != "breadcrumb"}
     hints: dict[str, list[str | None]] = {}
     for name in fields:
@@ -176,7 +199,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             column.append(value)
         if any(column):
             hints[name] = column
-    ranked = rank_fields(slots, lexicon, "detail", fields, hints)
+    ranked = rank_fields(slots, lexicon, "detail", fields, hints, [p.titles for p in pages])
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
     if "price" in choices and "original_price" in choices and not money_order(
             choices["price"][0], choices["original_price"][0]):

@@ -113,10 +113,14 @@ def label_texts(el: HtmlElement) -> list[str]:
 
 
 def label_match(el: HtmlElement, spec: FieldSpec) -> tuple[float, str]:
+    return _label_text_match(label_texts(el), spec)
+
+
+def _label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, str]:
     if not spec.labels:
         return 0.0, ""
     best, why = 0.0, ""
-    for text in label_texts(el):
+    for text in [texts] if isinstance(texts, str) else texts:
         low = text.lower().rstrip(":：# ").strip()
         for label, weight in spec.labels.items():
             if low == label or low.startswith(label + ":") or low.startswith(label + "：") or (
@@ -242,8 +246,19 @@ def agreement(values: Sequence[str | None], hints: Sequence[str | None], kind: s
     return hits / len(pairs)
 
 
+def title_agreement(values: Sequence[str | None], titles: Sequence[Sequence[str]]) -> float:
+    """Share of records whose value appears in that page's own title texts."""
+    pairs = [(v, t) for v, t in zip(values, titles, strict=True) if t]
+    if not pairs:
+        return 0.0
+    hits = sum(1 for v, t in pairs if v and len(v) >= 3 and any(
+        _norm_value(v) in _norm_value(x) for x in t))
+    return hits / len(pairs)
+
+
 def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
-               level: str, hints: Sequence[str | None] | None = None) -> FieldChoice | None:
+               level: str, hints: Sequence[str | None] | None = None,
+               titles: Sequence[Sequence[str]] | None = None) -> FieldChoice | None:
     if slot.depth == 0 and (level == "detail" or spec.kind not in ("url", "image")):
         return None   # the record itself (a list item, a page body) is not a field
     values = slot.values(view)
@@ -253,14 +268,20 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
     if not present:
         return None
     presence = len(present) / n
+    if sum((values[i] or "").endswith((":", "：")) for i in present) > len(present) / 2:
+        return None   # a label ("ISBN-13:"), not a value
     validity = sum(valid(spec.kind, values[i], elements[i], spec) for i in present) / len(present)
     if validity < 0.5:
         return None
     example = elements[present[0]]
     assert example is not None
     ratio = lexicon.partial_ratio(name)
-    lex, why_lex = lexicon_match(example, spec, lexicon, ratio)
-    lab, why_lab = label_match(example, spec)
+    if slot.label is not None:
+        lex, why_lex = 0.0, ""
+        lab, why_lab = _label_text_match(slot.label[1], spec)
+    else:
+        lex, why_lex = lexicon_match(example, spec, lexicon, ratio)
+        lab, why_lab = label_match(example, spec)
     variation = _variation(values)
     prior = 0.0
     evidence = [w for w in (why_lex, why_lab) if w]
@@ -275,7 +296,7 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         prior += 0.3 * struck if spec.struck else -0.5 * struck
         if struck:
             evidence.append(f"struck through in {struck:.0%} of records")
-    if kind == "text" and name in ("name", "title"):
+    if kind == "text" and spec.title:
         if _in_link(example) or _is_heading(example):
             prior += 0.25
         if 8 <= avg_len <= 160:
@@ -288,6 +309,11 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         prior -= 0.05       # prefer visible text; attribute copies are the runner-up
     if slot.key.startswith("~"):
         prior -= 0.03       # keyed by tags only: prefer the class-keyed twin on ties
+    if spec.title and titles:
+        in_title = title_agreement(values, titles)
+        prior += 0.5 * in_title + (0.2 if example.tag == "h1" else 0.0)
+        if in_title:
+            evidence.append(f"in the page title on {in_title:.0%} of pages")
     agree = agreement(values, hints, kind) if hints else 0.0
     if agree:
         prior += 0.5 * agree
@@ -303,6 +329,7 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
 def rank_fields(slots: Sequence[Slot], lexicon: Lexicon, level: str,
                 fields: dict[str, FieldSpec] | None = None,
                 hints: dict[str, list[str | None]] | None = None,
+                titles: Sequence[Sequence[str]] | None = None,
                 ) -> dict[str, list[FieldChoice]]:
     """Candidates per field, best first. ``hints`` holds expected values per record."""
     fields = fields if fields is not None else lexicon.fields_for(level)
@@ -314,12 +341,36 @@ def rank_fields(slots: Sequence[Slot], lexicon: Lexicon, level: str,
         for slot in slots:
             for view in views_for(spec.kind, slot):
                 choice = score_slot(name, spec, slot, view, lexicon, level,
-                                    (hints or {}).get(name))
+                                    (hints or {}).get(name), titles)
                 if choice is not None:
                     choices.append(choice)
         choices.sort(key=lambda c: (c.score, -c.slot.depth), reverse=True)
-        ranked[name] = choices[:8]
+        ranked[name] = prefer_specific(choices[:8]) if spec.kind == "text" else choices[:8]
     return ranked
+
+
+def _inside(part: str | None, whole: str | None) -> bool:
+    return bool(part and whole) and part != whole and _norm_value(part or "") in _norm_value(
+        whole or "")
+
+
+def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
+    """Put first a close runner-up whose values sit inside the leader's in most records:
+    the leader is a container ("Acme / 2008 / Paperback"), the runner-up the value."""
+    if len(choices) < 2:
+        return choices
+    lead = choices[0]
+    lead_values = lead.slot.values(lead.view)
+    for other in choices[1:]:
+        if other.score < lead.score - margin:
+            break
+        values = other.slot.values(other.view)
+        pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
+        if pairs and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
+                pairs) >= 0.8 * sum(1 for w in lead_values if w):
+            other.evidence.append("more specific than a container holding it")
+            return [other, *[c for c in choices if c is not other]]
+    return choices
 
 
 def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,

@@ -94,6 +94,17 @@ class PageView:
         return jsonld_product(self.jsonld)
 
     @cached_property
+    def titles(self) -> list[str]:
+        """What the page says its title is: <title>, og:title, twitter:title, meta title."""
+        out = [text_of(t) for t in self.tree.xpath("//head/title|//title")[:1]]
+        for meta in self.tree.xpath('//meta[@property="og:title" or @name="og:title" or '
+                                    '@name="twitter:title" or @name="title"]'):
+            content = (meta.get("content") or "").strip()
+            if content:
+                out.append(content)
+        return [t for t in out if t]
+
+    @cached_property
     def body(self) -> HtmlElement:
         body = self.tree.find(".//body")
         return body if body is not None else self.tree

@@ -48,11 +48,17 @@ def _tag_step(el: HtmlElement) -> str:
 
 @dataclass
 class Slot:
-    """One place in the records: per record its element (or None) and values by view."""
+    """One place in the records: per record its element (or None) and values by view.
+
+    A label slot (``label`` set) is found by its visible label instead of its path:
+    the value after ``<b>ISBN-13:</b>`` or in the ``<dd>`` after ``<dt>SKU</dt>``;
+    ``elements`` then holds the label elements.
+    """
 
     key: str
     elements: list[HtmlElement | None]
     views: dict[str, list[str | None]] = field(default_factory=dict)
+    label: tuple[str, str, str] | None = None     # (label tag, label text, "tail" | "next")
 
     @property
     def presence(self) -> float:
@@ -63,7 +69,8 @@ class Slot:
 
     @property
     def depth(self) -> int:
-        return self.key.count("/")
+        """Steps below the record root (label slots count as one)."""
+        return 1 if self.label is not None else self.key.count("/")
 
 
 def _views(el: HtmlElement) -> dict[str, str]:
@@ -143,4 +150,53 @@ def _collect(records: Sequence[Sequence[HtmlElement]],
                 if skip is not None and skip(child):
                     continue
                 stack.append((child, f"{full}/{key_step(child)}", depth + 1))
+    return list(table.values())
+
+
+_LABEL_TAGS = ("b", "strong", "span", "label", "dt", "th", "td", "em", "div", "p", "li")
+
+
+def _label_value(el: HtmlElement) -> tuple[str, str] | None:
+    """(mode, value) when ``el`` looks like a label followed by its value."""
+    tail = norm_space((el.tail or "").split("\n")[0])
+    if tail and len(tail) <= 200:
+        return "tail", tail
+    nxt = el.getnext()
+    if nxt is not None and isinstance(nxt.tag, str) and not (el.tail or "").strip():
+        value = text_of(nxt)
+        if value and len(value) <= 300:
+            return "next", value
+    return None
+
+
+def label_slots(records: Sequence[Sequence[HtmlElement]],
+                skip: Callable[[HtmlElement], bool] | None = None) -> list[Slot]:
+    """Slots keyed by visible labels ("ISBN-13:", "SKU", "商品编号：") across records."""
+    table: dict[tuple[str, str, str], Slot] = {}
+    n = len(records)
+    for index, record in enumerate(records):
+        for member in record:
+            for el in member.iter(*_LABEL_TAGS):
+                if skip is not None and skip(el):
+                    continue
+                if len(el) > 1:
+                    continue
+                text = text_of(el)
+                if not (1 <= len(text) <= 40):
+                    continue
+                is_label = text.endswith((":", "：")) or el.tag in ("dt", "th")
+                if not is_label:
+                    continue
+                found = _label_value(el)
+                if found is None:
+                    continue
+                mode, value = found
+                key = (str(el.tag), text, mode)
+                slot = table.get(key)
+                if slot is None:
+                    slot = table[key] = Slot(f"label:{el.tag}:{text}:{mode}", [None] * n,
+                                             label=key)
+                if slot.elements[index] is None:
+                    slot.elements[index] = el
+                    slot.views.setdefault("text", [None] * n)[index] = value
     return list(table.values())
