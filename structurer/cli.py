@@ -15,7 +15,7 @@ from pathlib import Path
 
 from structurer import __version__
 from structurer.config import Settings
-from structurer.errors import StructurerError
+from structurer.errors import AnalysisError, StructurerError
 
 EXIT_OK, EXIT_FELL_SHORT, EXIT_BAD_INPUT = 0, 1, 2
 
@@ -307,6 +307,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BAD_INPUT
     try:
         return int(args.func(args))
+    except AnalysisError as error:
+        _fail(str(error))
+        return EXIT_FELL_SHORT
     except StructurerError as error:
         _fail(str(error))
         return EXIT_BAD_INPUT

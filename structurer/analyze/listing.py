@@ -56,7 +56,8 @@ def choose_main_regions(pages: Sequence[PageView]) -> list[Region | None]:
     """Per page the main product region, agreed across pages.
 
     Votes go to region signatures, weighted by score; a region whose links are the
-    same on two different pages is a fixture (sidebar, recommendations) and loses.
+    same on most pages is a fixture (a sidebar of bestsellers) and loses. (Two pages
+    may share a grid honestly: a parent category's first page and its first child's.)
     """
     per_page = [p.product_regions[:6] for p in pages]
     link_sets: Counter[frozenset[str]] = Counter()
@@ -66,7 +67,8 @@ def choose_main_regions(pages: Sequence[PageView]) -> list[Region | None]:
     votes: dict[str, float] = defaultdict(float)
     for regions in per_page:
         for rank, region in enumerate(regions):
-            if link_sets[_item_links(region)] > 1 and len(pages) > 1:
+            links = _item_links(region)
+            if links and link_sets[links] >= max(3, 0.6 * len(pages)):
                 continue
             votes[_signature(region)] += max(region.score, 0.1) / (1 + rank)
     if not votes:

@@ -120,9 +120,15 @@ def regions_under(parent: HtmlElement, lexicon: Lexicon) -> list[Region]:
 
 
 def _is_split_single(records: list[list[HtmlElement]]) -> bool:
-    """k>1 groups whose members are all alike are really k=1 records."""
-    first = records[0]
-    return all(m.tag == first[0].tag and m.get("class") == first[0].get("class") for m in first)
+    """A k>1 grouping is only real when every record has the same sequence of unlike
+    members (dt+dd, tr+tr.detail); otherwise it is k=1 records cut into pieces."""
+    def signature(rec: list[HtmlElement]) -> tuple[tuple[str, str], ...]:
+        return tuple((str(m.tag), m.get("class") or "") for m in rec)
+
+    first = signature(records[0])
+    if len(set(first)) == 1:
+        return True
+    return any(signature(rec) != first for rec in records[1:])
 
 
 def find_regions(root: HtmlElement, lexicon: Lexicon) -> list[Region]:
@@ -216,20 +222,20 @@ def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float]) 
 
 def product_list_score(f: dict[str, float]) -> float:
     """How much a region looks like the page's main product list (higher is better)."""
-    if f["link_frac"] < 0.5:
-        return -1.0 + f["money_frac"]
     score = (3.0 * f["money_frac"] + 1.5 * f["img_frac"] + 1.0 * f["link_frac"]
              + 1.0 * f["distinct_links"] + 0.8 * f["structure"]
              + 1.2 * math.log(f["items"]) + 4.0 * f["node_share"] + 2.0 * f["text_share"]
              + 1.0 * f["main"] - 2.5 * f["noise"] - 1.5 * f["in_section"])
     if f["avg_text"] < 3:
         score -= 2.0
+    if f["link_frac"] < 0.5:
+        score -= 3.0       # records without links: a catalogue without detail pages at best
     return score
 
 
 def is_product_region(f: dict[str, float]) -> bool:
-    """Records that sell something: most have a link and a price."""
-    return f["link_frac"] >= 0.7 and f["money_frac"] >= 0.6
+    """Records that sell something: most show a price, and a link or a picture."""
+    return f["money_frac"] >= 0.6 and (f["link_frac"] >= 0.7 or f["img_frac"] >= 0.5)
 
 
 def link_region_score(f: dict[str, float]) -> float:
