@@ -52,7 +52,7 @@ class Region:
         return len(self.records)
 
 
-MAX_GAP = 1              # a run may step over this many unlike chunks (an ad tile in a grid)
+MAX_GAP = 2              # a run may step over this many unlike chunks (an ad tile in a grid)
 
 
 def _runs(trees: list[treesim.WTree], k: int, start: int, alpha: float, beta: float,
@@ -68,7 +68,9 @@ def _runs(trees: list[treesim.WTree], k: int, start: int, alpha: float, beta: fl
     j = 1
     while j < len(chunks):
         last = chunks[run[-1]]
-        if treesim.similar(last, chunks[j], alpha, beta):
+        # confirm the first pairs of a run, then every fourth (pruning for long lists)
+        confirm = len(run) < 4 or len(run) % 4 == 0
+        if treesim.similar(last, chunks[j], alpha, beta, confirm=confirm):
             run.append(j)
             j += 1
             continue

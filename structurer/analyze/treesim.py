@@ -197,6 +197,38 @@ def distance_lower_bound(a: WTree, b: WTree) -> float:
 
 
 _TED_CACHE: dict[tuple[int, int], float] = {}
+TED_NODES = 32       # edit distance looks at the top of larger records (breadth-first)
+
+
+def truncated(tree: WTree, budget: int = TED_NODES) -> WTree:
+    """A copy of ``tree`` keeping its first ``budget`` nodes in breadth-first order.
+
+    Zhang–Shasha is quadratic in tree size and more; the top of a record (its
+    layout) is what decides whether two records repeat.
+    """
+    if tree.size <= budget:
+        return tree
+    root = WTree(tree.tag, tree.label, tree.feats)
+    queue = [(tree, root)]
+    kept = 1
+    while queue and kept < budget:
+        source, copy = queue.pop(0)
+        for child in source.children:
+            if kept >= budget:
+                break
+            node = WTree(child.tag, child.label, child.feats)
+            copy.children.append(node)
+            queue.append((child, node))
+            kept += 1
+
+    def finish(node: WTree) -> None:
+        for child in node.children:
+            finish(child)
+        node.size = 1 + sum(c.size for c in node.children)
+        node.shape = hash((node.label, tuple(c.shape for c in node.children)))
+
+    finish(root)
+    return root
 
 
 def edit_distance(a: WTree, b: WTree) -> float:
@@ -210,22 +242,30 @@ def edit_distance(a: WTree, b: WTree) -> float:
     key = (a.shape, b.shape) if a.shape < b.shape else (b.shape, a.shape)
     cached = _TED_CACHE.get(key)
     if cached is None:
-        dist = zss.simple_distance(a, b, _children, _label, _label_dist)
-        cached = float(dist) / (a.size + b.size)
+        ta, tb = truncated(a), truncated(b)
+        dist = zss.simple_distance(ta, tb, _children, _label, _label_dist)
+        cached = float(dist) / (ta.size + tb.size)
         if len(_TED_CACHE) > 50_000:
             _TED_CACHE.clear()
         _TED_CACHE[key] = cached
     return cached
 
 
-def similar(a: WTree, b: WTree, alpha: float, beta: float) -> bool:
-    """The method's test: weighted similarity above alpha, confirmed by edit distance below beta."""
+def similar(a: WTree, b: WTree, alpha: float, beta: float, *, confirm: bool = True) -> bool:
+    """The method's test: weighted similarity above alpha, confirmed by edit distance below beta.
+
+    With ``confirm=False`` (a long run already confirmed several times) a pair clearly
+    above alpha is accepted without running the edit distance.
+    """
     if a.shape == b.shape:
         return True
     if abs(a.size - b.size) / (a.size + b.size) >= beta:
         return False  # the size difference alone is an edit distance of at least beta
     if distance_lower_bound(a, b) >= beta:
         return False
-    if weighted_similarity(a, b) <= alpha:
+    coarse = weighted_similarity(a, b)
+    if coarse <= alpha:
         return False
+    if not confirm and coarse >= alpha + (1 - alpha) / 3:
+        return True
     return edit_distance(a, b) < beta
