@@ -140,8 +140,8 @@ class Explorer:
                 if not links:
                     continue
                 href = links[0].get("href") if hasattr(links[0], "get") else str(links[0])
-                url = urljoin(page.url, href or "")
-                hints = {}
+                url = urljoin(page.url, str(href or ""))
+                hints: dict[str, str | None] = {}
                 for name, rule in learned.fields.items():
                     if rule.xpath and name in ("name", "price"):
                         nodes = record[0].xpath(rule.xpath)
@@ -149,8 +149,7 @@ class Explorer:
                             node = nodes[0]
                             hints[name] = text_of(node) if hasattr(node, "tag") else str(node)
                 picks.append((url, hints, title))
-        seen: set[str] = set()
-        picks = [p for p in picks if not (p[0] in seen or seen.add(p[0]))][:8]
+        picks = list({p[0]: p for p in reversed(picks)}.values())[::-1][:8]
         pages = await self.views_of([u for u, _, _ in picks])
         by_url = {p.url: p for p in pages}
         kept = [(by_url[u], h, c) for u, h, c in picks if u in by_url]

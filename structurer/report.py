@@ -7,7 +7,7 @@ tables and a live status line when attached to one, plain lines otherwise).
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -62,7 +62,7 @@ def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:
 
 
 @contextmanager
-def progress_printer(stream: TextIO) -> Iterator[object]:
+def progress_printer(stream: TextIO) -> Iterator[Callable[[str], None]]:
     """A callable taking progress messages: a live status line on a terminal, else nothing."""
     if not stream.isatty():
         yield lambda message: None

@@ -96,7 +96,7 @@ def template_warnings(rules: SiteRules, path: Path) -> list[str]:
                 if spec is None:
                     out.append(f"{path}: {loc}: field {field_name!r} is not in lexicon "
                                f"{lexicon.name!r}{yamlio.suggest(field_name, list(lexicon.fields))}"
-                               "; records will not carry it")
+                               " (a typo? records carry it under this name)")
                 elif spec.kind != rule.kind:
                     out.append(f"{path}: {loc}: kind {rule.kind!r} differs from the lexicon's "
                                f"{spec.kind!r}")

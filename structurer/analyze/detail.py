@@ -17,7 +17,14 @@ from lxml.html import HtmlElement
 
 from structurer.analyze import xpaths
 from structurer.analyze.dom import attribute_words, text_of
-from structurer.analyze.fields import FieldChoice, assign, common_prefix_post, lexicon_match, money_order, rank_fields
+from structurer.analyze.fields import (
+    FieldChoice,
+    assign,
+    common_prefix_post,
+    lexicon_match,
+    money_order,
+    rank_fields,
+)
 from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
@@ -106,7 +113,7 @@ def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str) -> tuple[s
     if not cases:
         return None
     ref = cases[0][1][0]
-    candidates = xpaths.absolute_candidates(ref)  # type: ignore[arg-type]
+    candidates = xpaths.absolute_candidates(ref)
     best = xpaths.best_xpath(candidates, cases, first_only=True)
     if best is None or best[1] < 0.75:
         return None

@@ -98,7 +98,7 @@ def has_money(text: str) -> bool:
 
 
 def link_href(el: HtmlElement) -> str | None:
-    href = el.get("href")
+    href: str | None = el.get("href")
     if not href:
         return None
     href = href.strip()

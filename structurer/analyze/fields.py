@@ -30,7 +30,7 @@ _CONTENT_VIEWS = ("text", "own", "@content", "@title", "@aria-label", "@alt")
 
 @dataclass
 class FieldChoice:
-    field: str
+    name: str
     slot: Slot
     view: str
     score: float
@@ -145,9 +145,9 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
         matches = MONEY_RE.findall(value)
         return len(matches) == 1 and len(value) <= max(24, 2 * len(matches[0]))
     if kind == "image":
-        return el.tag in ("img", "source")
+        return str(el.tag) in ("img", "source")
     if kind == "url":
-        return el.tag == "a"
+        return str(el.tag) == "a"
     if kind == "integer":
         return len(value) <= 30 and _INT_RE.match(value) is not None
     if kind == "rating":
@@ -179,9 +179,9 @@ def _struck(el: HtmlElement | None) -> bool:
     for _ in range(3):
         if node is None:
             return False
+        classes = (node.get("class") or "").lower().split()
         if node.tag in _STRIKE_TAGS or "line-through" in (node.get("style") or "") or any(
-                t in ("line-through", "strike", "strikethrough") for t in
-                (node.get("class") or "").lower().split()):
+                t in ("line-through", "strike", "strikethrough") for t in classes):
             return True
         node = node.getparent()
     return False

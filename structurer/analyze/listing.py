@@ -17,7 +17,13 @@ from lxml.html import HtmlElement
 
 from structurer.analyze import xpaths
 from structurer.analyze.dom import attribute_words, link_href, text_of
-from structurer.analyze.fields import FieldChoice, assign, common_prefix_post, money_order, rank_fields
+from structurer.analyze.fields import (
+    FieldChoice,
+    assign,
+    common_prefix_post,
+    money_order,
+    rank_fields,
+)
 from structurer.analyze.lists import Region
 from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots
@@ -101,7 +107,8 @@ def _item_steps(items: Sequence[HtmlElement], parent: HtmlElement) -> list[str]:
     return steps
 
 
-def learn_item_xpath(pages: Sequence[PageView], regions: Sequence[Region | None]) -> tuple[str, float]:
+def learn_item_xpath(pages: Sequence[PageView],
+                     regions: Sequence[Region | None]) -> tuple[str, float]:
     cases = [(p.tree, r.items) for p, r in zip(pages, regions, strict=True) if r is not None]
     reference = next(r for r in regions if r is not None)
     containers = xpaths.absolute_candidates(reference.parent)

@@ -199,9 +199,9 @@ def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float]) 
     main_vocab = lexicon.signals.get("main_content", {})
     ctx = context_words(region.parent)
     heading = heading_before(region.parent)
-    in_section = any(a.tag in SECTION_NOISE_TAGS for a in [region.parent, *ancestors(region.parent)])
-    in_main = any(a.tag == "main" or a.get("role") == "main"
-                  for a in [region.parent, *ancestors(region.parent)])
+    chain = [region.parent, *ancestors(region.parent)]
+    in_section = any(a.tag in SECTION_NOISE_TAGS for a in chain)
+    in_main = any(a.tag == "main" or a.get("role") == "main" for a in chain)
     child_tag = region.records[0][0].tag
     structure = lexicon.list_structures.get(f"{region.parent.tag}/{child_tag}", 0.3)
     avg_text = sum(len(t) for t in texts) / n

@@ -98,8 +98,7 @@ def _candidates(page: PageView, words: dict[str, float]) -> list[str]:
             for pred in xpaths.predicates(el)[:3]:
                 out.append(f"//{parent.tag}[{el.tag}[{pred}]]/following-sibling::{parent.tag}[1]"
                            "//a")
-    seen: set[str] = set()
-    return [x for x in out if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(out))
 
 
 def _target(xpath: str, page: PageView) -> str | None:

@@ -117,8 +117,11 @@ def relative_candidates(node: HtmlElement, root: HtmlElement) -> list[str]:
     out.append("./" + "/".join(path))
     out.append(".//" + str(last.tag) if len(chain) > 1 else "./" + str(last.tag))
     out.append("./" + "/".join(position_step(el) for el in chain))
-    seen: set[str] = set()
-    return [x for x in out if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(out))
+
+
+def _first(items: list[str]) -> str | None:
+    return items[0] if items else None
 
 
 def absolute_candidates(node: HtmlElement, *, max_anchor_depth: int = 8) -> list[str]:
@@ -136,22 +139,21 @@ def absolute_candidates(node: HtmlElement, *, max_anchor_depth: int = 8) -> list
             break
         preds = predicates(parent)
         if preds:
-            tail = "/".join(step(el, (predicates(el) or [None])[0]) for el in chain)
+            tail = "/".join(step(el, _first(predicates(el))) for el in chain)
             out.append("//" + step(parent, preds[0]) + "/" + tail)
             if node.tag != "body":
                 out.append("//" + step(parent, preds[0]) + "//" + step(
-                    node, (predicates(node) or [None])[0]))
+                    node, _first(predicates(node))))
         cur = parent
         depth += 1
     # full positional path as the last resort
-    full = []
+    full: list[str] = []
     cur = node
     while cur is not None and cur.tag != "html":
         full.insert(0, position_step(cur))
         cur = cur.getparent()
     out.append("/html/" + "/".join(full))
-    seen: set[str] = set()
-    return [x for x in out if not (x in seen or seen.add(x))]
+    return list(dict.fromkeys(out))
 
 
 _COMPILED: dict[str, etree.XPath] = {}
@@ -165,7 +167,7 @@ def evaluate(xpath: str, context: HtmlElement) -> list[object]:
             _COMPILED.clear()
         _COMPILED[xpath] = compiled
     result = compiled(context)
-    return result if isinstance(result, list) else [result]
+    return list(result) if isinstance(result, list) else [result]
 
 
 def best_xpath(candidates: Iterable[str], cases: Sequence[tuple[HtmlElement, Sequence[object]]],

@@ -34,7 +34,8 @@ from structurer.errors import FetchError
 from structurer.fetch.base import Page
 
 PathLike = str | os.PathLike[str]
-_BASE_HREF = re.compile(rb"""\A(?:\xef\xbb\xbf)?\s*<base\s+href\s*=\s*["']?([^"'\s>]+)""", re.IGNORECASE)
+_BASE_HREF = re.compile(rb"""\A(?:\xef\xbb\xbf)?\s*<base\s+href\s*=\s*["']?([^"'\s>]+)""",
+                        re.IGNORECASE)
 
 
 @dataclass(frozen=True)

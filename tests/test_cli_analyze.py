@@ -1,0 +1,81 @@
+"""`structurer analyze` on the command line: a rule file, or one clear line and no file."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from structurer.rules import load_rules
+
+
+def analyze(*args: str, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "structurer", "analyze", *args, "--out",
+                           str(out)], capture_output=True, text=True, timeout=300)
+
+
+def test_analyze_writes_host_port_file(demo_server: Any, tmp_path: Path) -> None:
+    base = demo_server.urls["kumo"]
+    done = analyze(base + "/", out=tmp_path)
+    assert done.returncode == 0, done.stderr
+    port = base.rsplit(":", 1)[1]
+    path = tmp_path / f"127.0.0.1_{port}.yaml"
+    assert path.is_file() and f"wrote {path}" in done.stdout
+    rules = load_rules(path)
+    assert rules.levels.list is not None and "price" in rules.levels.list.fields
+    assert "price" in done.stdout and "item" in done.stdout   # the summary table
+
+
+def _closed_port() -> int:
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return int(port)
+
+
+def _one_line_failure(done: subprocess.CompletedProcess[str], out: Path, *words: str) -> None:
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert not list(out.glob("*.yaml")), "no rule file is written on failure"
+
+
+def test_unreachable_site(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{_closed_port()}/"
+    done = analyze(url, out=tmp_path)
+    _one_line_failure(done, tmp_path, url, "connection refused")
+    assert done.returncode == 2
+
+
+def test_site_without_repeated_blocks(tiny_site: Any, tmp_path: Path) -> None:
+    text = "<html><body><h1>Welcome</h1><p>We are a small bakery.</p>{}</body></html>"
+    base = tiny_site({"/": text.format("<a href='/about'>About us</a>"),
+                      "/about": text.format("<p>Since 1999.</p>")})
+    done = analyze(base + "/", out=tmp_path)
+    _one_line_failure(done, tmp_path, base, "no product list")
+    assert done.returncode == 1
+
+
+def test_site_without_detail_links(tiny_site: Any, tmp_path: Path) -> None:
+    items = "".join(f"<li class='item'><b>Bread loaf {i}</b> <span class='price'>${i}.50</span>"
+                    f"<img src='/i/{i}.jpg'></li>" for i in range(1, 9))
+    menu = "<nav><ul>" + "".join(f"<li><a href='/c/{c}'>Category {c}</a></li>"
+                                 for c in "abc") + "</ul></nav>"
+    page = f"<html><body>{menu}<h1>Bakery</h1><ul class='items'>{items}</ul></body></html>"
+    base = tiny_site({"/": page, "/c/a": page, "/c/b": page, "/c/c": page})
+    done = analyze(base + "/", out=tmp_path)
+    _one_line_failure(done, tmp_path, "no links to detail pages")
+    assert done.returncode == 1
+
+
+def test_pages_mode_needs_a_level(tmp_path: Path) -> None:
+    page = tmp_path / "a.html"
+    page.write_text("<html><body><h1>x</h1></body></html>")
+    done = analyze("--pages", str(page), str(page), out=tmp_path)
+    _one_line_failure(done, tmp_path, "--level")
