@@ -19,7 +19,8 @@ from structurer.demo.scoring import DETAIL_FIELDS, LIST_FIELDS, score_rules
 from structurer.demo.shops import SHOP_CLASSES
 from structurer.rules import load_rules, save_rules
 
-STATIC = [n for n, c in SHOP_CLASSES.items() if set(c.render.values()) == {"static"}]
+STATIC = [n for n, c in SHOP_CLASSES.items()
+          if set(c.render.values()) == {"static"} and not c.extra_words]
 
 
 @pytest.mark.parametrize("name", STATIC)

@@ -288,6 +288,7 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
     texts = [values[i] or "" for i in present]
     avg_len = sum(len(t) for t in texts) / len(texts)
     kind = spec.kind
+    struck = 0.0
     if kind in ("text", "money", "integer", "rating") and variation < 0.2 and n >= 3:
         prior -= 0.5
         evidence.append("same text in every record")
@@ -319,7 +320,7 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         prior += 0.5 * agree
         evidence.append(f"agrees with structured data / list page in {agree:.0%} of pages")
     if lex == 0 and lab == 0 and agree < 0.5 and not spec.required and kind in (
-            "text", "integer", "rating"):
+            "text", "integer", "rating", "money") and not (spec.struck and struck >= 0.5):
         return None         # an optional plain value with no word pointing at it is a guess
     score = (0.32 * lex + 0.3 * lab + 0.35 * validity ** 2 + 0.12 * presence
              + 0.12 * variation + prior)
@@ -419,6 +420,14 @@ def _same_values(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
     return bool(pairs) and sum(x == y for x, y in pairs) >= 0.8 * len(pairs)
 
 
+def _amount(text: str) -> float | None:
+    """The number of the first money value in ``text`` (thousands separators dropped)."""
+    match = MONEY_RE.search(text)
+    digits = NUMBER_RE.findall((match.group(0) if match else text).replace(",", "")
+                               .replace("\u00a0", "").replace(" ", ""))
+    return float(digits[0]) if digits else None
+
+
 def money_order(price: FieldChoice, original: FieldChoice) -> bool:
     """True when the 'original' slot holds the larger amount wherever both are present."""
     bigger = 0
@@ -426,9 +435,9 @@ def money_order(price: FieldChoice, original: FieldChoice) -> bool:
     for a, b in zip(price.slot.values(price.view), original.slot.values(original.view),
                     strict=True):
         if a and b:
-            na, nb = NUMBER_RE.findall(a.replace(",", "")), NUMBER_RE.findall(b.replace(",", ""))
-            if na and nb:
+            na, nb = _amount(a), _amount(b)
+            if na is not None and nb is not None:
                 both += 1
-                bigger += float(nb[0]) > float(na[0])
+                bigger += nb > na
     return both == 0 or bigger / both >= 0.8
 

@@ -68,6 +68,8 @@ class Shop(ABC):
     vocabulary: ClassVar[Vocabulary]
     spec: ClassVar[CatalogSpec]
     robots_txt: ClassVar[str] = "User-agent: *\nDisallow: /cart\nDisallow: /account\n"
+    # lexicon words a person must add for this shop (the edit-the-lexicon fixture)
+    extra_words: ClassVar[dict[str, dict[str, float]]] = {}
 
     # ----- catalog and URL scheme -------------------------------------------------
     @cached_property

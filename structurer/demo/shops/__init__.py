@@ -11,7 +11,7 @@ import pkgutil
 
 from structurer.demo.base import Shop
 
-ORDER = ["outfitters", "nordlicht", "brightline", "kumo", "pixel", "huaxia", "maple"]
+ORDER = ["outfitters", "nordlicht", "brightline", "kumo", "pixel", "huaxia", "maple", "ledger"]
 
 
 def _discover() -> dict[str, type[Shop]]:
