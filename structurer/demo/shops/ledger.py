@@ -48,7 +48,7 @@ class Ledger(Outfitters):
     jsonld = False
     vocabulary = VOCAB
     spec = CatalogSpec(seed=707, currency="USD", price_range=(40, 1600), sku_prefix="LG",
-                       discount_rate=0.0, per_leaf=(16, 24))
+                       discount_rate=0.2, per_leaf=(16, 24))
     # what a person adds to a copy of templates/ecommerce.yaml for this shop
     extra_words: ClassVar[dict[str, dict[str, float]]] = {"price": {"amt": 14}}
 
@@ -56,9 +56,11 @@ class Ledger(Outfitters):
         instalment = (p.price / 4).quantize(Decimal("0.01"))
         delivery = ("Free delivery" if p.price >= 500 else
                     f"+ {self.format_money(Decimal('9.95') + p.price % 7)} delivery")
+        was = (f"<del class=\"was\">{esc(self.format_money(p.original_price))}</del>"
+               if p.original_price else "")
         return (f"<div class=\"tile-money\"><span class=\"bnpl\">or 4 × "
                 f"{esc(self.format_money(instalment))}</span>"
-                f"<span class=\"amt\">{esc(self.price_text(p))}</span>"
+                f"<span class=\"amt\">{esc(self.price_text(p))}</span>{was}"
                 f"<span class=\"shp\">{esc(delivery)}</span></div>")
 
     def _card(self, p: Product) -> str:
@@ -73,7 +75,6 @@ class Ledger(Outfitters):
 
     def render_detail(self, p: Product) -> str:
         page = super().render_detail(p)
-        outfitters_price = (f"<div class=\"product-price\"><span class=\"price\">"
-                            f"{esc(self.price_text(p))}</span></div>")
-        assert outfitters_price in page
-        return page.replace(outfitters_price, self._amounts(p))
+        start = page.index("<div class=\"product-price\">")
+        end = page.index("</div>", start) + len("</div>")
+        return page[:start] + self._amounts(p) + page[end:]
