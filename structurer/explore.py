@@ -22,12 +22,14 @@ from structurer.analyze.dom import text_of
 from structurer.analyze.listing import ListLearned, learn_list
 from structurer.analyze.pages import PageView
 from structurer.analyze.pagination import PaginationGuess, learn_pagination
+from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
 from structurer.fetch.base import Fetcher, Page
 from structurer.lexicon import Lexicon
 from structurer.rules.model import (
     SCHEMA_VERSION,
+    Baseline,
     CategoryLevel,
     DetailLevel,
     Levels,
@@ -37,6 +39,7 @@ from structurer.rules.model import (
     SiteRules,
     TemplateRef,
 )
+from structurer.runtime.extract import compile_rules, extract_detail, extract_list
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]
@@ -183,6 +186,39 @@ def list_level(learned: ListLearned, pagination: PaginationGuess | None,
                      confidence=learned.confidence)
 
 
+def with_baselines(rules: SiteRules, lists: Sequence[PageView],
+                   details: Sequence[PageView]) -> SiteRules:
+    """The rules with what replaying them on the sample pages gave: items per list page
+    and per-field fill rates (a crawl compares against these to notice a changed site)."""
+    compiled = compile_rules(rules)
+    levels = rules.levels
+    if levels.list is not None and lists:
+        counts: list[int] = []
+        filled: dict[str, int] = dict.fromkeys(levels.list.fields, 0)
+        for page in lists:
+            items = extract_list(compiled, parse_html(page.html, base_url=page.url), page.url).items
+            counts.append(len(items))
+            for item in items:
+                for name in filled:
+                    filled[name] += item.get(name) not in (None, "", [])
+        total = max(sum(counts), 1)
+        baseline = Baseline(pages=len(lists), items_per_page=round(sum(counts) / len(counts), 2),
+                            fill_rates={k: round(v / total, 3) for k, v in filled.items()})
+        levels = levels.model_copy(update={"list": levels.list.model_copy(
+            update={"baseline": baseline})})
+    if levels.detail is not None and details:
+        filled = dict.fromkeys(levels.detail.fields, 0)
+        for page in details:
+            record = extract_detail(compiled, parse_html(page.html, base_url=page.url), page.url)
+            for name in filled:
+                filled[name] += record.get(name) not in (None, "", [])
+        baseline = Baseline(pages=len(details), fill_rates={
+            k: round(v / len(details), 3) for k, v in filled.items()})
+        levels = levels.model_copy(update={"detail": levels.detail.model_copy(
+            update={"baseline": baseline})})
+    return rules.model_copy(update={"levels": levels})
+
+
 async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: Fetcher, *,
                       template_path: str | None = None,
                       progress: Progress | None = None) -> tuple[SiteRules, ExploreReport]:
@@ -226,6 +262,7 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
         generated_at=datetime.now(UTC).replace(microsecond=0),
         generator=f"structurer {__version__}", template=template_ref(lexicon, template_path),
         levels=levels)
+    rules = with_baselines(rules, lists, details)
     ex.report.seconds = round(time.monotonic() - started, 2)
     ex.report.notes.extend(learned.notes)
     if detail:

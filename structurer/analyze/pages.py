@@ -73,13 +73,14 @@ class PageView:
     tree: HtmlElement
     lexicon: Lexicon
     jsonld: list[dict[str, Any]] = field(default_factory=list)
+    html: str = ""                  # the page as fetched, for replaying rules on it
 
     @classmethod
     def from_html(cls, url: str, html: str, lexicon: Lexicon) -> PageView:
         tree = parse_html(html, base_url=url)
         objects = jsonld_objects(tree)
         empty_noise(tree)
-        return cls(url, tree, lexicon, objects)
+        return cls(url, tree, lexicon, objects, html)
 
     @cached_property
     def regions(self) -> list[Region]:
