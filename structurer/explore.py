@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 from structurer import __version__
 from structurer.analyze.categories import LinkGroup, category_xpath, link_groups
-from structurer.analyze.detail import DetailLearned, learn_detail
+from structurer.analyze.detail import Layouts, learn_layouts
 from structurer.analyze.dom import text_of
 from structurer.analyze.listing import ListLearned, learn_list
 from structurer.analyze.pages import PageView
@@ -32,6 +32,7 @@ from structurer.rules.model import (
     Baseline,
     CategoryLevel,
     DetailLevel,
+    DetailVariant,
     Levels,
     ListLevel,
     Pagination,
@@ -129,11 +130,11 @@ class Explorer:
                                   f"on the {self.report.fetched} pages probed)", url=entry.url)
         return chosen
 
-    async def detail_pages(self, lists: Sequence[PageView], learned: ListLearned
-                           ) -> tuple[list[PageView], list[dict[str, str | None]],
-                                      list[set[str]]]:
+    async def detail_pages(self, lists: Sequence[PageView], learned: ListLearned,
+                           count: int = 8) -> tuple[list[PageView], list[dict[str, str | None]],
+                                                    list[set[str]]]:
         picks: list[tuple[str, dict[str, str | None], set[str]]] = []
-        per_page = max(2, 8 // max(len(lists), 1))
+        per_page = max(2, count // max(len(lists), 1))
         for page, region in zip(lists, learned.regions, strict=True):
             if region is None or learned.detail_link_xpath is None:
                 continue
@@ -152,7 +153,7 @@ class Explorer:
                             node = nodes[0]
                             hints[name] = text_of(node) if hasattr(node, "tag") else str(node)
                 picks.append((url, hints, title))
-        picks = list({p[0]: p for p in reversed(picks)}.values())[::-1][:8]
+        picks = list({p[0]: p for p in reversed(picks)}.values())[::-1][:count]
         pages = await self.views_of([u for u, _, _ in picks])
         by_url = {p.url: p for p in pages}
         kept = [(by_url[u], h, c) for u, h, c in picks if u in by_url]
@@ -243,9 +244,16 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
     if learned.detail_link_xpath is None:
         raise AnalysisError("list items have no links to detail pages", url=lists[0].url)
     details, hints, cats = await ex.detail_pages(lists, learned)
-    detail: DetailLearned | None = None
+    layouts: Layouts | None = None
     if details:
-        detail = learn_detail(details, lexicon, list_hints=hints, categories=cats)
+        layouts = learn_layouts(details, lexicon, list_hints=hints, categories=cats)
+        if len(layouts.misfits) == 1:
+            # one page of another layout: look at more products before deciding
+            more, more_hints, more_cats = await ex.detail_pages(lists, learned, count=16)
+            if len(more) > len(details):
+                details, hints, cats = more, more_hints, more_cats
+                layouts = learn_layouts(details, lexicon, list_hints=hints, categories=cats)
+    detail = layouts.main if layouts else None
     category = None
     if group is not None:
         good = {p.url for p in lists}
@@ -253,9 +261,13 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
             link_xpath=category_xpath(entry, group, good), render=_render(),
             confidence=round(sum(u in good for u in group.urls) / max(len(group.urls), 1), 2),
             samples=[t for _, t, _ in group.links if t][:5])
+    variants = [DetailVariant(name=f"layout {i + 2}", when=when, fields=other.fields)
+                for i, (when, other) in enumerate(layouts.variants if layouts else [])
+                if other.fields]
     levels = Levels(
         category=category, list=list_level(learned, pagination, lists),
-        detail=DetailLevel(fields=detail.fields, render=_render(), confidence=detail.confidence)
+        detail=DetailLevel(fields=detail.fields, render=_render(), confidence=detail.confidence,
+                           variants=variants)
         if detail and detail.fields else None)
     rules = SiteRules(
         schema_version=SCHEMA_VERSION, site=site_of(entry.url), start_url=url,

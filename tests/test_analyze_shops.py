@@ -49,3 +49,22 @@ def test_rules_carry_confidence_samples_and_evidence(demo_server: Any) -> None:
     truth = demo_server.shops["outfitters"].ground_truth(demo_server.urls["outfitters"])
     names = {p["name"] for p in truth["products"]}
     assert set(rules.levels.list.fields["name"].samples) <= names
+
+
+def test_second_detail_layout_gets_its_own_rules(demo_server: Any) -> None:
+    """outfitters renders camping products with another template ("gear sheet")."""
+    from lxml import etree
+
+    from structurer.demo.scoring import page_tree
+
+    shop = demo_server.shops["outfitters"]
+    base = demo_server.urls["outfitters"]
+    rules, _ = analyze_site(base + "/")
+    detail = rules.levels.detail
+    assert detail is not None and len(detail.variants) == 1
+    when = etree.XPath(detail.variants[0].when)
+    truth = shop.ground_truth(base)
+    for product in truth["products"][::10]:
+        gear = product["category"][0] == "Camping"
+        assert bool(when(page_tree(shop, product["url"], base))) is gear, product["url"]
+    assert "gear" in (detail.variants[0].fields["name"].xpath or "")

@@ -251,3 +251,84 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
                      confidence=confidence, samples=_samples(best.slot, best.view),
                      runner_up=runner_up, evidence=best.evidence[:4],
                      values=spec.values if spec.kind == "availability" else {})
+
+
+def _value(xpath: str, page: PageView) -> str:
+    for node in xpaths.evaluate(xpath, page.tree):
+        text = " ".join(str(node).split()) if isinstance(node, str) else (
+            text_of(node) if isinstance(node, HtmlElement) else str(node))
+        if text:
+            return text
+    return ""
+
+
+def misfits(pages: Sequence[PageView], learned: DetailLearned, lexicon: Lexicon,
+            list_hints: Sequence[dict[str, str | None]] | None = None) -> list[int]:
+    """Indexes of pages the learned rules do not fit: a required field or two of the
+    usual fields missing, or a title that is not the name the list page gave — pages
+    of another layout."""
+    rules = {k: r.xpath for k, r in learned.fields.items() if r.xpath}
+    found = [{k: _value(x, page) for k, x in rules.items()} for page in pages]
+    usual = [k for k in rules if sum(bool(f[k]) for f in found) >= 0.6 * len(pages)]
+    required = [k for k in usual if lexicon.fields[k].required]
+    title = next((k for k in usual if lexicon.fields[k].title), None)
+    bad: list[int] = []
+    for i, values in enumerate(found):
+        missing = [k for k in usual if not values[k]]
+        hint = (list_hints[i] if list_hints else {}).get("name")
+        wrong_title = bool(hint and title and values.get(title) and
+                           " ".join(hint.split()).lower() not in values[title].lower())
+        if len(missing) >= 2 or any(k in missing for k in required) or wrong_title:
+            bad.append(i)
+    return bad
+
+
+def distinguishing_condition(inside: Sequence[PageView], outside: Sequence[PageView]
+                             ) -> str | None:
+    """An XPath true on every page of one layout and false on every page of the other,
+    naming the shallowest element only that layout has (``boolean(//main[...])``)."""
+    ref = inside[0]
+    by_depth = sorted((el for el in ref.body.iter() if isinstance(el.tag, str)),
+                      key=lambda el: sum(1 for _ in el.iterancestors()))
+    for el in by_depth[:600]:
+        for pred in xpaths.predicates(el)[:3]:
+            test = f"//{el.tag}[{pred}]"
+            if all(xpaths.evaluate(test, p.tree) for p in inside) and not any(
+                    xpaths.evaluate(test, p.tree) for p in outside):
+                return f"boolean({test})"
+    return None
+
+
+@dataclass
+class Layouts:
+    """The main detail layout and the others, each with the condition selecting it."""
+
+    main: DetailLearned
+    variants: list[tuple[str, DetailLearned]] = field(default_factory=list)
+    misfits: list[int] = field(default_factory=list)
+
+
+def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
+                  list_hints: Sequence[dict[str, str | None]] | None = None,
+                  categories: Sequence[set[str]] | None = None) -> Layouts:
+    """One rule set per detail layout: where the pages split into a main group and a
+    group the main rules do not fit (two or more pages each), learn each on its own."""
+    learned = learn_detail(pages, lexicon, list_hints=list_hints, categories=categories)
+    bad = misfits(pages, learned, lexicon, list_hints)
+    good = [i for i in range(len(pages)) if i not in bad]
+    if len(bad) < 2 or len(good) < 2:
+        return Layouts(learned, [], bad)
+
+    def pick(ids: list[int]) -> tuple[list[PageView], Any, Any]:
+        return ([pages[i] for i in ids],
+                [list_hints[i] for i in ids] if list_hints else None,
+                [categories[i] for i in ids] if categories else None)
+
+    good_pages, good_hints, good_cats = pick(good)
+    bad_pages, bad_hints, bad_cats = pick(bad)
+    when = distinguishing_condition(bad_pages, good_pages)
+    if when is None:
+        return Layouts(learned, [], bad)
+    main = learn_detail(good_pages, lexicon, list_hints=good_hints, categories=good_cats)
+    other = learn_detail(bad_pages, lexicon, list_hints=bad_hints, categories=bad_cats)
+    return Layouts(main, [(when, other)], [])

@@ -165,11 +165,30 @@ class ListLayout(Strict):
         return value
 
 
-class ListVariant(ListLayout):
-    """Another list layout of the same site, used on pages where ``when`` is true."""
+class ListVariant(Strict):
+    """Another list layout of the same site, used on pages where ``when`` is true.
+
+    Keys it leaves out are taken from the level's main layout.
+    """
 
     name: str | None = None
     when: XPathExpr
+    item_xpath: XPathExpr
+    detail_link_xpath: XPathExpr | None = None
+    fields: dict[str, FieldRule] = Field(default_factory=dict)
+    pagination: Pagination | None = None
+
+    @field_validator("detail_link_xpath")
+    @classmethod
+    def _link_relative(cls, value: str | None) -> str | None:
+        return _relative(value, [])
+
+    @field_validator("fields")
+    @classmethod
+    def _fields_relative(cls, value: dict[str, FieldRule]) -> dict[str, FieldRule]:
+        for name, rule in value.items():
+            _relative(rule.xpath, [name, "xpath"])
+        return value
 
 
 class ListLevel(ListLayout):
@@ -183,11 +202,12 @@ class DetailLayout(Strict):
     fields: dict[str, FieldRule] = Field(min_length=1)
 
 
-class DetailVariant(DetailLayout):
+class DetailVariant(Strict):
     """Another detail layout (a product type with its own page), used where ``when`` is true."""
 
     name: str | None = None
     when: XPathExpr
+    fields: dict[str, FieldRule] = Field(min_length=1)
 
 
 class DetailLevel(DetailLayout):

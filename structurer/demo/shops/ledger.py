@@ -51,6 +51,7 @@ class Ledger(Outfitters):
                        discount_rate=0.2, per_leaf=(16, 24))
     # what a person adds to a copy of templates/ecommerce.yaml for this shop
     extra_words: ClassVar[dict[str, dict[str, float]]] = {"price": {"amt": 14}}
+    feature_top = None
 
     def _amounts(self, p: Product) -> str:
         instalment = (p.price / 4).quantize(Decimal("0.01"))

@@ -46,7 +46,8 @@ class Outfitters(Shop):
     title = "Alpine Outfitters"
     hard = ("Baseline ul/li grid with semantic classes, but a Bestsellers sidebar and a "
             "home-page 'featured' grid reuse the exact card markup; mega-menu and footer "
-            "link farm; ?page=N pagination with rel=next.")
+            "link farm; ?page=N pagination with rel=next; camping products have a second "
+            "detail layout.")
     parent_mode = "both"
     pagination = "query"
     jsonld = True
@@ -207,6 +208,29 @@ class Outfitters(Shop):
                                        "reviewCount": p.review_count}
         return f"<script type=\"application/ld+json\">{json_script(data)}</script>"
 
+    # Products of this top category get a second detail layout ("gear sheet"), so the
+    # analyzer must keep one rule set per layout.
+    feature_top: str | None = "camping"
+
+    def _gear_sheet(self, p: Product) -> str:
+        """The second detail layout: other containers, classes and labels for every field."""
+        stock = "In stock" if p.availability == "in_stock" else "Out of stock"
+        was = f" <s>{esc(self.format_money(p.original_price))}</s>" if p.original_price else ""
+        return (
+            "<article class=\"gear-sheet\"><div class=\"gear-media\">"
+            f"<img class=\"gear-hero\" src=\"{esc(p.images[0])}\" alt=\"{esc(p.name)}\">"
+            "<div class=\"gear-thumbs\">" + "".join(
+                f"<img src=\"{esc(src)}\" alt=\"\">" for src in p.images) + "</div></div>"
+            "<div class=\"gear-info\"><span class=\"gear-kicker\">Expedition series</span>"
+            f"<h1 class=\"gear-name\">{esc(p.name)}</h1>"
+            f"<div class=\"gear-maker\">Made by <strong>{esc(p.brand)}</strong></div>"
+            f"<table class=\"gear-facts\"><tr><th>Model code</th><td>{esc(p.sku)}</td></tr>"
+            f"<tr><th>Availability</th><td>{stock}</td></tr></table>"
+            f"<div class=\"gear-buy\"><b class=\"now\">{esc(self.price_text(p))}</b>{was} "
+            "<button class=\"btn add-to-cart\">Add to cart</button></div></div>"
+            "<div class=\"gear-story\"><h2>About this gear</h2>"
+            f"<p>{esc(p.description)}</p></div></article>")
+
     def render_detail(self, p: Product) -> str:
         chain = self.breadcrumb(p)
         crumbs = "".join(
@@ -224,6 +248,15 @@ class Outfitters(Shop):
                   "reviews</a></div>" if p.rating else "")
         paragraphs = f"<p>{esc(p.description)}</p>"
         related = [q for q in self.catalog.products_in(p.category) if q.id != p.id][:4]
+        if self.feature_top and chain[0].slug == self.feature_top:
+            return (self._head(p.name, self._jsonld(p)) + self._header()
+                    + f"<nav class=\"breadcrumb\" aria-label=\"Breadcrumb\"><ol><li>"
+                    f"<a href=\"/\">Home</a></li>{crumbs}<li aria-current=\"page\">"
+                    f"{esc(p.name)}</li></ol></nav><main class=\"gear-page\">"
+                    + self._gear_sheet(p)
+                    + "<section class=\"related\"><h2>You may also like</h2><ul class=\"products\">"
+                    + "".join(self._card(q) for q in related) + "</ul></section></main>"
+                    + self._footer())
         return (self._head(p.name, self._jsonld(p)) + self._header()
                 + f"<nav class=\"breadcrumb\" aria-label=\"Breadcrumb\"><ol><li><a href=\"/\">"
                 f"Home</a></li>{crumbs}<li aria-current=\"page\">{esc(p.name)}</li></ol></nav>"
