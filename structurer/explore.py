@@ -9,17 +9,19 @@ fetcher; everything it learns comes from the pure functions in ``analyze/``.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from structurer import __version__
-from structurer.analyze.categories import LinkGroup, category_xpath, link_groups
+from structurer.analyze.categories import LinkGroup, category_xpath, link_groups, same_site
 from structurer.analyze.detail import Layouts, learn_layouts
-from structurer.analyze.dom import text_of
-from structurer.analyze.listing import ListLearned, learn_list
+from structurer.analyze.dom import link_href, text_of
+from structurer.analyze.listing import ListLayouts, ListLearned, learn_list_layouts
+from structurer.analyze.lists import Region
 from structurer.analyze.pages import PageView
 from structurer.analyze.pagination import PaginationGuess, learn_pagination
 from structurer.clean import parse_html
@@ -35,6 +37,7 @@ from structurer.rules.model import (
     DetailVariant,
     Levels,
     ListLevel,
+    ListVariant,
     Pagination,
     RenderDecision,
     SiteRules,
@@ -111,9 +114,17 @@ class Explorer:
         if best is None or best[0] < 1:
             return None, listing
         group = groups[best[1]]
-        if len(listing) < 3:
-            more = [u for u in group.urls if u not in self.views][:6]
-            listing += [p for p in await self.views_of(more) if p.kind == "list"]
+        # list pages spread over the whole group (other departments may look different),
+        # preferring links shaped like the list pages already seen
+        shapes = {url_shape(p.url) for p in listing}
+        urls = [u for u in group.urls if u not in self.views]
+        alike = [u for u in urls if url_shape(u) in shapes]
+        urls = alike or urls
+        wanted = max(0, 6 - len(listing))
+        if wanted and urls:
+            step = max(1, len(urls) // wanted)
+            spread = urls[::step][:wanted]
+            listing += [p for p in await self.views_of(spread) if p.kind == "list"]
         return group, listing
 
     async def list_pages(self, entry: PageView, candidates: list[PageView]) -> list[PageView]:
@@ -130,12 +141,15 @@ class Explorer:
                                   f"on the {self.report.fetched} pages probed)", url=entry.url)
         return chosen
 
-    async def detail_pages(self, lists: Sequence[PageView], learned: ListLearned,
-                           count: int = 8) -> tuple[list[PageView], list[dict[str, str | None]],
-                                                    list[set[str]]]:
+    async def detail_pages(self, sources: Sequence[ListSource], count: int = 8
+                           ) -> tuple[list[PageView], list[dict[str, str | None]],
+                                      list[set[str]]]:
+        """Detail pages of items spread over the list pages, with what each list item
+        said about its product (hints) and the list page's heading (category names)."""
         picks: list[tuple[str, dict[str, str | None], set[str]]] = []
-        per_page = max(2, count // max(len(lists), 1))
-        for page, region in zip(lists, learned.regions, strict=True):
+        per_page = max(2, count // max(len(sources), 1))
+        shared = [k for k, s in self.lexicon.fields.items() if s.level == "both"]
+        for page, region, learned in sources:
             if region is None or learned.detail_link_xpath is None:
                 continue
             title = {text_of(h) for h in page.body.xpath("//h1")}
@@ -146,18 +160,55 @@ class Explorer:
                 href = links[0].get("href") if hasattr(links[0], "get") else str(links[0])
                 url = urljoin(page.url, str(href or ""))
                 hints: dict[str, str | None] = {}
-                for name, rule in learned.fields.items():
-                    if rule.xpath and name in ("name", "price"):
-                        nodes = record[0].xpath(rule.xpath)
-                        if nodes:
-                            node = nodes[0]
-                            hints[name] = text_of(node) if hasattr(node, "tag") else str(node)
+                for name in shared:
+                    rule = learned.fields.get(name)
+                    nodes = record[0].xpath(rule.xpath) if rule and rule.xpath else []
+                    if nodes:
+                        node = nodes[0]
+                        hints[name] = text_of(node) if hasattr(node, "tag") else str(node)
                 picks.append((url, hints, title))
         picks = list({p[0]: p for p in reversed(picks)}.values())[::-1][:count]
         pages = await self.views_of([u for u, _, _ in picks])
         by_url = {p.url: p for p in pages}
         kept = [(by_url[u], h, c) for u, h, c in picks if u in by_url]
         return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
+
+    async def more_lists(self, lists: list[PageView], odd: Sequence[PageView],
+                         limit: int = 4) -> list[PageView]:
+        """More list pages like the odd one out: the list-shaped links on that page itself
+        (its sub-categories and next pages usually share its layout)."""
+        shapes = {url_shape(p.url) for p in lists}
+        seen = set(self.views)
+        fresh: list[str] = []
+        for page in odd:
+            for a in page.body.iter("a"):
+                href = link_href(a)
+                url = urldefrag(urljoin(page.url, href))[0] if href else ""
+                if url and url not in seen and url_shape(url) in shapes and same_site(
+                        url, page.url):
+                    seen.add(url)
+                    fresh.append(url)
+        found = [p for p in await self.views_of(fresh[:limit]) if p.kind == "list"]
+        return lists + found
+
+
+ListSource = tuple[PageView, Region | None, ListLearned]
+
+
+def _sources(lists: Sequence[PageView], layouts: ListLayouts) -> list[ListSource]:
+    out: list[ListSource] = [(lists[i], r, layouts.main)
+                             for i, r in zip(layouts.main_pages, layouts.main.regions,
+                                             strict=True)]
+    for _, other, ids in layouts.variants:
+        out += [(lists[i], r, other) for i, r in zip(ids, other.regions, strict=True)]
+    return out
+
+
+def url_shape(url: str) -> str:
+    """A URL with its numbers blanked and query values dropped: /list-3-1.html -> /list-0-0.html."""
+    parts = urlsplit(url)
+    query = "&".join(sorted(k.split("=")[0] for k in parts.query.split("&") if k))
+    return re.sub(r"\d+", "0", parts.path) + ("?" + query if query else "")
 
 
 def _render() -> RenderDecision:
@@ -175,16 +226,18 @@ def site_of(url: str) -> str:
     return f"{host}:{parts.port}" if parts.port and parts.port != default else host
 
 
+def _pagination(guess: PaginationGuess | None) -> Pagination | None:
+    if guess is None or not guess.next_xpath:
+        return None
+    return Pagination(next_xpath=guess.next_xpath, url_pattern=guess.url_pattern,
+                      confidence=guess.confidence, samples=[u for u in guess.next_urls if u][:3])
+
+
 def list_level(learned: ListLearned, pagination: PaginationGuess | None,
                pages: Sequence[PageView]) -> ListLevel:
-    pag = None
-    if pagination is not None and pagination.next_xpath:
-        pag = Pagination(next_xpath=pagination.next_xpath, url_pattern=pagination.url_pattern,
-                         confidence=pagination.confidence,
-                         samples=[u for u in pagination.next_urls if u][:3])
     return ListLevel(item_xpath=learned.item_xpath, detail_link_xpath=learned.detail_link_xpath,
-                     fields=learned.fields, pagination=pag, render=_render(),
-                     confidence=learned.confidence)
+                     fields=learned.fields, pagination=_pagination(pagination),
+                     render=_render(), confidence=learned.confidence)
 
 
 def with_baselines(rules: SiteRules, lists: Sequence[PageView],
@@ -229,31 +282,40 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
     entry = await ex.view(url)
     group, candidates = await ex.categories(entry)
     lists = await ex.list_pages(entry, candidates)
-    learned = learn_list(lists, lexicon)
-    pagination = learn_pagination(lists, lexicon.signals.get("next_page", {}))
+    layouts = learn_list_layouts(lists, lexicon)
+    if len(layouts.misfits) == 1:
+        # one list page of another layout: look at more pages like it before deciding
+        lists = await ex.more_lists(lists, [lists[i] for i in layouts.misfits])
+        layouts = learn_list_layouts(lists, lexicon)
+    words = lexicon.signals.get("next_page", {})
+    main_lists = [lists[i] for i in layouts.main_pages]
+    pagination = learn_pagination(main_lists, words)
     if pagination is not None:
         nxt = next((u for u in pagination.next_urls if u), None)
         if nxt and ex.report.fetched < settings.analyze_max_pages:
             more = await ex.views_of([nxt])
             if more and more[0].kind == "list":
                 lists.append(more[0])
-                learned = learn_list(lists, lexicon)
+                layouts = learn_list_layouts(lists, lexicon)
             elif more:
                 ex.report.notes.append(f"next page {nxt} is not a list page; pagination dropped")
                 pagination = None
+    learned = layouts.main
     if learned.detail_link_xpath is None:
         raise AnalysisError("list items have no links to detail pages", url=lists[0].url)
-    details, hints, cats = await ex.detail_pages(lists, learned)
-    layouts: Layouts | None = None
+    sources = _sources(lists, layouts)
+    details, hints, cats = await ex.detail_pages(sources)
+    detail_layouts: Layouts | None = None
     if details:
-        layouts = learn_layouts(details, lexicon, list_hints=hints, categories=cats)
-        if len(layouts.misfits) == 1:
+        detail_layouts = learn_layouts(details, lexicon, list_hints=hints, categories=cats)
+        if len(detail_layouts.misfits) == 1:
             # one page of another layout: look at more products before deciding
-            more, more_hints, more_cats = await ex.detail_pages(lists, learned, count=16)
+            more, more_hints, more_cats = await ex.detail_pages(sources, count=16)
             if len(more) > len(details):
                 details, hints, cats = more, more_hints, more_cats
-                layouts = learn_layouts(details, lexicon, list_hints=hints, categories=cats)
-    detail = layouts.main if layouts else None
+                detail_layouts = learn_layouts(details, lexicon, list_hints=hints,
+                                               categories=cats)
+    detail = detail_layouts.main if detail_layouts else None
     category = None
     if group is not None:
         good = {p.url for p in lists}
@@ -262,10 +324,20 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
             confidence=round(sum(u in good for u in group.urls) / max(len(group.urls), 1), 2),
             samples=[t for _, t, _ in group.links if t][:5])
     variants = [DetailVariant(name=f"layout {i + 2}", when=when, fields=other.fields)
-                for i, (when, other) in enumerate(layouts.variants if layouts else [])
-                if other.fields]
+                for i, (when, other) in enumerate(
+                    detail_layouts.variants if detail_layouts else []) if other.fields]
+    list_variants = []
+    for i, (when, other, ids) in enumerate(layouts.variants):
+        own = learn_pagination([lists[j] for j in ids], words)
+        list_variants.append(ListVariant(
+            name=f"layout {i + 2}", when=when, item_xpath=other.item_xpath,
+            detail_link_xpath=other.detail_link_xpath, fields=other.fields,
+            pagination=_pagination(own) if own and (
+                pagination is None or own.next_xpath != pagination.next_xpath) else None))
+    main_level = list_level(learned, pagination, lists)
     levels = Levels(
-        category=category, list=list_level(learned, pagination, lists),
+        category=category,
+        list=main_level.model_copy(update={"variants": list_variants}),
         detail=DetailLevel(fields=detail.fields, render=_render(), confidence=detail.confidence,
                            variants=variants)
         if detail and detail.fields else None)

@@ -25,6 +25,7 @@ from structurer.analyze.fields import (
     money_order,
     rank_fields,
 )
+from structurer.analyze.layouts import distinguishing_condition
 from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
@@ -281,22 +282,6 @@ def misfits(pages: Sequence[PageView], learned: DetailLearned, lexicon: Lexicon,
         if len(missing) >= 2 or any(k in missing for k in required) or wrong_title:
             bad.append(i)
     return bad
-
-
-def distinguishing_condition(inside: Sequence[PageView], outside: Sequence[PageView]
-                             ) -> str | None:
-    """An XPath true on every page of one layout and false on every page of the other,
-    naming the shallowest element only that layout has (``boolean(//main[...])``)."""
-    ref = inside[0]
-    by_depth = sorted((el for el in ref.body.iter() if isinstance(el.tag, str)),
-                      key=lambda el: sum(1 for _ in el.iterancestors()))
-    for el in by_depth[:600]:
-        for pred in xpaths.predicates(el)[:3]:
-            test = f"//{el.tag}[{pred}]"
-            if all(xpaths.evaluate(test, p.tree) for p in inside) and not any(
-                    xpaths.evaluate(test, p.tree) for p in outside):
-                return f"boolean({test})"
-    return None
 
 
 @dataclass

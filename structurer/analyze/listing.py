@@ -24,6 +24,7 @@ from structurer.analyze.fields import (
     money_order,
     rank_fields,
 )
+from structurer.analyze.layouts import distinguishing_condition
 from structurer.analyze.lists import Region
 from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots
@@ -255,3 +256,33 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     found = sum(r is not None for r in regions)
     confidence = round(item_f1 * found / len(pages), 2)
     return ListLearned(item_xpath, link_path, rules, list(regions), confidence, notes)
+
+
+@dataclass
+class ListLayouts:
+    """The main list layout and the others, each with the condition selecting it."""
+
+    main: ListLearned
+    main_pages: list[int]
+    variants: list[tuple[str, ListLearned, list[int]]] = field(default_factory=list)
+    misfits: list[int] = field(default_factory=list)
+
+
+def learn_list_layouts(pages: Sequence[PageView], lexicon: Lexicon) -> ListLayouts:
+    """One rule set per list layout: pages whose main list is not where the others have
+    it (but that do list products) are learned on their own when there are two or more."""
+    learned = learn_list(pages, lexicon)
+    everyone = list(range(len(pages)))
+    bad = [i for i, r in enumerate(learned.regions) if r is None and pages[i].product_regions]
+    good = [i for i in everyone if i not in bad]
+    if len(bad) < 2 or len(good) < 2:
+        return ListLayouts(learned, everyone, [], bad)
+    inside = [pages[i] for i in bad]
+    region = inside[0].product_regions[0]
+    when = distinguishing_condition(inside, [pages[i] for i in good],
+                                    prefer=[region.parent, *region.parent.iterancestors()])
+    if when is None:
+        return ListLayouts(learned, everyone, [], bad)
+    main = learn_list([pages[i] for i in good], lexicon)
+    other = learn_list(inside, lexicon)
+    return ListLayouts(main, good, [(when, other, bad)], [])

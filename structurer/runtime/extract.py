@@ -21,7 +21,14 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from structurer.errors import RuleError
-from structurer.rules.model import DetailLayout, ListLayout, Pagination, SiteRules
+from structurer.rules.model import (
+    DetailLayout,
+    DetailVariant,
+    ListLayout,
+    ListVariant,
+    Pagination,
+    SiteRules,
+)
 from structurer.runtime.records import (
     FieldPlan,
     JsonLd,
@@ -133,7 +140,7 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
     lists: list[CompiledList] = []
     if levels.list is not None:
         main = levels.list
-        layouts: list[tuple[str | None, str | None, ListLayout, str]] = [
+        layouts: list[tuple[str | None, str | None, ListLayout | ListVariant, str]] = [
             (v.name or f"variant {i + 1}", v.when, v, f"levels.list.variants[{i}]")
             for i, v in enumerate(main.variants)]
         layouts.append((None, None, main, "levels.list"))
@@ -149,7 +156,7 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
     details: list[CompiledDetail] = []
     if levels.detail is not None:
         main_d = levels.detail
-        dlayouts: list[tuple[str | None, str | None, DetailLayout, str]] = [
+        dlayouts: list[tuple[str | None, str | None, DetailLayout | DetailVariant, str]] = [
             (v.name or f"variant {i + 1}", v.when, v, f"levels.detail.variants[{i}]")
             for i, v in enumerate(main_d.variants)]
         dlayouts.append((None, None, main_d, "levels.detail"))

@@ -10,6 +10,7 @@ import pytest
 from tests.demo.helpers import fetch, page_tree, text_of
 
 GRID = '//div[@id="plist"]/dl[@class="goods-item"]'
+ROWS = '//div[@id="rows"]/div[@class="row-item"]'
 HOT = '//div[@class="hot-sale"]//dl[@class="goods-item"]'
 
 
@@ -34,6 +35,16 @@ def test_list_items_in_order(demo_truth: dict[str, Any]) -> None:
     for url, page in truth["list_pages"].items():
         tree = page_tree(url)
         items = page["items"]
+        if page["category"][0] == "食品饮料":    # the row layout of the food department
+            rows = tree.xpath(ROWS)
+            assert not tree.xpath(GRID)
+            assert [r.xpath('string(.//h4/a/@href)') for r in rows] == [
+                i["url"][len(base):] for i in items], url
+            assert [text_of(r.xpath('.//strong[@class="row-jg"]')[0]) for r in rows] == [
+                i["price_text"] for i in items], url
+            assert [base + r.xpath('string(.//img/@src)') for r in rows] == [
+                i["image"] for i in items], url
+            continue
         cards = tree.xpath(GRID)
         assert [c.xpath('string(dd[@class="spmc"]/a/@href)') for c in cards] == [
             i["url"][len(base):] for i in items], url

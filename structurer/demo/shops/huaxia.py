@@ -61,7 +61,8 @@ class Huaxia(Shop):
     title = "华夏优品"
     hard = ("GBK-encoded all-Chinese shop with pinyin class names (spmc/jg/tp/kc): dl/dt/dd "
             "items among many other dl blocks, lazy images in data-original, ￥ prices, and "
-            "path pagination /list-<cat>-<page>.html with 上一页/下一页 text links.")
+            "path pagination /list-<cat>-<page>.html with 上一页/下一页 text links; the food "
+            "department lists rows instead of the grid (a second list layout).")
     encoding = "gbk"
     parent_mode = "both"
     pagination = "path"
@@ -235,6 +236,25 @@ class Huaxia(Shop):
                 f'</b>页&nbsp;&nbsp;到第<input class="jump" type="text" value="{page}" />页'
                 '<a class="btn" href="javascript:;">确定</a></span></div>')
 
+    # The food department lists products as rows, not a grid: a second list layout.
+    rows_top = "spyl"
+
+    def _row(self, p: Product) -> str:
+        url = self.product_url(p)
+        old = f'<s class="row-yj">{self.format_money(p.original_price)}</s>' if p.original_price else ""
+        stock = "现货" if p.availability == "in_stock" else "缺货"
+        return (
+            f'<div class="row-item" data-sku="{p.id + 1001}"><div class="row-pic"><a href="{url}">'
+            f'<img src="{esc(self.card_image(p))}" width="120" height="120" alt="" /></a></div>'
+            f'<div class="row-info"><h4><a href="{url}">{esc(p.name)}</a></h4>'
+            f'<p class="row-brand">品牌：{esc(p.brand)}</p><p class="row-stock">{stock}</p></div>'
+            f'<div class="row-buy"><strong class="row-jg">{esc(self.price_text(p))}</strong>{old}'
+            f'<a class="btn-cart" href="/flow.php?step=add_to_cart&amp;goods_id={p.id + 1001}">'
+            "加入购物车</a></div></div>")
+
+    def uses_rows(self, cat: Category) -> bool:
+        return cat.slug.split("/")[0] == self.rows_top
+
     def render_list(self, cat: Category, page: int) -> str:
         items = self.pages_of(cat)[page - 1]
         total = self.page_count(cat)
@@ -266,8 +286,11 @@ class Huaxia(Shop):
             'href="javascript:;">默认</a><a href="javascript:;">销量</a><a href="javascript:;">价格'
             '</a><a href="javascript:;">评论数</a><a href="javascript:;">上架时间</a><span class='
             f'"total">共<em>{len(listing)}</em>件商品</span><span class="mini-page"><b>{page}</b>'
-            f'/{total}{mini}</span></div><div class="goods-list clearfix" id="plist">'
-            + "".join(self._item(p) for p in items) + "</div>"
+            f'/{total}{mini}</span></div>'
+            + (f'<div class="goods-rows" id="rows">{"".join(self._row(p) for p in items)}</div>'
+               if self.uses_rows(cat) else
+               f'<div class="goods-list clearfix" id="plist">{"".join(self._item(p) for p in items)}'
+               "</div>")
             + (self._pager(cat, page) if total > 1 else "") + "</div></div>" + self._footer())
 
     def render_detail(self, p: Product) -> str:
