@@ -68,3 +68,21 @@ def test_second_detail_layout_gets_its_own_rules(demo_server: Any) -> None:
         gear = product["category"][0] == "Camping"
         assert bool(when(page_tree(shop, product["url"], base))) is gear, product["url"]
     assert "gear" in (detail.variants[0].fields["name"].xpath or "")
+
+
+def test_second_list_layout_gets_its_own_rules(demo_server: Any) -> None:
+    """huaxia lists its food department as rows, every other department as a grid."""
+    from lxml import etree
+
+    from structurer.demo.scoring import page_tree
+
+    shop = demo_server.shops["huaxia"]
+    base = demo_server.urls["huaxia"]
+    rules, _ = analyze_site(base + "/")
+    assert rules.levels.list is not None and len(rules.levels.list.variants) == 1
+    variant = rules.levels.list.variants[0]
+    when = etree.XPath(variant.when)
+    for url, page in shop.ground_truth(base)["list_pages"].items():
+        rows = page["category"][0] == "食品饮料"
+        assert bool(when(page_tree(shop, url, base))) is rows, url
+    assert variant.detail_link_xpath and "price" in variant.fields
