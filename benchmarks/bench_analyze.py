@@ -2,9 +2,10 @@
 
 Usage: python benchmarks/bench_analyze.py [SHOP...] [--show-errors N] [--keep DIR]
 
-For each static demo shop: serve it on 127.0.0.1, run ``analyze`` from the home
-page, apply the learned rules to EVERY list page and EVERY detail page, and score
-against the shop's ground truth (``structurer.demo.scoring``). One table out.
+For each demo shop: serve it on 127.0.0.1, run ``analyze`` from the home page
+(render modes detected per level), apply the learned rules to EVERY list page and
+EVERY detail page — rendered in Chromium where the rules mark a level "browser" —
+and score against the shop's ground truth (``structurer.demo.scoring``). One table.
 A shop that needs a lexicon edit ("ledger") gets two rows: zero-shot, and with
 its missing words added to a copy of the shipped lexicon ("+lexicon").
 """
@@ -20,6 +21,9 @@ from pathlib import Path
 import yaml
 
 from structurer.api import analyze_site
+from structurer.config import Settings
+from structurer.fetch import run_sync
+from structurer.fetch.browser import BrowserFetcher
 from structurer.demo import DemoServer, get_shop
 from structurer.demo.scoring import DETAIL_FIELDS, LIST_FIELDS, score_rules
 from structurer.demo.shops import SHOP_CLASSES
@@ -38,14 +42,33 @@ def edited_lexicon(words: dict[str, dict[str, float]], folder: Path) -> str:
     return str(path)
 
 
+def render_browser_levels(shop: object, base: str, rules: object) -> dict[str, str]:
+    """Browser DOMs of every list/detail page of the levels the rules mark 'browser'."""
+    truth = shop.ground_truth(base)  # type: ignore[attr-defined]
+    levels = rules.levels  # type: ignore[attr-defined]
+    urls: list[str] = []
+    if levels.list is not None and levels.list.render.mode == "browser":
+        urls += list(truth["list_pages"])
+    if levels.detail is not None and levels.detail.render.mode == "browser":
+        urls += [p["url"] for p in truth["products"]]
+    if not urls:
+        return {}
+
+    async def run() -> dict[str, str]:
+        async with BrowserFetcher(Settings(browser_pages=8)) as browser:
+            pages = await browser.fetch_all(urls)
+        return {u: p.text for u, p in zip(urls, pages, strict=True) if not isinstance(p, Exception)}
+
+    return run_sync(run())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("shops", nargs="*")
     parser.add_argument("--show-errors", type=int, default=0)
     parser.add_argument("--keep", help="write the learned rule files into this directory")
     args = parser.parse_args()
-    names = args.shops or [n for n, c in SHOP_CLASSES.items()
-                           if set(c.render.values()) == {"static"}]
+    names = args.shops or list(SHOP_CLASSES)
     print(f"{'shop':<11} {'analyze':>8} {'pages':>5} {'recall':>7} {'prec':>6} "
           + " ".join(f"L.{f[:5]:>5}" for f in LIST_FIELDS) + " "
           + " ".join(f"D.{f[:5]:>5}" for f in DETAIL_FIELDS) + "   next  scored pages")
@@ -70,7 +93,9 @@ def main() -> int:
             seconds = time.perf_counter() - started
             if args.keep:
                 save_rules(rules, Path(args.keep) / f"{label}.yaml")
-            s = score_rules(get_shop(name), base, rules, max_errors=args.show_errors)
+            shop = get_shop(name)
+            rendered = render_browser_levels(shop, base, rules)
+            s = score_rules(shop, base, rules, max_errors=args.show_errors, rendered=rendered)
             print(f"{label:<11} {seconds:>7.1f}s {report.fetched:>5} {s.recall:>7.1%} "
                   f"{s.precision:>6.1%} "
                   + " ".join(f"{s.list_fields[f]:>7.1%}" for f in LIST_FIELDS) + " "

@@ -103,7 +103,7 @@ def analyze_pages(pages: Sequence[str], level: Literal["list", "detail"],
     if level == "list":
         learned = learn_list(views, lex)
         pagination = learn_pagination(views, lex.signals.get("next_page", {}))
-        levels = Levels(list=list_level(learned, pagination, views))
+        levels = Levels(list=list_level(learned, pagination))
     else:
         detail = learn_detail(views, lex)
         if not detail.fields:

@@ -121,10 +121,6 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     from structurer.report import print_rules_summary, progress_printer
     from structurer.rules import rules_filename, save_rules
 
-    if args.render == "browser":
-        _fail("--render browser is not available yet (planned in issue #5); "
-              "use --render static or auto")
-        return EXIT_BAD_INPUT
     settings = _settings(args)
     template = args.template or "ecommerce"
     if args.pages:
@@ -157,6 +153,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     layers: dict[str, object] = {}
     if getattr(args, "max_pages", None):
         layers["analyze_max_pages"] = args.max_pages
+    if getattr(args, "render", None):
+        layers["render"] = args.render
     return Settings.layered(layers)
 
 
@@ -217,6 +215,37 @@ def cmd_extract(args: argparse.Namespace) -> int:
         for record in records:
             _say(json.dumps({"url": record["url"], "source": url, **record}, ensure_ascii=False))
     return EXIT_FELL_SHORT if empty else EXIT_OK
+
+
+# ----- crawl ---------------------------------------------------------------------------------
+def cmd_crawl(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+    from rich.console import Console
+
+    from structurer.rules import load_rules
+    from structurer.runtime.crawl import crawl_site
+    from structurer.runtime.stats import summary_table
+
+    n = args.concurrency
+    try:
+        settings = Settings.layered({"concurrency": n, "delay": args.delay,
+                                     "per_host_concurrency": min(n, 64) if n else None,
+                                     "max_pages": args.max_pages})
+    except ValidationError as error:
+        first = error.errors()[0]
+        _fail(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}")
+        return EXIT_BAD_INPUT
+    result = crawl_site(load_rules(args.rules), args.out, settings, fmt=args.format,
+                        state=args.state, resume=args.resume, recrawl=args.recrawl)
+    Console().print(summary_table(result.stats, f"crawl of {args.rules}"))
+    _say(f"wrote {result.stats.records} records to {result.out}, statistics to "
+         f"{result.stats_path}")
+    for drift in result.drift:
+        print(f"structurer: warning: drift: {drift}", file=sys.stderr, flush=True)
+    if result.drift:
+        print("structurer: the site may have changed; re-run `structurer analyze`",
+              file=sys.stderr, flush=True)
+    return EXIT_FELL_SHORT if result.drift and args.strict else EXIT_OK
 
 
 # ----- not yet available -------------------------------------------------------------------
@@ -290,8 +319,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", metavar="URL", help="URL the saved files were saved from")
     p.set_defaults(func=cmd_extract)
 
-    for name, issue, text in (("crawl", 4, "crawl a site by replaying its rule file"),
-                              ("extract-page", 6, "rule-free extraction of one page"),
+    p = sub.add_parser("crawl", help="crawl a site by replaying its rule file",
+                       description="Fetch every category, list and detail page the rule file "
+                                   "leads to and write one record per product.")
+    p.add_argument("rules", metavar="RULES.yaml")
+    p.add_argument("--out", required=True, metavar="FILE", help="output file")
+    p.add_argument("--format", choices=["jsonl", "csv", "sqlite"],
+                   help="output format (default: from the file's suffix, else jsonl)")
+    p.add_argument("--state", metavar="PATH", help="crawl state (default: FILE.state)")
+    p.add_argument("--concurrency", type=int, metavar="N", help="requests in flight")
+    p.add_argument("--delay", type=float, metavar="S", help="seconds between requests")
+    p.add_argument("--max-pages", type=int, metavar="N", help="stop after N pages")
+    p.add_argument("--resume", action="store_true", help="continue an interrupted crawl")
+    p.add_argument("--recrawl", action="store_true",
+                   help="revisit due pages of a finished crawl; emit new or changed records")
+    p.add_argument("--strict", action="store_true", help="exit 1 when the site drifted")
+    p.set_defaults(func=cmd_crawl)
+
+    for name, issue, text in (("extract-page", 6, "rule-free extraction of one page"),
                               ("review", 8, "visual review of a rule file")):
         p = sub.add_parser(name, help=f"{text} (planned, issue #{issue})", add_help=False)
         p.add_argument("rest", nargs=argparse.REMAINDER)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -50,6 +50,8 @@ class Settings(Strict):
         "STRUCTURER_CHROMIUM", DEFAULT_CHROMIUM))
     browser_timeout: float = Field(30.0, gt=0)
     browser_pages: int = Field(4, ge=1, le=32, description="pages kept open in the browser pool")
+    # static or browser for every level, or "auto": decide per level by comparing pages
+    render: Literal["auto", "static", "browser"] = "auto"
 
     @classmethod
     def layered(cls, *layers: Mapping[str, Any] | None) -> Settings:

@@ -8,6 +8,7 @@ fetcher; everything it learns comes from the pure functions in ``analyze/``.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -44,6 +45,7 @@ from structurer.rules.model import (
     TemplateRef,
 )
 from structurer.runtime.extract import compile_rules, extract_detail, extract_list
+from structurer.sampling import RenderSampler
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]
@@ -53,6 +55,7 @@ Progress = Callable[[str], None]
 class ExploreReport:
     pages: dict[str, str] = field(default_factory=dict)      # url -> kind / error
     fetched: int = 0
+    rendered: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
 
@@ -68,32 +71,65 @@ class Explorer:
         self.progress = progress or (lambda msg: None)
         self.report = ExploreReport()
         self.views: dict[str, PageView] = {}
+        self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
+                                     settings.render)
 
     # ----- fetching --------------------------------------------------------------------
-    async def view(self, url: str) -> PageView:
+    def _keep(self, url: str, page: Page) -> PageView:
+        view = PageView.from_html(page.final_url or url, page.text, self.lexicon)
+        self.views[url] = view
+        how = "rendered" if page.rendered else "static"
+        self.report.pages[url] = view.kind
+        self.progress(f"{self.report.fetched:>3} pages  {view.kind:<6} {how:<8} {url}")
+        return view
+
+    async def view(self, url: str, level: str, *, record: bool = True) -> PageView:
         if url in self.views:
             return self.views[url]
         if self.report.fetched >= self.settings.analyze_max_pages:
             raise AnalysisError(f"page budget of {self.settings.analyze_max_pages} used up",
                                 url=url)
         self.report.fetched += 1
-        page: Page = await self.fetcher.fetch(url)
-        view = PageView.from_html(page.final_url or url, page.text, self.lexicon)
-        self.views[url] = view
-        self.report.pages[url] = view.kind
-        self.progress(f"{self.report.fetched:>3} pages  {view.kind:<6} {url}")
-        return view
+        return self._keep(url, await self.sampler.page(url, level, record=record))
 
-    async def views_of(self, urls: Sequence[str]) -> list[PageView]:
-        out: list[PageView] = []
-        for url in urls:
-            if self.report.fetched >= self.settings.analyze_max_pages:
-                break
+    async def views_of(self, urls: Sequence[str], level: str, *,
+                       record: bool = True) -> list[PageView]:
+        """Pages fetched a few at a time (the fetchers keep per-host limits), in order."""
+        room = self.settings.analyze_max_pages - self.report.fetched
+        todo = [u for u in dict.fromkeys(urls) if u not in self.views][:max(room, 0)]
+        self.report.fetched += len(todo)
+        results = await asyncio.gather(
+            *(self.sampler.page(u, level, record=record) for u in todo),
+            return_exceptions=True)
+        for url, result in zip(todo, results, strict=True):
+            if isinstance(result, FetchError):
+                self.report.pages[url] = f"error: {result.message}"
+            elif isinstance(result, BaseException):
+                raise result
+            else:
+                self._keep(url, result)
+        return [self.views[u] for u in urls if u in self.views]
+
+    async def render_probes(self, probes: Sequence[PageView]) -> list[PageView]:
+        """Probed pages that become product lists once a browser renders them (lists
+        built by JavaScript on an otherwise static site)."""
+        found: list[PageView] = []
+        for page in probes:
+            if page.kind == "list" or page.url not in self.views:
+                continue
             try:
-                out.append(await self.view(url))
-            except FetchError as error:
-                self.report.pages[url] = f"error: {error.message}"
-        return out
+                rendered = await self.sampler.rendered(page.url)
+            except FetchError:
+                continue
+            if rendered is None:
+                break
+            view = PageView.from_html(rendered.final_url or page.url, rendered.text,
+                                      self.lexicon)
+            if view.kind == "list":
+                self.views[page.url] = view
+                self.report.pages[page.url] = "list"
+                found.append(view)
+        return found
 
     # ----- stages ------------------------------------------------------------------------
     async def categories(self, entry: PageView) -> tuple[LinkGroup | None, list[PageView]]:
@@ -103,7 +139,7 @@ class Explorer:
         for index, group in enumerate(groups[:6]):
             urls = group.urls
             picks = list(dict.fromkeys([urls[0], urls[len(urls) // 2], urls[-1]]))
-            probes[index] = await self.views_of(picks)
+            probes[index] = await self.views_of(picks, "category", record=False)
         best: tuple[float, int] | None = None
         for index, pages in probes.items():
             score = sum(p.kind == "list" for p in pages) + 0.2 * sum(
@@ -111,6 +147,23 @@ class Explorer:
             if best is None or score > best[0]:
                 best = (score, index)
         listing = [p for pages in probes.values() for p in pages if p.kind == "list"]
+        probed = [p for ps in probes.values() for p in ps]
+        # the category level is judged on the entry and on department pages when there are
+        # some (pages of category links that are not lists), else on the first probes
+        others = [p.url for p in probed if p.kind == "other"] or [p.url for p in probed]
+        await self.sampler.confirm("category", [entry.url, *others])
+        if len(listing) < 2:
+            rendered = await self.render_probes(probed)
+            await self.sampler.confirm("list", [p.url for p in rendered])
+            listing += rendered
+            for index, pages in probes.items():
+                probes[index] = [self.views.get(p.url, p) for p in pages]
+            best = None
+            for index, pages in probes.items():
+                score = sum(p.kind == "list" for p in pages) + 0.2 * sum(
+                    p.kind == "other" for p in pages) + 0.01 * len(groups[index].links)
+                if best is None or score > best[0]:
+                    best = (score, index)
         if best is None or best[0] < 1:
             return None, listing
         group = groups[best[1]]
@@ -124,7 +177,8 @@ class Explorer:
         if wanted and urls:
             step = max(1, len(urls) // wanted)
             spread = urls[::step][:wanted]
-            listing += [p for p in await self.views_of(spread) if p.kind == "list"]
+            listing += [p for p in await self.views_of(spread, "list", record=False)
+                        if p.kind == "list"]
         return group, listing
 
     async def list_pages(self, entry: PageView, candidates: list[PageView]) -> list[PageView]:
@@ -139,6 +193,7 @@ class Explorer:
         if not chosen:
             raise NoRepeatedBlock("found no product list pages (no repeated product blocks "
                                   f"on the {self.report.fetched} pages probed)", url=entry.url)
+        await self.sampler.confirm("list", [p.url for p in chosen])
         return chosen
 
     async def detail_pages(self, sources: Sequence[ListSource], count: int = 8
@@ -168,7 +223,8 @@ class Explorer:
                         hints[name] = text_of(node) if hasattr(node, "tag") else str(node)
                 picks.append((url, hints, title))
         picks = list({p[0]: p for p in reversed(picks)}.values())[::-1][:count]
-        pages = await self.views_of([u for u, _, _ in picks])
+        await self.sampler.confirm("detail", [u for u, _, _ in picks][:3])
+        pages = await self.views_of([u for u, _, _ in picks], "detail")
         by_url = {p.url: p for p in pages}
         kept = [(by_url[u], h, c) for u, h, c in picks if u in by_url]
         return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
@@ -188,7 +244,8 @@ class Explorer:
                         url, page.url):
                     seen.add(url)
                     fresh.append(url)
-        found = [p for p in await self.views_of(fresh[:limit]) if p.kind == "list"]
+        found = [p for p in await self.views_of(fresh[:limit], "list", record=False)
+                 if p.kind == "list"]
         return lists + found
 
 
@@ -211,10 +268,6 @@ def url_shape(url: str) -> str:
     return re.sub(r"\d+", "0", parts.path) + ("?" + query if query else "")
 
 
-def _render() -> RenderDecision:
-    return RenderDecision(mode="static", decided_by="default")
-
-
 def template_ref(lexicon: Lexicon, path: str | None) -> TemplateRef:
     return TemplateRef(name=lexicon.name, hash=lexicon.content_hash(), path=path)
 
@@ -234,10 +287,10 @@ def _pagination(guess: PaginationGuess | None) -> Pagination | None:
 
 
 def list_level(learned: ListLearned, pagination: PaginationGuess | None,
-               pages: Sequence[PageView]) -> ListLevel:
+               render: RenderDecision | None = None) -> ListLevel:
     return ListLevel(item_xpath=learned.item_xpath, detail_link_xpath=learned.detail_link_xpath,
                      fields=learned.fields, pagination=_pagination(pagination),
-                     render=_render(), confidence=learned.confidence)
+                     render=render or RenderDecision(), confidence=learned.confidence)
 
 
 def with_baselines(rules: SiteRules, lists: Sequence[PageView],
@@ -279,7 +332,16 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
     """Explore a shop from ``url`` and learn its rules (the heart of ``structurer analyze``)."""
     started = time.monotonic()
     ex = Explorer(fetcher, lexicon, settings, progress)
-    entry = await ex.view(url)
+    try:
+        return await _analyze(ex, url, template_path, started)
+    finally:
+        await ex.sampler.close()
+
+
+async def _analyze(ex: Explorer, url: str, template_path: str | None,
+                   started: float) -> tuple[SiteRules, ExploreReport]:
+    lexicon, settings = ex.lexicon, ex.settings
+    entry = await ex.view(url, "category", record=False)
     group, candidates = await ex.categories(entry)
     lists = await ex.list_pages(entry, candidates)
     layouts = learn_list_layouts(lists, lexicon)
@@ -293,7 +355,7 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
     if pagination is not None:
         nxt = next((u for u in pagination.next_urls if u), None)
         if nxt and ex.report.fetched < settings.analyze_max_pages:
-            more = await ex.views_of([nxt])
+            more = await ex.views_of([nxt], "list", record=False)
             if more and more[0].kind == "list":
                 lists.append(more[0])
                 layouts = learn_list_layouts(lists, lexicon)
@@ -320,7 +382,7 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
     if group is not None:
         good = {p.url for p in lists}
         category = CategoryLevel(
-            link_xpath=category_xpath(entry, group, good), render=_render(),
+            link_xpath=category_xpath(entry, group, good), render=ex.sampler.decision("category"),
             confidence=round(sum(u in good for u in group.urls) / max(len(group.urls), 1), 2),
             samples=[t for _, t, _ in group.links if t][:5])
     variants = [DetailVariant(name=f"layout {i + 2}", when=when, fields=other.fields)
@@ -334,12 +396,12 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
             detail_link_xpath=other.detail_link_xpath, fields=other.fields,
             pagination=_pagination(own) if own and (
                 pagination is None or own.next_xpath != pagination.next_xpath) else None))
-    main_level = list_level(learned, pagination, lists)
+    main_level = list_level(learned, pagination, ex.sampler.decision("list"))
     levels = Levels(
         category=category,
         list=main_level.model_copy(update={"variants": list_variants}),
-        detail=DetailLevel(fields=detail.fields, render=_render(), confidence=detail.confidence,
-                           variants=variants)
+        detail=DetailLevel(fields=detail.fields, render=ex.sampler.decision("detail"),
+                           confidence=detail.confidence, variants=variants)
         if detail and detail.fields else None)
     rules = SiteRules(
         schema_version=SCHEMA_VERSION, site=site_of(entry.url), start_url=url,
@@ -347,6 +409,10 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
         generator=f"structurer {__version__}", template=template_ref(lexicon, template_path),
         levels=levels)
     rules = with_baselines(rules, lists, details)
+    if ex.sampler.unavailable:
+        ex.report.notes.append(f"render modes not checked ({ex.sampler.unavailable}); "
+                               "every level is taken as static")
+    ex.report.rendered = ex.sampler.renders
     ex.report.seconds = round(time.monotonic() - started, 2)
     ex.report.notes.extend(learned.notes)
     if detail:

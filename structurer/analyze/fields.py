@@ -346,13 +346,13 @@ def rank_fields(slots: Sequence[Slot], lexicon: Lexicon, level: str,
                 if choice is not None:
                     choices.append(choice)
         choices.sort(key=lambda c: (c.score, -c.slot.depth), reverse=True)
-        ranked[name] = prefer_specific(choices[:8]) if spec.kind == "text" else choices[:8]
+        ranked[name] = (prefer_specific(choices[:8]) if spec.kind in ("text", "money")
+                        else choices[:8])
     return ranked
 
 
 def _inside(part: str | None, whole: str | None) -> bool:
-    return bool(part and whole) and part != whole and _norm_value(part or "") in _norm_value(
-        whole or "")
+    return bool(part and whole) and _norm_value(part or "") in _norm_value(whole or "")
 
 
 def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
@@ -367,7 +367,8 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
             break
         values = other.slot.values(other.view)
         pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
-        if pairs and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
+        strict = sum(_inside(v, w) and _norm_value(v) != _norm_value(w) for v, w in pairs)
+        if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
                 pairs) >= 0.8 * sum(1 for w in lead_values if w):
             other.evidence.append("more specific than a container holding it")
             return [other, *[c for c in choices if c is not other]]
@@ -429,15 +430,16 @@ def _amount(text: str) -> float | None:
 
 
 def money_order(price: FieldChoice, original: FieldChoice) -> bool:
-    """True when the 'original' slot holds the larger amount wherever both are present."""
-    bigger = 0
+    """False only when the 'original' slot clearly holds the smaller amount wherever both
+    are present (the two were swapped); equal amounts prove nothing."""
+    smaller = 0
     both = 0
     for a, b in zip(price.slot.values(price.view), original.slot.values(original.view),
                     strict=True):
         if a and b:
             na, nb = _amount(a), _amount(b)
-            if na is not None and nb is not None:
+            if na is not None and nb is not None and na != nb:
                 both += 1
-                bigger += nb > na
-    return both == 0 or bigger / both >= 0.8
+                smaller += nb < na
+    return both == 0 or smaller / both < 0.8
 

@@ -11,6 +11,7 @@ Pages come straight from the shop object, so scoring needs no network.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,14 +54,23 @@ def same(name: str, got: Any, want: Any) -> bool:
     return _norm(got) == _norm(want)
 
 
-def page_tree(shop: Shop, url: str, base: str) -> Any:
+def page_tree(shop: Shop, url: str, base: str,
+              rendered: Mapping[str, str] | None = None) -> Any:
+    """The page as the rules will see it: from ``rendered`` (browser DOMs by URL) when
+    given there, else straight from the shop."""
+    if rendered is not None and url in rendered:
+        return parse_html(rendered[url], base_url=url)
     response = shop.handle(url[len(base):])
     text, _ = decode_html(response.body, response.content_type)
     return parse_html(text, base_url=url)
 
 
-def score_rules(shop: Shop, base: str, rules: SiteRules, *, max_errors: int = 50) -> Scores:
-    """Apply ``rules`` to every list and detail page of ``shop`` and compare with its truth."""
+def score_rules(shop: Shop, base: str, rules: SiteRules, *, max_errors: int = 50,
+                rendered: Mapping[str, str] | None = None) -> Scores:
+    """Apply ``rules`` to every list and detail page of ``shop`` and compare with its truth.
+
+    Pages of levels the shop builds with JavaScript must come rendered in ``rendered``.
+    """
     truth = shop.ground_truth(base)
     compiled = compile_rules(rules)
     errors: list[str] = []
@@ -73,7 +83,7 @@ def score_rules(shop: Shop, base: str, rules: SiteRules, *, max_errors: int = 50
     list_ok = dict.fromkeys(LIST_FIELDS, 0)
     list_total = next_ok = 0
     for url, page in truth["list_pages"].items():
-        result = extract_list(compiled, page_tree(shop, url, base), url)
+        result = extract_list(compiled, page_tree(shop, url, base, rendered), url)
         got = {r["url"]: r for r in result.items}
         want = {i["url"]: i for i in page["items"]}
         tp += len(got.keys() & want.keys())
@@ -97,8 +107,8 @@ def score_rules(shop: Shop, base: str, rules: SiteRules, *, max_errors: int = 50
     detail_ok = dict.fromkeys(DETAIL_FIELDS, 0)
     products = truth["products"]
     for product in products:
-        record = (extract_detail(compiled, page_tree(shop, product["url"], base), product["url"])
-                  if compiled.has_detail else {})
+        record = (extract_detail(compiled, page_tree(shop, product["url"], base, rendered),
+                                 product["url"]) if compiled.has_detail else {})
         for name in DETAIL_FIELDS:
             if same(name, record.get(name), product[name]):
                 detail_ok[name] += 1

@@ -23,6 +23,9 @@ from structurer.fetch.http import (
 )
 from structurer.fetch.replay import ReplayFetcher, SavedPage
 
+# BrowserFetcher lives in structurer.fetch.browser and is imported where needed: it
+# pulls in Playwright, which a static crawl never loads.
+
 
 def fetcher_for(settings: Settings | None = None, *,
                 pages: str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]] | None = None

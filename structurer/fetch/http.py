@@ -211,7 +211,7 @@ class HttpFetcher:
         current = url
         redirects = 0
         while True:
-            self._check_url(url, current, redirected=redirects > 0)
+            self.check_url(url, current, redirected=redirects > 0)
             if self.settings.obey_robots:
                 rules = await self._robots_rules(url, current)
                 if not rules.allowed(current, self.settings.user_agent):
@@ -241,7 +241,7 @@ class HttpFetcher:
                     headers={str(k): v for k, v in response.headers.items()},
                     elapsed=time.monotonic() - started)
 
-    def _check_url(self, url: str, target: str, *, redirected: bool) -> None:
+    def check_url(self, url: str, target: str, *, redirected: bool) -> None:
         limit = self.settings.max_url_length
         if len(target) > limit:
             what = "redirect to a URL" if redirected else "URL"

@@ -1,0 +1,356 @@
+"""Browser fetching with Playwright: Debian's Chromium renders pages built by JavaScript.
+
+Input: URLs and a :class:`~structurer.config.Settings` (``chromium_path``,
+``browser_timeout``, ``browser_pages``, ``user_agent``, ``obey_robots``, ``delay``,
+``allowed_hosts``...). Output: :class:`~structurer.fetch.base.Page` objects with
+``rendered=True`` whose ``text`` is the rendered DOM (``page.content()``), or a
+one-line :class:`~structurer.errors.FetchError`: :class:`BrowserFetchError` (with a
+``kind``) or :class:`~structurer.errors.RenderTimeout`.
+
+What every fetch goes through, in order:
+
+1. the URL checks and the robots.txt verdict of :class:`~structurer.fetch.http.HttpFetcher`
+   (an HttpFetcher with the same settings asks for robots.txt, so both fetchers agree),
+   and the per-host spacing of ``delay`` / ``Crawl-delay``;
+2. a tab from a small pool (at most ``browser_pages`` open, reused between fetches);
+   images, fonts and media are refused unless the fetcher was built with ``block=()``;
+3. navigation, then waiting until the network is idle (no request for 500 ms) or, with
+   ``wait_for_xpath``, until that XPath matches; ``browser_timeout`` caps navigation
+   and waiting together (counted from taking a tab, so queueing for the pool is free)
+   and :class:`RenderTimeout` reports running out of it;
+4. the final URL (after redirects) is checked again against the host list and robots.txt.
+
+Chromium is never downloaded: a missing binary is one :class:`BrowserFetchError`
+naming the path and how to install it. Everything opened (Playwright driver, browser,
+context, tabs, the robots HttpFetcher) is closed by :meth:`BrowserFetcher.close`, which
+``async with`` calls also on errors, Ctrl-C and task cancellation; a tab whose fetch
+failed or was cancelled is closed at once instead of going back to the pool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Collection, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import asdict, dataclass, field
+from http import HTTPStatus
+from types import TracebackType
+from typing import Any
+
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Playwright,
+    Route,
+    ViewportSize,
+    async_playwright,
+)
+from playwright.async_api import Error as PlaywrightError
+from playwright.async_api import Page as Tab
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.errors import FetchError, RenderTimeout
+from structurer.fetch.base import Page
+from structurer.fetch.http import HttpFetcher, HttpFetchError
+from structurer.fetch.robots import origin_of
+
+log = logging.getLogger(__name__)
+
+#: Playwright resource types refused by default: they never change the DOM's structure.
+BLOCKED_RESOURCES = frozenset({"image", "font", "media"})
+INSTALL_HINT = "install it with `apt-get install chromium` or set STRUCTURER_CHROMIUM"
+VIEWPORT: ViewportSize = {"width": 1366, "height": 900}
+
+
+class BrowserFetchError(FetchError):
+    """A failed browser fetch. ``kind`` is one of: browser (missing or not starting),
+    url, offsite, robots, connection, dns, tls, http. ``status`` is the HTTP status when
+    known. Running out of time is :class:`~structurer.errors.RenderTimeout` instead."""
+
+    def __init__(self, message: str, *, url: str | None, kind: str,
+                 status: int | None = None) -> None:
+        super().__init__(" ".join(message.split()), url=url)
+        self.kind = kind
+        self.status = status
+
+
+@dataclass
+class BrowserStats:
+    """Counters for progress displays and tests."""
+
+    pages: int = 0            # fetch() calls that returned a Page
+    tabs_opened: int = 0      # tabs created over the fetcher's life
+    in_flight: int = 0        # fetches holding a tab now
+    max_in_flight: int = 0    # the most at once
+    blocked: int = 0          # requests refused (images, fonts, media)
+    errors: Counter[str] = field(default_factory=Counter)
+
+    def as_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["errors"] = dict(self.errors)
+        return data
+
+
+def chromium_problem(path: str) -> str | None:
+    """Why ``path`` cannot be Chromium ('Chromium not found at ...'), or None if usable."""
+    if os.path.isfile(path) and os.access(path, os.X_OK):
+        return None
+    what = "is not executable" if os.path.isfile(path) else "not found"
+    return f"Chromium {what} at {path!r}: {INSTALL_HINT}"
+
+
+class BrowserFetcher:
+    """The Playwright :class:`Fetcher`: ``async with BrowserFetcher(s) as f: await f.fetch(u)``."""
+
+    def __init__(self, settings: Settings | None = None, *, raise_for_status: bool = True,
+                 block: Collection[str] = BLOCKED_RESOURCES) -> None:
+        self.settings = settings or Settings()
+        self.raise_for_status = raise_for_status
+        self.block = frozenset(block)
+        self.stats = BrowserStats()
+        self.http = HttpFetcher(self.settings)   # robots.txt and URL checks
+        self._playwright: Playwright | None = None
+        self._browser: Browser | None = None
+        self._context: BrowserContext | None = None
+        self._idle: list[Tab] = []
+        self._slots = asyncio.Semaphore(self.settings.browser_pages)
+        self._start_lock = asyncio.Lock()
+        self._host_locks: dict[str, asyncio.Lock] = {}
+        self._last_start: dict[str, float] = {}
+
+    # ----- lifecycle -------------------------------------------------------------------
+    async def __aenter__(self) -> BrowserFetcher:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.close()
+
+    @property
+    def running(self) -> bool:
+        return self._context is not None
+
+    async def start(self) -> None:
+        """Launch Chromium (once); :meth:`fetch` calls this itself when needed."""
+        if self._context is not None:
+            return
+        async with self._start_lock:
+            if self._context is not None:
+                return
+            path = self.settings.chromium_path
+            problem = chromium_problem(path)
+            if problem:
+                raise BrowserFetchError(problem, url=None, kind="browser")
+            try:
+                self._playwright = await async_playwright().start()
+                self._browser = await self._playwright.chromium.launch(
+                    executable_path=path, args=list(CHROMIUM_FLAGS), headless=True,
+                    timeout=self.settings.browser_timeout * 1000)
+                context = await self._browser.new_context(
+                    user_agent=self.settings.user_agent, viewport=VIEWPORT,
+                    service_workers="block")
+                if self.block:
+                    await context.route("**/*", self._route)
+                self._context = context
+            except BaseException as error:
+                await self.close()
+                if isinstance(error, PlaywrightError):
+                    raise BrowserFetchError(f"cannot start Chromium at {path!r}: "
+                                            f"{_first_line(error)}; {INSTALL_HINT}",
+                                            url=None, kind="browser") from None
+                raise
+            log.debug("Chromium %s started from %s", self._browser.version, path)
+
+    async def close(self) -> None:
+        """Close tabs, context, browser, the Playwright driver and the robots fetcher."""
+        tabs, self._idle = self._idle, []
+        context, self._context = self._context, None
+        browser, self._browser = self._browser, None
+        playwright, self._playwright = self._playwright, None
+        for tab in tabs:
+            await _quietly(tab.close())
+        if context is not None:
+            await _quietly(context.close())
+        if browser is not None:
+            await _quietly(browser.close())
+        if playwright is not None:
+            await _quietly(playwright.stop())
+        await self.http.close()
+
+    # ----- public API ------------------------------------------------------------------
+    async def fetch(self, url: str, wait_for_xpath: str | None = None) -> Page:
+        """Render ``url``; wait for network idle, or for ``wait_for_xpath`` to match."""
+        started = time.monotonic()
+        try:
+            await self._check(url, url, redirected=False)
+            await self.start()
+            await self._space(url)
+            async with self._tab() as tab:
+                page = await self._render(tab, url, wait_for_xpath, started)
+        except RenderTimeout:
+            self.stats.errors["timeout"] += 1
+            raise
+        except BrowserFetchError as error:
+            self.stats.errors[error.kind] += 1
+            raise
+        self.stats.pages += 1
+        return page
+
+    async def fetch_all(self, urls: Iterable[str], wait_for_xpath: str | None = None
+                        ) -> list[Page | FetchError]:
+        """Render concurrently (at most ``browser_pages`` at once); errors in place."""
+        async def one(url: str) -> Page | FetchError:
+            try:
+                return await self.fetch(url, wait_for_xpath)
+            except FetchError as error:
+                return error
+        return list(await asyncio.gather(*(one(u) for u in urls)))
+
+    # ----- one fetch -------------------------------------------------------------------
+    async def _check(self, url: str, target: str, *, redirected: bool) -> None:
+        """HttpFetcher's URL checks and robots.txt verdict, as BrowserFetchErrors."""
+        try:
+            self.http.check_url(url, target, redirected=redirected)
+            if self.settings.obey_robots:
+                rules = await self.http.robots.rules_for(target)
+                if not rules.allowed(target, self.settings.user_agent):
+                    where = f" (redirected to {target})" if redirected else ""
+                    why = f"; {rules.reason}" if rules.reason else ""
+                    raise BrowserFetchError(f"disallowed by robots.txt{where}{why}", url=url,
+                                            kind="robots")
+        except HttpFetchError as error:
+            raise BrowserFetchError(error.message, url=url, kind=error.kind,
+                                    status=error.status) from None
+
+    async def _space(self, url: str) -> None:
+        """Space render starts to one host by ``delay`` or robots.txt ``Crawl-delay``."""
+        delay = await self.http.crawl_delay(url) if self.settings.obey_robots else \
+            self.settings.delay
+        if delay <= 0:
+            return
+        key = origin_of(url)
+        async with self._host_locks.setdefault(key, asyncio.Lock()):
+            wait = self._last_start.get(key, float("-inf")) + delay - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_start[key] = time.monotonic()
+
+    @asynccontextmanager
+    async def _tab(self) -> AsyncIterator[Tab]:
+        """A pooled tab; one that failed (or was cancelled) is closed, not reused."""
+        async with self._slots:
+            context = self._context
+            if context is None:  # closed meanwhile
+                raise BrowserFetchError("the browser was closed", url=None, kind="browser")
+            if self._idle:
+                tab = self._idle.pop()
+            else:
+                tab = await context.new_page()
+                self.stats.tabs_opened += 1
+            self.stats.in_flight += 1
+            self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
+            reuse = False
+            try:
+                yield tab
+                reuse = True
+            finally:
+                self.stats.in_flight -= 1
+                if reuse and self._context is context and not tab.is_closed():
+                    self._idle.append(tab)
+                else:
+                    await _quietly(tab.close())
+
+    async def _render(self, tab: Tab, url: str, xpath: str | None, started: float) -> Page:
+        limit = self.settings.browser_timeout
+        deadline = time.monotonic() + limit  # from getting a tab: queueing is not rendering
+        try:
+            response = await tab.goto(url, wait_until="domcontentloaded" if xpath else "load",
+                                      timeout=_ms_left(deadline))
+            if xpath:
+                await tab.wait_for_selector(f"xpath={xpath}", state="attached",
+                                            timeout=_ms_left(deadline))
+            else:
+                await tab.wait_for_load_state("networkidle", timeout=_ms_left(deadline))
+            text = await _content(tab, deadline)
+        except PlaywrightTimeout:
+            what = f"XPath {xpath} did not match" if xpath else "page did not finish loading"
+            raise RenderTimeout(f"{what} within {limit:g}s", url=url) from None
+        except PlaywrightError as error:
+            message = _first_line(error)
+            raise BrowserFetchError(message, url=url, kind=_kind(message)) from None
+        final_url = tab.url
+        if final_url != url:
+            await self._check(url, final_url, redirected=True)
+        status = response.status if response is not None else 200
+        headers = await response.all_headers() if response is not None else {}
+        if not 200 <= status < 300 and self.raise_for_status:
+            reason = (response.status_text if response is not None else "") or _phrase(status)
+            raise BrowserFetchError(f"HTTP {status} {reason}", url=url, kind="http",
+                                    status=status)
+        return Page(url=url, final_url=final_url, status=status, body=text.encode("utf-8"),
+                    text=text, encoding="utf-8", headers=headers, rendered=True,
+                    elapsed=time.monotonic() - started)
+
+    async def _route(self, route: Route) -> None:
+        """Refuse blocked resource types; let everything else through."""
+        try:
+            if route.request.resource_type in self.block:
+                self.stats.blocked += 1
+                await route.abort("blockedbyclient")
+            else:
+                await route.fallback()
+        except PlaywrightError:  # the tab or browser closed meanwhile
+            return
+
+
+async def _content(tab: Tab, deadline: float) -> str:
+    """The DOM as HTML, waiting out a navigation a script started (a JS redirect)."""
+    for _ in range(3):
+        try:
+            return await tab.content()
+        except PlaywrightError as error:
+            if "navigating" not in str(error):
+                raise
+            await tab.wait_for_load_state("load", timeout=_ms_left(deadline))
+    return await tab.content()
+
+
+def _kind(message: str) -> str:
+    """BrowserFetchError kind of a Chromium network error (``net::ERR_...``)."""
+    if "ERR_NAME_NOT_RESOLVED" in message or "ERR_NAME_RESOLUTION_FAILED" in message:
+        return "dns"
+    if "ERR_CERT_" in message or "ERR_SSL_" in message:
+        return "tls"
+    return "connection"
+
+
+def _ms_left(deadline: float) -> float:
+    """Milliseconds until ``deadline`` (at least 1: Playwright reads 0 as 'no limit')."""
+    return max(1.0, (deadline - time.monotonic()) * 1000)
+
+
+def _first_line(error: BaseException) -> str:
+    """Playwright's message without the API prefix and the call log."""
+    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+    head, sep, rest = text.partition(": ")
+    return rest if sep and "." in head and " " not in head else text
+
+
+def _phrase(status: int) -> str:
+    try:
+        return HTTPStatus(status).phrase
+    except ValueError:
+        return ""
+
+
+async def _quietly(closing: Any) -> None:
+    """Await a close/stop call, ignoring errors from what is already gone."""
+    with contextlib.suppress(PlaywrightError, OSError, RuntimeError):
+        await closing

@@ -1,0 +1,144 @@
+"""Pages for analysis, fetched the way each level needs: "pre-fetch, compare, mark".
+
+Input: URLs with the level they are sampled for (category, list, detail), an HTTP
+fetcher, settings and the lexicon's render threshold. Output: the page to analyze
+(raw HTML where a level is static, the browser-rendered DOM where it is not) and,
+per level, a :class:`RenderDecision` with the similarities that decided it. While a
+level is undecided its pages are fetched both ways and compared; from two pages on
+the level is marked and later pages are fetched one way only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from typing import Any, Literal
+
+from structurer.analyze.render import decide_level, override, render_similarity
+from structurer.config import Settings
+from structurer.errors import FetchError
+from structurer.fetch.base import Fetcher, Page
+from structurer.rules.model import RenderDecision
+
+log = logging.getLogger(__name__)
+RenderOption = Literal["auto", "static", "browser"]
+
+
+class RenderSampler:
+    """Raw and rendered fetching for one analysis run; closes its browser at the end."""
+
+    def __init__(self, http: Fetcher, settings: Settings, threshold: float,
+                 option: RenderOption = "auto") -> None:
+        self.http = http
+        self.settings = settings
+        self.threshold = threshold
+        self.option = option
+        self.decisions: dict[str, RenderDecision] = {}
+        self.samples: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        self.raw: dict[str, Page] = {}
+        self.rendered_pages: dict[str, Page] = {}
+        self.browser: Any = None
+        self.unavailable: str | None = None    # why no browser could be used
+        self.renders = 0
+
+    # ----- the two ways to fetch -------------------------------------------------------
+    async def fetch_raw(self, url: str) -> Page:
+        if url not in self.raw:
+            self.raw[url] = await self.http.fetch(url)
+        return self.raw[url]
+
+    async def rendered(self, url: str) -> Page | None:
+        """The browser's DOM of ``url`` (None when no browser can be had)."""
+        if url in self.rendered_pages:
+            return self.rendered_pages[url]
+        if self.unavailable is not None:
+            return None
+        if self.browser is None:
+            from structurer.fetch.browser import BrowserFetcher
+
+            browser = BrowserFetcher(self.settings)
+            try:
+                await browser.start()
+            except FetchError as error:
+                await browser.close()
+                if self.option == "browser":
+                    raise
+                self.unavailable = error.message
+                log.warning("render modes not checked: %s", error.message)
+                return None
+            self.browser = browser
+        page: Page = await self.browser.fetch(url)
+        self.renders += 1
+        self.rendered_pages[url] = page
+        return page
+
+    async def close(self) -> None:
+        if self.browser is not None:
+            await self.browser.close()
+            self.browser = None
+
+    # ----- per level ---------------------------------------------------------------------
+    def decision(self, level: str) -> RenderDecision:
+        if self.option != "auto":
+            return override(self.option)
+        return self.decisions.get(level, RenderDecision())
+
+    def _record(self, level: str, url: str, raw: Page, rendered: Page) -> float:
+        if any(u == url for u, _, _ in self.samples[level]):
+            return render_similarity(raw.text, rendered.text)
+        self.samples[level].append((url, raw.text, rendered.text))
+        if len(self.samples[level]) >= 2 and level not in self.decisions:
+            self.decisions[level] = decide_level(self.samples[level], self.threshold)
+        return render_similarity(raw.text, rendered.text)
+
+    async def page(self, url: str, level: str, *, record: bool = True) -> Page:
+        """The page to analyze for ``level``: rendered where the level needs a browser.
+
+        ``record=False`` for pages not known to belong to ``level`` (a category link may
+        lead to a department page or to a list): they are compared, not counted.
+        """
+        if self.option == "static":
+            return await self.fetch_raw(url)
+        if self.option == "browser":
+            page = await self.rendered(url)
+            assert page is not None
+            return page
+        decided = self.decisions.get(level)
+        if decided is not None:
+            if decided.mode == "browser":
+                page = await self.rendered(url)
+                return page if page is not None else await self.fetch_raw(url)
+            return await self.fetch_raw(url)
+        raw = await self.fetch_raw(url)
+        rendered = await self.rendered(url)
+        if rendered is None:
+            return raw
+        similarity = (self._record(level, url, raw, rendered) if record
+                      else render_similarity(raw.text, rendered.text))
+        return rendered if similarity < self.threshold else raw
+
+    async def confirm(self, level: str, urls: list[str]) -> None:
+        """Make sure ``level`` is decided from these pages (two of them, fetched both ways
+        at the same time)."""
+        if self.option != "auto" or level in self.decisions:
+            return
+        todo = [u for u in dict.fromkeys(urls)
+                if not any(u == s for s, _, _ in self.samples[level])]
+        while todo and len(self.samples[level]) < 2 and self.unavailable is None:
+            batch, todo = todo[: 2 - len(self.samples[level])], todo[2 - len(self.samples[level]):]
+            if self.browser is None:
+                await self.rendered(batch[0])        # starts the browser once
+                if self.unavailable is not None:
+                    return
+            pairs = await asyncio.gather(*(self._both(u) for u in batch))
+            for url, pair in zip(batch, pairs, strict=True):
+                if pair is not None:
+                    self._record(level, url, *pair)
+
+    async def _both(self, url: str) -> tuple[Page, Page] | None:
+        try:
+            raw, rendered = await asyncio.gather(self.fetch_raw(url), self.rendered(url))
+        except FetchError:
+            return None
+        return (raw, rendered) if rendered is not None else None

@@ -1,0 +1,200 @@
+"""Static vs browser detection: structure fingerprints on hand-made pages, and the
+decision on every level of every demo shop from real raw and rendered pages.
+
+The demo part fetches each sample page twice — over HTTP with HttpFetcher and rendered
+in Chromium with BrowserFetcher — and checks the decision against the shops' ground
+truth: pixel is browser on every level, maple is static / browser / static for
+category / list / detail, the other six are static everywhere. It needs Chromium and
+fails without it; it never skips.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from structurer.analyze.render import (
+    BITS,
+    decide_level,
+    fingerprint,
+    override,
+    render_similarity,
+    similarity,
+    structure_features,
+)
+from structurer.clean import parse_html
+from structurer.config import Settings
+from structurer.fetch import HttpFetcher, Page
+from structurer.fetch.browser import BrowserFetcher
+from structurer.lexicon import load_lexicon
+from structurer.rules.model import RenderDecision
+
+THRESHOLD = load_lexicon().thresholds.render_similarity
+LEVELS = ("category", "list", "detail")
+SHOPS = ("outfitters", "nordlicht", "brightline", "kumo", "pixel", "huaxia", "maple", "ledger")
+
+NAV = "<header><nav><ul>" + "".join(
+    f"<li><a href='/c/{i}'>Category {i}</a></li>" for i in range(12)) + "</ul></nav></header>"
+FOOTER = "<footer><ul>" + "".join(f"<li><a href='/f/{i}'>Link {i}</a></li>"
+                                  for i in range(8)) + "</ul></footer>"
+GRID = "<ul class='grid'>" + "".join(
+    f"<li><a href='/p/{i}'><img src='/i/{i}.jpg'></a><h3><a href='/p/{i}'>Product {i}</a></h3>"
+    f"<span>${i}.99</span></li>" for i in range(24)) + "</ul>"
+
+
+def html(body: str, head: str = "<title>t</title>") -> str:
+    return f"<html><head>{head}</head><body>{body}</body></html>"
+
+
+SHELL = html(f"{NAV}<main><h1>Shoes</h1><div id='app'></div></main>{FOOTER}"
+             "<script src='/app.js'></script>")
+RENDERED = html(f"{NAV}<main><h1>Shoes</h1><div id='app'>{GRID}</div></main>{FOOTER}")
+
+
+# ----- fingerprints ----------------------------------------------------------------------
+def test_features_are_body_tag_paths_weighted_by_count() -> None:
+    page = html("<div><ul><li><a>x</a></li><li><a>y</a></li></ul></div><p>z</p>")
+    assert structure_features(page) == Counter({
+        "body/div": 1, "body/div/ul": 1, "body/div/ul/li": 2, "body/div/ul/li/a": 2,
+        "body/p": 1})
+
+
+def test_text_attributes_head_and_noise_are_ignored() -> None:
+    plain = html("<main><ul><li><a href='/a'>A</a></li></ul></main>")
+    noisy = html("<!-- banner --><main class='x' id='m'><ul data-v='1'><li><a href='/b'>Other "
+                 "words</a><script>track()</script><style>p{}</style></li></ul>"
+                 "<svg><path d='M0'/></svg><noscript><p>enable JS</p></noscript></main>",
+                 head="<title>other</title><meta charset='utf-8'><script>x()</script>")
+    assert structure_features(plain) == structure_features(noisy)
+    assert render_similarity(plain, noisy) == 1.0
+
+
+def test_browser_inserted_tbody_and_injected_links_are_see_through() -> None:
+    raw = html("<table><tr><td>1</td></tr><tr><td>2</td></tr></table>")
+    rendered = html("<link rel='preload' href='/x.js'><table><tbody><tr><td>1</td></tr>"
+                    "<tr><td>2</td></tr></tbody></table><meta itemprop='price' content='1'>")
+    assert structure_features(raw) == structure_features(rendered)
+    assert render_similarity(raw, rendered) == 1.0
+
+
+def test_script_built_grid_is_told_apart_where_a_bag_of_tags_is_not() -> None:
+    """The grid uses the menu's own tags (ul/li/a): names barely change, paths do."""
+    def names(page: str) -> Counter[str]:
+        return Counter(el.tag for el in parse_html(page).iter("*"))
+
+    bag = similarity(names(SHELL), names(RENDERED))
+    paths = render_similarity(SHELL, RENDERED)
+    assert paths < THRESHOLD - 0.1 < THRESHOLD <= bag
+
+
+def test_small_script_additions_keep_a_page_static() -> None:
+    page = html(f"{NAV}<main><h1>Shoes</h1>{GRID}</main>{FOOTER}")
+    with_banner = page.replace("</footer>", "</footer><div class='cookies'><p>We use "
+                               "cookies</p><button>OK</button></div>")
+    assert render_similarity(page, with_banner) >= 0.9
+
+
+def test_similarity_inputs_and_edge_cases() -> None:
+    assert render_similarity(RENDERED.encode(), parse_html(RENDERED)) == 1.0
+    assert render_similarity(html(""), html("")) == 1.0
+    assert render_similarity(html(""), RENDERED) == 0.0
+    assert render_similarity("", "") == 1.0
+    value = fingerprint(structure_features(RENDERED))
+    assert 0 < value < 2**BITS and value == fingerprint(structure_features(RENDERED))
+    assert fingerprint(Counter()) == 0
+
+
+# ----- the decision ----------------------------------------------------------------------
+def test_decide_level_needs_two_pages() -> None:
+    with pytest.raises(ValueError, match="at least 2 pages, got 1"):
+        decide_level([("http://s/1", SHELL, RENDERED)], THRESHOLD)
+
+
+def test_decide_level_records_evidence() -> None:
+    static = decide_level([("http://s/a", RENDERED, RENDERED), ("http://s/b", SHELL, SHELL)],
+                          THRESHOLD)
+    assert static.mode == "static" and static.decided_by == "auto"
+    assert static.threshold == THRESHOLD
+    assert [(s.url, s.similarity) for s in static.samples] == [("http://s/a", 1.0),
+                                                               ("http://s/b", 1.0)]
+    browser = decide_level([("http://s/a", SHELL, RENDERED), ("http://s/b", SHELL, RENDERED),
+                            ("http://s/c", RENDERED, RENDERED)], THRESHOLD)
+    assert browser.mode == "browser" and len(browser.samples) == 3
+    assert all(s.similarity == round(s.similarity, 3) for s in browser.samples)
+    dumped = browser.model_dump(exclude_defaults=True)
+    assert RenderDecision.model_validate(dumped) == browser  # what the rule file holds
+
+
+def test_decision_follows_the_mean_against_the_threshold() -> None:
+    pages = [("http://s/a", SHELL, RENDERED), ("http://s/b", RENDERED, RENDERED)]
+    mean = sum(s.similarity for s in decide_level(pages, THRESHOLD).samples) / 2
+    assert decide_level(pages, mean).mode == "static"
+    assert decide_level(pages, min(1.0, mean + 0.01)).mode == "browser"
+
+
+def test_override() -> None:
+    assert override("browser") == RenderDecision(mode="browser", decided_by="override")
+
+
+# ----- every demo shop, every level ------------------------------------------------------
+def sample_urls(truth: dict[str, Any]) -> dict[str, list[str]]:
+    """Two pages per level: the home page and a top category; a full first list page and
+    the list page with the fewest products (the hardest to tell); two detail pages."""
+    top = [c for c in truth["categories"] if c["parent"] is None]
+    list_pages = truth["list_pages"]
+    sparse = min(list_pages, key=lambda url: len(list_pages[url]["items"]))
+    details = list(truth["detail_pages"])
+    return {"category": [truth["home"], top[0]["url"]],
+            "list": [next(iter(list_pages)), sparse],
+            "detail": [details[0], details[-1]]}
+
+
+@pytest.fixture(scope="module")
+def decisions(demo_truth: dict[str, Any]) -> dict[tuple[str, str], RenderDecision]:
+    """Each shop's levels decided from raw (HttpFetcher) and rendered (BrowserFetcher) pages."""
+    plan = [(shop, level, url) for shop in SHOPS
+            for level, urls in sample_urls(demo_truth[shop]).items() for url in urls]
+
+    async def fetch() -> tuple[list[Page | Any], list[Page | Any]]:
+        async with HttpFetcher(Settings()) as http, \
+                BrowserFetcher(Settings(browser_pages=6)) as browser:
+            urls = [url for _, _, url in plan]
+            return await http.fetch_all(urls), await browser.fetch_all(urls)
+
+    raws, rendered = asyncio.run(fetch())
+    samples: dict[tuple[str, str], list[tuple[str, str, str]]] = {}
+    for (shop, level, url), raw, done in zip(plan, raws, rendered, strict=True):
+        assert isinstance(raw, Page) and isinstance(done, Page), (raw, done)
+        assert done.rendered and not raw.rendered
+        samples.setdefault((shop, level), []).append((url, raw.text, done.text))
+    return {key: decide_level(pages, THRESHOLD) for key, pages in samples.items()}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("shop", SHOPS)
+def test_demo_levels_are_detected(decisions: dict[tuple[str, str], RenderDecision],
+                                  demo_truth: dict[str, Any], shop: str, level: str) -> None:
+    decision = decisions[shop, level]
+    expected = demo_truth[shop]["render"][level]
+    evidence = [(s.url, s.similarity) for s in decision.samples]
+    assert decision.mode == expected, evidence
+    assert decision.decided_by == "auto" and decision.threshold == THRESHOLD
+    assert len(decision.samples) >= 2
+    # every page on the right side of the threshold, by a margin
+    for url, value in evidence:
+        if expected == "static":
+            assert value >= THRESHOLD + 0.1, (url, value)
+        else:
+            assert value <= THRESHOLD - 0.05, (url, value)
+
+
+def test_the_demo_truth_has_both_modes(demo_truth: dict[str, Any]) -> None:
+    modes = {(shop, level): demo_truth[shop]["render"][level] for shop in SHOPS
+             for level in LEVELS}
+    assert modes["pixel", "list"] == modes["pixel", "detail"] == "browser"
+    assert [modes["maple", level] for level in LEVELS] == ["static", "browser", "static"]
+    assert set(demo_truth) == set(SHOPS)
