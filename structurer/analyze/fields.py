@@ -365,6 +365,8 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
     for other in choices[1:]:
         if other.score < lead.score - margin:
             break
+        if (other.view in ("text", "own")) != (lead.view in ("text", "own")):
+            continue   # a visible text and an attribute copy are not container and part
         values = other.slot.values(other.view)
         pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
         strict = sum(_inside(v, w) and _norm_value(v) != _norm_value(w) for v, w in pairs)

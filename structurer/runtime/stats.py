@@ -1,0 +1,223 @@
+"""Crawl statistics: counted as batches commit, shown live, summed up at the end.
+
+Input: the outcomes of committed pages (level, list items, detail records, failure
+kinds) and the records emitted. Output: :class:`CrawlStats` — pages per level, list
+items, records, per-field fill rates (per level and over records), the price error
+rate (records whose price is empty, non-numeric or garbled: the paper's quality
+measure), failures by kind, skipped links by reason, retries, elapsed time and
+pages/s — as a dict (stored in the crawl state so a resumed crawl keeps counting,
+and written as JSON beside the output), a live display on a terminal and a
+summary table.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TextIO
+
+from rich.console import Console
+from rich.live import Live
+from rich.table import Table
+
+__all__ = ["CrawlStats", "LiveDisplay", "price_error", "summary_table"]
+
+_MOJIBAKE = ("\ufffd", "Ã", "Â", "â‚", "â€", "锟")
+
+
+def price_error(record: Mapping[str, Any]) -> str | None:
+    """Why a record's price is unusable ('empty', 'non-numeric', 'garbled'), or None."""
+    price, text = record.get("price"), record.get("price_text")
+    if isinstance(text, str) and any(mark in text for mark in _MOJIBAKE):
+        return "garbled"
+    if price is None or (isinstance(price, float) and math.isnan(price)):
+        return "empty" if not text else "non-numeric"
+    if not isinstance(price, (int, float)) or isinstance(price, bool) or price < 0:
+        return "non-numeric"
+    return None
+
+
+def _filled(value: Any) -> bool:
+    return value is not None and value != "" and value != []
+
+
+@dataclass
+class CrawlStats:
+    """Counters of one crawl (all sessions of it, when resumed)."""
+
+    pages: Counter[str] = field(default_factory=Counter)      # fetched, by level
+    list_pages: int = 0                                        # pages read for items
+    empty_lists: int = 0
+    items: int = 0
+    records: int = 0
+    price_errors: Counter[str] = field(default_factory=Counter)
+    filled: dict[str, Counter[str]] = field(default_factory=dict)  # level -> field -> n
+    counted: Counter[str] = field(default_factory=Counter)          # level -> records
+    failures: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
+    retries: int = 0
+    requeued: int = 0
+    bytes: int = 0
+    elapsed: float = 0.0
+    fields: dict[str, list[str]] = field(default_factory=dict)     # level -> its fields
+
+    # ----- counting ------------------------------------------------------------------------
+    def count(self, level: str, records: Iterable[Mapping[str, Any]]) -> None:
+        """Fill counts of ``records`` (list items, detail records or emitted records)."""
+        names = self.fields.get(level)
+        filled = self.filled.setdefault(level, Counter())
+        for record in records:
+            self.counted[level] += 1
+            for name in names if names is not None else record:
+                if _filled(record.get(name)):
+                    filled[name] += 1
+            if level == "record":
+                self.records += 1
+                why = price_error(record)
+                if why is not None:
+                    self.price_errors[why] += 1
+
+    # ----- derived figures ---------------------------------------------------------------
+    def fill_rates(self, level: str) -> dict[str, float]:
+        total = self.counted.get(level, 0)
+        names = self.fields.get(level) or sorted(self.filled.get(level, {}))
+        filled = self.filled.get(level, Counter())
+        return {n: filled[n] / total for n in names} if total else {}
+
+    @property
+    def price_error_rate(self) -> float | None:
+        return sum(self.price_errors.values()) / self.records if self.records else None
+
+    @property
+    def items_per_list_page(self) -> float | None:
+        return self.items / self.list_pages if self.list_pages else None
+
+    @property
+    def pages_total(self) -> int:
+        return sum(self.pages.values())
+
+    @property
+    def pages_per_second(self) -> float:
+        return self.pages_total / self.elapsed if self.elapsed > 0 else 0.0
+
+    # ----- storing -------------------------------------------------------------------------
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "pages": dict(self.pages), "pages_total": self.pages_total,
+            "list_pages": self.list_pages, "empty_lists": self.empty_lists,
+            "items": self.items, "items_per_list_page": self.items_per_list_page,
+            "records": self.records, "price_error_rate": self.price_error_rate,
+            "price_errors": dict(self.price_errors),
+            "fill_rates": {level: self.fill_rates(level) for level in sorted(self.counted)},
+            "failures": dict(self.failures), "skipped": dict(self.skipped),
+            "retries": self.retries, "requeued": self.requeued, "bytes": self.bytes,
+            "elapsed": round(self.elapsed, 3), "pages_per_second": round(self.pages_per_second, 1),
+            "_filled": {k: dict(v) for k, v in self.filled.items()},
+            "_counted": dict(self.counted),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> CrawlStats:
+        stats = cls()
+        if not data:
+            return stats
+        stats.pages.update(data.get("pages", {}))
+        stats.list_pages = int(data.get("list_pages", 0))
+        stats.empty_lists = int(data.get("empty_lists", 0))
+        stats.items = int(data.get("items", 0))
+        stats.records = int(data.get("records", 0))
+        stats.price_errors.update(data.get("price_errors", {}))
+        stats.filled = {k: Counter(v) for k, v in data.get("_filled", {}).items()}
+        stats.counted.update(data.get("_counted", {}))
+        stats.failures.update(data.get("failures", {}))
+        stats.skipped.update(data.get("skipped", {}))
+        stats.retries = int(data.get("retries", 0))
+        stats.requeued = int(data.get("requeued", 0))
+        stats.bytes = int(data.get("bytes", 0))
+        stats.elapsed = float(data.get("elapsed", 0.0))
+        return stats
+
+    def public(self) -> dict[str, Any]:
+        """The figures without the raw counters (what the JSON file holds)."""
+        return {k: v for k, v in self.as_dict().items() if not k.startswith("_")}
+
+    @staticmethod
+    def path_beside(out: Path) -> Path:
+        """Where the statistics of a crawl writing ``out`` go: ``<stem>.stats.json``."""
+        return out.with_name(f"{out.stem}.stats.json")
+
+    def write_json(self, path: Path, extra: Mapping[str, Any] | None = None) -> Path:
+        data = {**self.public(), **(extra or {})}
+        path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
+                        encoding="utf-8")
+        return path
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.0%}"
+
+
+def summary_table(stats: CrawlStats, title: str = "crawl") -> Table:
+    """The end-of-crawl table: pages, items, records, quality, failures."""
+    table = Table(title=title, show_header=False, title_justify="left")
+    table.add_column("what", style="bold")
+    table.add_column("value")
+    table.add_row("pages", ", ".join(f"{k} {v}" for k, v in sorted(stats.pages.items()))
+                  or "0")
+    table.add_row("list items", f"{stats.items} on {stats.list_pages} list pages"
+                  + (f" ({stats.empty_lists} empty)" if stats.empty_lists else ""))
+    table.add_row("records", str(stats.records))
+    table.add_row("price error rate", _pct(stats.price_error_rate)
+                  + (f" ({dict(stats.price_errors)})" if stats.price_errors else ""))
+    rates = stats.fill_rates("record")
+    if rates:
+        table.add_row("fill rates", ", ".join(f"{k} {_pct(v)}" for k, v in rates.items()))
+    table.add_row("failures", ", ".join(f"{k} {v}" for k, v in sorted(stats.failures.items()))
+                  or "none")
+    if stats.skipped:
+        table.add_row("skipped links",
+                      ", ".join(f"{k} {v}" for k, v in sorted(stats.skipped.items())))
+    table.add_row("retries", f"{stats.retries} HTTP, {stats.requeued} pages requeued")
+    table.add_row("elapsed", f"{stats.elapsed:.1f} s, {stats.pages_per_second:.1f} pages/s")
+    return table
+
+
+class LiveDisplay:
+    """A one-line live status on a terminal (pages/s, items, errors, queue); silent
+    when the stream is not a terminal."""
+
+    def __init__(self, stream: TextIO | None = None, *, enabled: bool | None = None) -> None:
+        stream = stream or sys.stderr
+        self.enabled = stream.isatty() if enabled is None else enabled
+        self._live = Live(console=Console(file=stream), auto_refresh=False,
+                          transient=True) if self.enabled else None
+        self._last = 0.0
+
+    def __enter__(self) -> LiveDisplay:
+        if self._live is not None:
+            self._live.start()
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if self._live is not None:
+            self._live.stop()
+
+    def update(self, stats: CrawlStats, queued: int, in_flight: int, elapsed: float) -> None:
+        now = time.monotonic()
+        if self._live is None or now - self._last < 0.25:
+            return
+        self._last = now
+        rate = stats.pages_total / elapsed if elapsed > 0 else 0.0
+        self._live.update(
+            f"[bold]crawling[/] {stats.pages_total} pages ({rate:.0f}/s)  "
+            f"items {stats.items}  records {stats.records}  "
+            f"errors {sum(stats.failures.values())}  queue {queued}  in flight {in_flight}",
+            refresh=True)
