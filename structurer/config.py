@@ -45,7 +45,7 @@ class Settings(Strict):
     allowed_hosts: list[str] = Field(default_factory=list)
     must_include: list[str] = Field(default_factory=list)
     must_exclude: list[str] = Field(default_factory=list)
-    analyze_max_pages: int = Field(40, ge=3, description="pages fetched while analyzing a site")
+    analyze_max_pages: int = Field(60, ge=3, description="pages fetched while analyzing a site")
     chromium_path: str = Field(default_factory=lambda: os.environ.get(
         "STRUCTURER_CHROMIUM", DEFAULT_CHROMIUM))
     browser_timeout: float = Field(30.0, gt=0)

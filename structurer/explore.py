@@ -15,7 +15,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from itertools import zip_longest
 from urllib.parse import urldefrag, urljoin, urlsplit
+
+from lxml.html import HtmlElement
 
 from structurer import __version__
 from structurer.analyze.categories import LinkGroup, category_xpath, link_groups, same_site
@@ -196,38 +199,55 @@ class Explorer:
         await self.sampler.confirm("list", [p.url for p in chosen])
         return chosen
 
-    async def detail_pages(self, sources: Sequence[ListSource], count: int = 8
-                           ) -> tuple[list[PageView], list[dict[str, str | None]],
-                                      list[set[str]]]:
-        """Detail pages of items spread over the list pages, with what each list item
-        said about its product (hints) and the list page's heading (category names)."""
-        picks: list[tuple[str, dict[str, str | None], set[str]]] = []
-        per_page = max(2, count // max(len(sources), 1))
+    async def detail_pages(self, sources: Sequence[ListSource], count: int = 12,
+                           per_page: int | None = None) -> DetailSample:
+        """Detail pages of items spread over the list pages — taking first the items whose
+        list entry shows a rarer field (an old price, "sold out"), so optional fields are
+        seen — with what each list item said about its product (hints), the list page's
+        heading (category names) and the list page each came from."""
         shared = [k for k, s in self.lexicon.fields.items() if s.level == "both"]
+        columns: list[list[tuple[str, dict[str, str | None], set[str], str]]] = []
         for page, region, learned in sources:
             if region is None or learned.detail_link_xpath is None:
                 continue
             title = {text_of(h) for h in page.body.xpath("//h1")}
-            for record in region.records[:: max(1, len(region.records) // per_page)][:per_page]:
+            entries = []
+            for record in region.records:
                 links = record[0].xpath(learned.detail_link_xpath)
                 if not links:
                     continue
                 href = links[0].get("href") if hasattr(links[0], "get") else str(links[0])
-                url = urljoin(page.url, str(href or ""))
-                hints: dict[str, str | None] = {}
-                for name in shared:
-                    rule = learned.fields.get(name)
-                    nodes = record[0].xpath(rule.xpath) if rule and rule.xpath else []
-                    if nodes:
-                        node = nodes[0]
-                        hints[name] = text_of(node) if hasattr(node, "tag") else str(node)
-                picks.append((url, hints, title))
-        picks = list({p[0]: p for p in reversed(picks)}.values())[::-1][:count]
-        await self.sampler.confirm("detail", [u for u, _, _ in picks][:3])
-        pages = await self.views_of([u for u, _, _ in picks], "detail")
+                values = {name: _first_text(record[0], rule.xpath)
+                          for name, rule in learned.fields.items() if rule.xpath}
+                entries.append((values, urljoin(page.url, str(href or "")), title, page.url))
+            if not entries:
+                continue
+            shown = {k: sum(bool(v[k]) for v, _, _, _ in entries) / len(entries)
+                     for k in entries[0][0]}
+            rare = [k for k, share in shown.items() if 0 < share < 0.5]
+            Entry = tuple[str, dict[str, str | None], set[str], str]
+            with_rare: list[Entry] = []
+            plain: list[Entry] = []
+            for values, url, title, origin in entries:
+                entry = (url, {k: values.get(k) for k in shared}, title, origin)
+                (with_rare if any(values.get(k) for k in rare) else plain).append(entry)
+            # alternate: a product showing a rare field, then one that does not, so the
+            # samples show each optional field both present and absent
+            mixed = [e for pair in zip_longest(with_rare, plain) for e in pair if e]
+            columns.append(mixed[: per_page or len(mixed)])
+        picks: dict[str, tuple[dict[str, str | None], set[str], str]] = {}
+        for row in range(max((len(c) for c in columns), default=0)):
+            for column in columns:
+                if row < len(column) and len(picks) < count:
+                    url, hints, title, origin = column[row]
+                    picks.setdefault(url, (hints, title, origin))
+        urls = list(picks)
+        await self.sampler.confirm("detail", urls[:3])
+        pages = await self.views_of(urls, "detail")
         by_url = {p.url: p for p in pages}
-        kept = [(by_url[u], h, c) for u, h, c in picks if u in by_url]
-        return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
+        kept = [(by_url[u], *picks[u]) for u in urls if u in by_url]
+        return DetailSample([k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept],
+                            [k[3] for k in kept])
 
     async def more_lists(self, lists: list[PageView], odd: Sequence[PageView],
                          limit: int = 4) -> list[PageView]:
@@ -252,6 +272,22 @@ class Explorer:
 ListSource = tuple[PageView, Region | None, ListLearned]
 
 
+@dataclass
+class DetailSample:
+    pages: list[PageView]
+    hints: list[dict[str, str | None]]
+    categories: list[set[str]]
+    origins: list[str]              # the list page each detail page was reached from
+
+    def plus(self, other: DetailSample) -> DetailSample:
+        seen = {p.url for p in self.pages}
+        keep = [i for i, p in enumerate(other.pages) if p.url not in seen]
+        return DetailSample(self.pages + [other.pages[i] for i in keep],
+                            self.hints + [other.hints[i] for i in keep],
+                            self.categories + [other.categories[i] for i in keep],
+                            self.origins + [other.origins[i] for i in keep])
+
+
 def _sources(lists: Sequence[PageView], layouts: ListLayouts) -> list[ListSource]:
     out: list[ListSource] = [(lists[i], r, layouts.main)
                              for i, r in zip(layouts.main_pages, layouts.main.regions,
@@ -259,6 +295,14 @@ def _sources(lists: Sequence[PageView], layouts: ListLayouts) -> list[ListSource
     for _, other, ids in layouts.variants:
         out += [(lists[i], r, other) for i, r in zip(ids, other.regions, strict=True)]
     return out
+
+
+def _first_text(item: HtmlElement, xpath: str) -> str | None:
+    nodes = item.xpath(xpath)
+    if not nodes:
+        return None
+    node = nodes[0]
+    return (text_of(node) or None) if hasattr(node, "tag") else (str(node).strip() or None)
 
 
 def url_shape(url: str) -> str:
@@ -366,17 +410,22 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
     if learned.detail_link_xpath is None:
         raise AnalysisError("list items have no links to detail pages", url=lists[0].url)
     sources = _sources(lists, layouts)
-    details, hints, cats = await ex.detail_pages(sources)
+    sample = await ex.detail_pages(sources)
     detail_layouts: Layouts | None = None
-    if details:
-        detail_layouts = learn_layouts(details, lexicon, list_hints=hints, categories=cats)
-        if len(detail_layouts.misfits) == 1:
-            # one page of another layout: look at more products before deciding
-            more, more_hints, more_cats = await ex.detail_pages(sources, count=16)
-            if len(more) > len(details):
-                details, hints, cats = more, more_hints, more_cats
-                detail_layouts = learn_layouts(details, lexicon, list_hints=hints,
-                                               categories=cats)
+    if sample.pages:
+        detail_layouts = learn_layouts(sample.pages, lexicon, list_hints=sample.hints,
+                                       categories=sample.categories)
+        if detail_layouts.misfits:
+            # another layout: more products from the lists that led to it, so each
+            # layout's rules come from enough pages (optional fields show on some only)
+            origins = {sample.origins[i] for i in detail_layouts.misfits}
+            extra = await ex.detail_pages([s for s in sources if s[0].url in origins],
+                                          count=8, per_page=8)
+            if extra.pages:
+                sample = sample.plus(extra)
+                detail_layouts = learn_layouts(sample.pages, lexicon, list_hints=sample.hints,
+                                               categories=sample.categories)
+    details = sample.pages
     detail = detail_layouts.main if detail_layouts else None
     category = None
     if group is not None:

@@ -107,15 +107,40 @@ def _label_xpath(slot: Slot, pages: Sequence[PageView]) -> tuple[str, float] | N
     return (xpath, right / total) if total and right / total >= 0.75 else None
 
 
-def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str) -> tuple[str, float] | None:
+def _signature(el: HtmlElement) -> str:
+    return f"{el.tag}.{'.'.join(sorted((el.get('class') or '').split()))}"
+
+
+def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
+                    noise: Sequence[set[HtmlElement]] = ()) -> tuple[str, float] | None:
+    """The XPath selecting the slot's element first on every page that has it; on pages
+    without it, an XPath that reaches into a noise block (the "related products" grid
+    below, say) instead loses — an absent old price must stay absent."""
     if slot.label is not None:
         return _label_xpath(slot, pages)
-    cases = [(p.tree, [el]) for p, el in zip(pages, slot.elements, strict=True) if el is not None]
-    if not cases:
+    present = [(p.tree, [el]) for p, el in zip(pages, slot.elements, strict=True)
+               if el is not None]
+    if not present:
         return None
-    ref = cases[0][1][0]
-    candidates = xpaths.absolute_candidates(ref)
-    best = xpaths.best_xpath(candidates, cases, first_only=True)
+    absent = [(p.tree, noise[i] if i < len(noise) else set())
+              for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
+    ref = present[0][1][0]
+    kinds = {_signature(el) for el in slot.elements if el is not None}
+    best: tuple[str, float] | None = None
+    for xpath in xpaths.absolute_candidates(ref):
+        found = xpaths.best_xpath([xpath], present, first_only=True)
+        if found is None:
+            continue
+        wrong = 0
+        for tree, skip in absent:
+            got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
+            if got and (_signature(got[0]) in kinds or any(
+                    a in skip for a in [got[0], *got[0].iterancestors()])):
+                wrong += 1   # the same kind of element, on a page without the value: another
+                #              product's (a related grid), or inside a noise block
+        score = found[1] - wrong / max(len(present) + len(absent), 1)
+        if best is None or score > best[1] + 1e-9:
+            best = (xpath, score)
     if best is None or best[1] < 0.75:
         return None
     path = best[0]
@@ -191,7 +216,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     skips = [_skipper(p, lexicon) for p in pages]
     all_skips: set[HtmlElement] = set().union(*skips)
     slots = collect_slots(records, skip=all_skips.__contains__, max_depth=40,
-                          tag_keys=False)
+                          tag_keys=False, digits=False)
     slots += label_slots(records, skip=all_skips.__contains__)
     fields = {k: v for k, v in lexicon.fields_for("detail").items() if v.kind != "breadcrumb"}
     hints: dict[str, list[str | None]] = {}
@@ -215,11 +240,11 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     rules: dict[str, FieldRule] = {}
     notes: list[str] = []
     for name, (best, runner) in choices.items():
-        found = _absolute_xpath(best.slot, pages, best.view)
+        found = _absolute_xpath(best.slot, pages, best.view, skips)
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue
-        rules[name] = _rule(name, best, runner, found, pages, lexicon)
+        rules[name] = _rule(name, best, runner, found, pages, lexicon, skips)
     for name in fields:
         if name not in rules and all(p.product is not None and jsonld_value(
                 p.product, JSONLD_PATHS.get(name, "-")) not in (None, "") for p in pages):
@@ -238,11 +263,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
 
 
 def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
-          found: tuple[str, float], pages: Sequence[PageView], lexicon: Lexicon) -> FieldRule:
+          found: tuple[str, float], pages: Sequence[PageView], lexicon: Lexicon,
+          noise: Sequence[set[HtmlElement]] = ()) -> FieldRule:
     spec = lexicon.fields[name]
     runner_up = None
     if runner is not None:
-        alt = _absolute_xpath(runner.slot, pages, runner.view)
+        alt = _absolute_xpath(runner.slot, pages, runner.view, noise)
         if alt is not None and alt[0] != found[0]:
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=_samples(runner.slot, runner.view, 2))
@@ -255,9 +281,13 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
 
 
 def _value(xpath: str, page: PageView) -> str:
+    """What ``xpath`` finds on ``page``: text, else an image or link address."""
     for node in xpaths.evaluate(xpath, page.tree):
-        text = " ".join(str(node).split()) if isinstance(node, str) else (
-            text_of(node) if isinstance(node, HtmlElement) else str(node))
+        if isinstance(node, HtmlElement):
+            text = text_of(node) or node.get("src") or node.get("href") or \
+                node.get("content") or ""
+        else:
+            text = " ".join(str(node).split())
         if text:
             return text
     return ""
@@ -270,16 +300,17 @@ def misfits(pages: Sequence[PageView], learned: DetailLearned, lexicon: Lexicon,
     of another layout."""
     rules = {k: r.xpath for k, r in learned.fields.items() if r.xpath}
     found = [{k: _value(x, page) for k, x in rules.items()} for page in pages]
-    usual = [k for k in rules if sum(bool(f[k]) for f in found) >= 0.6 * len(pages)]
-    required = [k for k in usual if lexicon.fields[k].required]
-    title = next((k for k in usual if lexicon.fields[k].title), None)
+    # fields nearly every page shows, and the required ones wherever the rules have them
+    usual = [k for k in rules if sum(bool(f[k]) for f in found) >= 0.8 * len(pages)]
+    required = [k for k in rules if lexicon.fields[k].required]
+    title = next((k for k in rules if lexicon.fields[k].title), None)
     bad: list[int] = []
     for i, values in enumerate(found):
         missing = [k for k in usual if not values[k]]
         hint = (list_hints[i] if list_hints else {}).get("name")
         wrong_title = bool(hint and title and values.get(title) and
                            " ".join(hint.split()).lower() not in values[title].lower())
-        if len(missing) >= 2 or any(k in missing for k in required) or wrong_title:
+        if len(missing) >= 2 or any(not values[k] for k in required) or wrong_title:
             bad.append(i)
     return bad
 
@@ -290,7 +321,7 @@ class Layouts:
 
     main: DetailLearned
     variants: list[tuple[str, DetailLearned]] = field(default_factory=list)
-    misfits: list[int] = field(default_factory=list)
+    misfits: list[int] = field(default_factory=list)   # pages the main rules do not fit
 
 
 def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
@@ -316,4 +347,4 @@ def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
         return Layouts(learned, [], bad)
     main = learn_detail(good_pages, lexicon, list_hints=good_hints, categories=good_cats)
     other = learn_detail(bad_pages, lexicon, list_hints=bad_hints, categories=bad_cats)
-    return Layouts(main, [(when, other)], [])
+    return Layouts(main, [(when, other)], bad)

@@ -64,7 +64,9 @@ def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: flo
             for word, ww in spec.words.items():
                 if token == word:
                     gain = ww * aw * decay
-                elif len(word) >= 3 and word in token:
+                elif len(word) >= 4 and word in token:
+                    # partial match; abbreviations of three letters or fewer ("cur", "jg")
+                    # must match a whole token, or they turn up inside unrelated words
                     gain = ww * aw * decay * ratio
                 else:
                     continue
@@ -368,6 +370,8 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
         if (other.view in ("text", "own")) != (lead.view in ("text", "own")):
             continue   # a visible text and an attribute copy are not container and part
         values = other.slot.values(other.view)
+        if len(set(filter(None, values))) <= 1 < sum(1 for v in values if v):
+            continue   # the same text everywhere ("by", "Price:") is a label, not the value
         pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
         strict = sum(_inside(v, w) and _norm_value(v) != _norm_value(w) for v, w in pairs)
         if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(

@@ -163,7 +163,7 @@ def _detail_link(records: list[list[HtmlElement]], owners: list[int],
 
 def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str) -> str | None:
     """One XPath, relative to the record's first element, selecting the slot in each record."""
-    cases = []
+    cases: list[tuple[HtmlElement, list[HtmlElement]]] = []
     ref: tuple[HtmlElement, HtmlElement] | None = None
     for rec, el in zip(records, slot.elements, strict=True):
         if el is None:

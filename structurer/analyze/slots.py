@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from lxml.html import HtmlElement
 
@@ -34,11 +35,15 @@ def image_source(el: HtmlElement) -> str | None:
     return src or None
 
 
-def _class_step(el: HtmlElement) -> str:
+def _class_step(el: HtmlElement, digits: bool = True) -> str:
+    """tag.classes, without state tokens and BEM modifiers (stock--out ~ stock--in); with
+    ``digits`` numbers are blanked (item-3 ~ item-7, for records of one list)."""
     cls = el.get("class")
     if not cls:
         return str(el.tag)
-    toks = sorted(shape_class(t) for t in cls.split() if t.lower() not in STATE_TOKENS)
+    shape = shape_class if digits else str
+    toks = sorted({shape(t.split("--")[0]) for t in cls.split()
+                   if t.lower() not in STATE_TOKENS and not t.startswith("--")})
     return str(el.tag) + ("." + ".".join(toks) if toks else "")
 
 
@@ -103,7 +108,8 @@ def _views(el: HtmlElement) -> dict[str, str]:
 
 def collect_slots(records: Sequence[Sequence[HtmlElement]],
                   skip: Callable[[HtmlElement], bool] | None = None,
-                  max_depth: int = MAX_DEPTH, tag_keys: bool = True) -> list[Slot]:
+                  max_depth: int = MAX_DEPTH, tag_keys: bool = True,
+                  digits: bool = True) -> list[Slot]:
     """Slots over records (each record one or more sibling elements).
 
     Slots are keyed twice: by tag and class path, and by tag path alone (where
@@ -111,7 +117,7 @@ def collect_slots(records: Sequence[Sequence[HtmlElement]],
     repeat within a record get an occurrence suffix (``#2``), so the second price
     of a card is a slot of its own. ``skip`` prunes subtrees (noise regions).
     """
-    slots = _collect(records, skip, _class_step, max_depth)
+    slots = _collect(records, skip, partial(_class_step, digits=digits), max_depth)
     if not tag_keys:
         return slots
     known = {tuple(id(e) for e in s.elements) for s in slots}

@@ -68,6 +68,12 @@ def predicates(el: HtmlElement) -> list[str]:
     return out
 
 
+def all_classes(el: HtmlElement) -> str | None:
+    """One predicate requiring every usable class token of ``el`` (None for fewer than 2)."""
+    tokens = [t for t in class_tokens(el) if good_class(t)]
+    return " and ".join(has_class(t) for t in tokens) if len(tokens) >= 2 else None
+
+
 def step(el: HtmlElement, pred: str | None = None) -> str:
     return f"{el.tag}[{pred}]" if pred else str(el.tag)
 
@@ -146,6 +152,16 @@ def absolute_candidates(node: HtmlElement, *, max_anchor_depth: int = 8) -> list
                     node, _first(predicates(node))))
         cur = parent
         depth += 1
+    # all of an element's class tokens at once (utility-class soup: no single token is
+    # unique, their combination often is), for the node and its parent
+    node_all = all_classes(node)
+    parent = node.getparent()
+    if node_all:
+        out.append(f"//{node.tag}[{node_all}]")
+        parent_all = all_classes(parent) if parent is not None else None
+        if parent is not None and parent_all:
+            out.append(f"//{parent.tag}[{parent_all}]/{node.tag}[{node_all}]")
+            out.append(f"//{parent.tag}[{parent_all}]/{node.tag}")
     # full positional path as the last resort
     full: list[str] = []
     cur = node

@@ -21,7 +21,8 @@ from structurer.rules.model import SiteRules
 from structurer.runtime.extract import compile_rules, extract_detail, extract_list
 
 LIST_FIELDS = ("name", "price", "url", "image")
-DETAIL_FIELDS = ("name", "price", "sku", "availability", "description", "breadcrumb")
+DETAIL_FIELDS = ("name", "price", "sku", "availability", "description", "breadcrumb",
+                 "original_price", "brand", "currency")
 
 
 @dataclass

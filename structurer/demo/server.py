@@ -6,6 +6,7 @@ URLs. Each shop gets its own port because rule files are named by host and port.
 
 from __future__ import annotations
 
+import sys
 import threading
 from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -46,6 +47,13 @@ def _handler_for(shop: Shop) -> type[BaseHTTPRequestHandler]:
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 128              # bursts of new connections must not wait 1 s
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A client that hangs up (a browser cancelling a request) is not an error."""
+        error = sys.exc_info()[1]
+        if isinstance(error, (ConnectionError, TimeoutError)):
+            return
+        super().handle_error(request, client_address)  # type: ignore[arg-type]
 
 
 class DemoServer:

@@ -189,6 +189,8 @@ class Crawler:
 
     async def process(self, task: Task) -> Outcome:
         try:
+            # rendered pages wait for network idle: an item XPath may match a page's
+            # loading skeleton before the data arrives
             page = await self.fetcher(task).fetch(task.url)
         except FetchError as error:
             kind = str(getattr(error, "kind", "fetch"))

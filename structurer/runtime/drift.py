@@ -23,6 +23,9 @@ MIN_RECORDS = 20     # fewer records say nothing about a field without a baselin
 DROP_RATIO = 0.6     # a rate below this share of its baseline ...
 DROP_POINTS = 0.15   # ... and at least this far below it has drifted
 ITEMS_RATIO = 0.5    # items per list page below this share of the baseline
+OPTIONAL = 0.75      # a field filled on fewer samples than this is optional (an old price):
+OPTIONAL_RATIO = 0.25  # it has drifted only when it nearly vanished (analysis samples such
+#                        fields on purpose, so their baselines run high)
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ def _level_drift(level: str, baseline: Baseline | None, stats: CrawlStats,
             return out
         for name, expected in sorted(baseline.fill_rates.items()):
             observed = rates.get(name, 0.0)
-            if observed < expected * DROP_RATIO and expected - observed >= DROP_POINTS:
+            ratio = OPTIONAL_RATIO if expected < OPTIONAL else DROP_RATIO
+            if observed < expected * ratio and expected - observed >= DROP_POINTS:
                 out.append(Drift(level, name, observed, expected,
                                  f"{level}.{name}: filled on {observed:.0%} of {total} {what}, "
                                  f"baseline {expected:.0%}"))
