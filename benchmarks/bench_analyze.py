@@ -22,12 +22,12 @@ import yaml
 
 from structurer.api import analyze_site
 from structurer.config import Settings
-from structurer.fetch import run_sync
-from structurer.fetch.browser import BrowserFetcher
 from structurer.demo import DemoServer, get_shop
 from structurer.demo.scoring import DETAIL_FIELDS, LIST_FIELDS, score_rules
 from structurer.demo.shops import SHOP_CLASSES
 from structurer.errors import StructurerError
+from structurer.fetch import run_sync
+from structurer.fetch.browser import BrowserFetcher
 from structurer.lexicon import shipped_templates
 from structurer.rules import save_rules
 

@@ -31,7 +31,7 @@ def _rendered(urls: list[str]) -> dict[str, str]:
 def test_rendered_shop_zero_shot(name: str, demo_server: Any) -> None:
     shop = demo_server.shops[name]
     base = demo_server.urls[name]
-    rules, report = analyze_site(base + "/")
+    rules, _ = analyze_site(base + "/")
     levels = rules.levels
     assert levels.category and levels.list and levels.detail
     for level in ("category", "list", "detail"):
