@@ -143,22 +143,7 @@ def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
             best = (xpath, score)
     if best is None or best[1] < 0.75:
         return None
-    path = best[0]
-    if view.startswith("@") and view not in ("@src", "@href"):
-        path = f"{path}/{view}"
-    elif view == "own":
-        path = f"{path}/text()[normalize-space()][1]"
-    return path, best[1]
-
-
-def _samples(slot: Slot, view: str, n: int = 3) -> list[str]:
-    out: list[str] = []
-    for value in slot.values(view):
-        if value and value[:200] not in out:
-            out.append(value[:200])
-        if len(out) >= n:
-            break
-    return out
+    return xpaths.for_view(best[0], view), best[1]
 
 
 def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
@@ -271,11 +256,11 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
         alt = _absolute_xpath(runner.slot, pages, runner.view, noise)
         if alt is not None and alt[0] != found[0]:
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
-                                  samples=_samples(runner.slot, runner.view, 2))
+                                  samples=runner.slot.samples(runner.view, 2))
     confidence = round(max(0.0, min(1.0, best.score)) * found[1], 2)
     post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
     return FieldRule(xpath=found[0], kind=spec.kind, multiple=spec.multiple, post=post,
-                     confidence=confidence, samples=_samples(best.slot, best.view),
+                     confidence=confidence, samples=best.slot.samples(best.view),
                      runner_up=runner_up, evidence=best.evidence[:4],
                      values=spec.values if spec.kind == "availability" else {})
 

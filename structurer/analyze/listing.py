@@ -181,22 +181,7 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str) -> s
     best = xpaths.best_xpath(candidates, cases, first_only=True)
     if best is None or best[1] < 0.9:
         return None
-    path = best[0]
-    if view.startswith("@") and view not in ("@src", "@href"):
-        path = f"{path}/{view}"
-    elif view == "own":
-        path = f"{path}/text()[normalize-space()][1]"
-    return path
-
-
-def _samples(slot: Slot, view: str, n: int = 3) -> list[str]:
-    seen: list[str] = []
-    for value in slot.values(view):
-        if value and value not in seen:
-            seen.append(value[:120])
-        if len(seen) >= n:
-            break
-    return seen
+    return xpaths.for_view(best[0], view)
 
 
 def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
@@ -211,13 +196,13 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
             rpath = relative_xpath(runner.slot, records, runner.view)
             if rpath and rpath != path:
                 runner_up = Candidate(xpath=rpath, confidence=_conf(runner.score),
-                                      samples=_samples(runner.slot, runner.view, 2))
+                                      samples=runner.slot.samples(runner.view, 2))
         spec = lexicon.fields[name]
         post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
         rules[name] = FieldRule(
             xpath=path, kind=spec.kind, multiple=spec.multiple, confidence=_conf(best.score),
             post=post,
-            samples=_samples(best.slot, best.view), runner_up=runner_up,
+            samples=best.slot.samples(best.view), runner_up=runner_up,
             values=spec.values if spec.kind == "availability" else {},
             evidence=best.evidence[:4])
     return rules
@@ -251,7 +236,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)
     if link is not None and link_path is not None and url_field:
         rules[url_field] = FieldRule(xpath=link_path, kind="url", confidence=1.0,
-                                     samples=_samples(link, "@href"),
+                                     samples=link.samples("@href"),
                                      evidence=["the link every item has, distinct per item"])
     found = sum(r is not None for r in regions)
     confidence = round(item_f1 * found / len(pages), 2)

@@ -72,6 +72,16 @@ class Slot:
     def values(self, view: str) -> list[str | None]:
         return self.views.get(view, [None] * len(self.elements))
 
+    def samples(self, view: str, n: int = 3, width: int = 200) -> list[str]:
+        """The first ``n`` distinct values of a view, cut to ``width`` characters."""
+        out: list[str] = []
+        for value in self.values(view):
+            if value and value[:width] not in out:
+                out.append(value[:width])
+            if len(out) >= n:
+                break
+        return out
+
     @property
     def depth(self) -> int:
         """Steps below the record root (label slots count as one)."""

@@ -222,3 +222,12 @@ def best_xpath(candidates: Iterable[str], cases: Sequence[tuple[HtmlElement, Seq
             if value >= 1.0:
                 break
     return best
+
+
+def for_view(path: str, view: str) -> str:
+    """``path`` extended to the value view a slot was read from (an attribute, own text)."""
+    if view.startswith("@") and view not in ("@src", "@href"):
+        return f"{path}/{view}"
+    if view == "own":
+        return f"{path}/text()[normalize-space()][1]"
+    return path

@@ -146,18 +146,15 @@ class Pagination(Strict):
         return self
 
 
-class ListLayout(Strict):
-    item_xpath: XPathExpr
-    detail_link_xpath: XPathExpr | None = None
-    fields: dict[str, FieldRule] = Field(default_factory=dict)
-    pagination: Pagination | None = None
+class _ItemRelative(Strict):
+    """The check every list layout shares: item XPaths are relative to the item."""
 
-    @field_validator("detail_link_xpath")
+    @field_validator("detail_link_xpath", check_fields=False)
     @classmethod
     def _link_relative(cls, value: str | None) -> str | None:
         return _relative(value, [])
 
-    @field_validator("fields")
+    @field_validator("fields", check_fields=False)
     @classmethod
     def _fields_relative(cls, value: dict[str, FieldRule]) -> dict[str, FieldRule]:
         for name, rule in value.items():
@@ -165,7 +162,14 @@ class ListLayout(Strict):
         return value
 
 
-class ListVariant(Strict):
+class ListLayout(_ItemRelative):
+    item_xpath: XPathExpr
+    detail_link_xpath: XPathExpr | None = None
+    fields: dict[str, FieldRule] = Field(default_factory=dict)
+    pagination: Pagination | None = None
+
+
+class ListVariant(_ItemRelative):
     """Another list layout of the same site, used on pages where ``when`` is true.
 
     Keys it leaves out are taken from the level's main layout.
@@ -177,18 +181,6 @@ class ListVariant(Strict):
     detail_link_xpath: XPathExpr | None = None
     fields: dict[str, FieldRule] = Field(default_factory=dict)
     pagination: Pagination | None = None
-
-    @field_validator("detail_link_xpath")
-    @classmethod
-    def _link_relative(cls, value: str | None) -> str | None:
-        return _relative(value, [])
-
-    @field_validator("fields")
-    @classmethod
-    def _fields_relative(cls, value: dict[str, FieldRule]) -> dict[str, FieldRule]:
-        for name, rule in value.items():
-            _relative(rule.xpath, [name, "xpath"])
-        return value
 
 
 class ListLevel(ListLayout):
