@@ -160,28 +160,20 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 # ----- extract ---------------------------------------------------------------------------------
 def _extract_source(source: str, base_url: str | None) -> tuple[str, object]:
-    """(page URL, parsed tree) of a PAGE argument: an http(s) URL (urllib for now) or a
-    saved file, whose URL is ``base_url`` joined with the file name, else file://."""
-    import urllib.error
-    import urllib.request
+    """(page URL, parsed tree) of a PAGE argument: an http(s) URL (fetched politely:
+    robots.txt, the user agent, size and redirect limits) or a saved file, whose URL is
+    ``base_url`` joined with the file name, else file://."""
     from urllib.parse import urljoin, urlsplit
 
     from structurer.clean import decode_html, parse_html
-    from structurer.errors import FetchError
+    from structurer.fetch import fetch_sync
 
     content_type = None
     if urlsplit(source).scheme in ("http", "https"):
-        settings = Settings()
-        request = urllib.request.Request(source, headers={"User-Agent": settings.user_agent})
-        try:
-            with urllib.request.urlopen(request, timeout=settings.timeout) as response:
-                body = response.read(settings.max_page_bytes)
-                content_type, url = response.headers.get("Content-Type"), response.geturl()
-        except urllib.error.HTTPError as error:
-            raise FetchError(f"HTTP {error.code} {error.reason}", url=source) from None
-        except (OSError, ValueError) as error:
-            raise FetchError(f"cannot fetch: {getattr(error, 'reason', error)}",
-                             url=source) from None
+        [fetched] = fetch_sync([source], Settings())
+        if isinstance(fetched, StructurerError):
+            raise fetched
+        body, content_type, url = fetched.body, fetched.content_type, fetched.final_url
     else:
         try:
             body = Path(source).read_bytes()
