@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
 from functools import cached_property, partial
+from importlib import resources
 from typing import Any, ClassVar, Literal
 
 from structurer.demo.catalog import (
@@ -45,6 +46,17 @@ def esc(text: object) -> str:
 
 def money_plain(amount: Decimal) -> float:
     return float(amount)
+
+
+def static_file(name: str) -> bytes:
+    """A file of ``structurer/demo/static`` (a client-rendered shop's script, styles)."""
+    return (resources.files("structurer.demo") / "static" / name).read_bytes()
+
+
+def json_response(data: Any) -> Response:
+    """A JSON API answer of a client-rendered shop."""
+    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+    return Response(200, body, "application/json; charset=utf-8", {"Cache-Control": "no-store"})
 
 
 def json_script(data: Any) -> str:

@@ -13,13 +13,11 @@ list price *before* the sale price. Prices are Canadian dollars shown as ``$24.9
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from functools import partial
-from importlib import resources
 from typing import Any
 
-from structurer.demo.base import Response, Shop, esc, json_script
+from structurer.demo.base import Response, Shop, esc, json_response, json_script, static_file
 from structurer.demo.catalog import CatalogSpec, Category, Product, Vocabulary, slugify
 
 VOCAB = Vocabulary(
@@ -64,16 +62,6 @@ FOOTER = {
     "About Maple & Co.": ["Our story", "Careers", "Sustainability", "Store locator"],
     "Policies": ["Privacy policy", "Terms of use", "Accessibility", "Cookie preferences"],
 }
-
-
-def static_file(name: str) -> bytes:
-    """A file of ``structurer/demo/static`` (the shop's script and stylesheet)."""
-    return (resources.files("structurer.demo") / "static" / name).read_bytes()
-
-
-def json_response(data: Any) -> Response:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    return Response(200, body, "application/json; charset=utf-8", {"Cache-Control": "no-store"})
 
 
 class Maple(Shop):

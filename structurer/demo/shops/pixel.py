@@ -17,14 +17,12 @@ existing list page) and ``/api/product/<slug>.json``; the app is
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from decimal import Decimal
 from functools import partial
-from importlib import resources
 from typing import Any
 
-from structurer.demo.base import Response, Shop
+from structurer.demo.base import Response, Shop, json_response, static_file
 from structurer.demo.catalog import CatalogSpec, Category, Product, Vocabulary
 
 VOCAB = Vocabulary(
@@ -65,16 +63,6 @@ FOOTER = {
     "Pixel Bazaar": ["About us", "Careers", "Press", "Affiliate program", "Store finder"],
     "Legal": ["Terms of use", "Privacy policy", "Cookie settings", "Accessibility"],
 }
-
-
-def static_file(name: str) -> bytes:
-    """A file of ``structurer/demo/static`` (the shop's script and stylesheet)."""
-    return (resources.files("structurer.demo") / "static" / name).read_bytes()
-
-
-def json_response(data: Any) -> Response:
-    body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
-    return Response(200, body, "application/json; charset=utf-8", {"Cache-Control": "no-store"})
 
 
 def percent_off(price: Decimal, original: Decimal) -> int:
