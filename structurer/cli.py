@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from structurer import __version__
@@ -19,7 +19,6 @@ from structurer.errors import AnalysisError, StructurerError
 
 EXIT_OK, EXIT_FELL_SHORT, EXIT_BAD_INPUT = 0, 1, 2
 
-Handler = Callable[[argparse.Namespace], int]
 
 
 def _say(text: str = "") -> None:
@@ -240,14 +239,34 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     return EXIT_FELL_SHORT if result.drift and args.strict else EXIT_OK
 
 
-# ----- not yet available -------------------------------------------------------------------
-def _planned(name: str, issue: int) -> Handler:
-    def handler(args: argparse.Namespace) -> int:
-        _fail(f"'structurer {name}' is not available in structurer {__version__} yet "
-              f"(planned in issue #{issue}); see README.md for what works today")
-        return EXIT_BAD_INPUT
+# ----- review -------------------------------------------------------------------------------
+def cmd_review(args: argparse.Namespace) -> int:
+    import webbrowser
 
-    return handler
+    from structurer.review import write_review
+    from structurer.rules import load_rules
+
+    out = Path(args.out) if args.out else Path(args.rules).with_suffix(".review.html")
+    path = write_review(load_rules(args.rules), out, Settings(), source=args.rules)
+    _say(f"wrote the review of {args.rules} to {path}")
+    if args.open:
+        webbrowser.open(path.resolve().as_uri())
+    return EXIT_OK
+
+
+# ----- extract-page ----------------------------------------------------------------------------
+def cmd_extract_page(args: argparse.Namespace) -> int:
+    from urllib.parse import urlsplit
+
+    from structurer.analyze.generic import extract_tree_generic
+    from structurer.lexicon import load_lexicon
+
+    if args.base_url and urlsplit(args.base_url).scheme not in ("http", "https"):
+        raise StructurerError(f"--base-url {args.base_url!r} must be an absolute http(s) URL")
+    lexicon = load_lexicon(args.template)
+    url, tree = _extract_source(args.page, args.base_url)
+    _say(json.dumps(extract_tree_generic(tree, url, lexicon), ensure_ascii=False))
+    return EXIT_OK
 
 
 # ----- parser --------------------------------------------------------------------------------
@@ -328,11 +347,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true", help="exit 1 when the site drifted")
     p.set_defaults(func=cmd_crawl)
 
-    for name, issue, text in (("extract-page", 6, "rule-free extraction of one page"),
-                              ("review", 8, "visual review of a rule file")):
-        p = sub.add_parser(name, help=f"{text} (planned, issue #{issue})", add_help=False)
-        p.add_argument("rest", nargs=argparse.REMAINDER)
-        p.set_defaults(func=_planned(name, issue))
+    p = sub.add_parser("review", help="visual review of a rule file, as one HTML page",
+                       description="Open a sample page of every level in Chromium and write "
+                                   "a self-contained HTML report with the rules drawn on it.")
+    p.add_argument("rules", metavar="RULES.yaml")
+    p.add_argument("--out", metavar="FILE", help="report file (default: RULES.review.html)")
+    p.add_argument("--open", action="store_true", help="open the report in a web browser")
+    p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser("extract-page", help="rule-free extraction of one page (one JSON object)")
+    p.add_argument("page", metavar="URL|FILE", help="an http(s) URL or a saved HTML file")
+    p.add_argument("--template", default="ecommerce", metavar="NAME|PATH",
+                   help="lexicon: a shipped name (ecommerce, news) or a YAML file")
+    p.add_argument("--base-url", metavar="URL", help="the URL a saved file was fetched from")
+    p.set_defaults(func=cmd_extract_page)
     return parser
 
 

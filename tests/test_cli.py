@@ -47,13 +47,6 @@ def test_unknown_demo_shop_is_one_line(capsys: pytest.CaptureFixture[str]) -> No
     assert err.count("\n") == 0 and "unknown demo shop 'nosuchshop'" in err
 
 
-@pytest.mark.parametrize("command", ["review", "extract-page"])
-def test_planned_commands_say_so(command: str) -> None:
-    done = run(command, "http://127.0.0.1:9/")
-    assert done.returncode == 2 and "Traceback" not in done.stderr
-    assert "not available" in done.stderr and "issue #" in done.stderr
-
-
 def test_templates_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["templates"]) == 0
     out = capsys.readouterr().out

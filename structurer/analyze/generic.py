@@ -1,0 +1,397 @@
+"""Rule-free extraction of one page: its kind, and its fields or its main list.
+
+Input: decoded HTML, the page's URL and a lexicon (``ecommerce``, ``news``, ...).
+Output: one JSON-ready dict ``{"url", "kind", "template", "fields", "sources",
+"items"}``. A detail page fills ``fields`` with every field of the template (None
+where nothing was found; ``sources`` says where each value came from: ``jsonld``,
+``microdata``, ``opengraph``, ``label``, ``lexicon``, ``title``, ``density``, ...);
+a list page fills ``items`` with the main list's titles and absolute URLs. Pure: no
+network, no files.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lxml.html import HtmlElement
+
+from structurer.analyze import density
+from structurer.analyze.detail import JSONLD_PATHS, jsonld_value
+from structurer.analyze.dom import MONEY_RE, text_of
+from structurer.analyze.fields import label_match, lexicon_match
+from structurer.analyze.pages import PageView, _types, empty_noise, jsonld_objects
+from structurer.clean import parse_html
+from structurer.lexicon import FieldSpec, Lexicon
+from structurer.values import (
+    Base,
+    compile_phrases,
+    image_source,
+    parse_availability,
+    parse_money,
+)
+
+_ARTICLE_TYPES = {"Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "Report"}
+_MICRODATA = {"name": "name", "price": "price", "currency": "priceCurrency", "sku": "sku",
+              "availability": "availability", "brand": "brand", "image": "image",
+              "description": "description", "rating": "ratingValue",
+              "review_count": "reviewCount"}
+_NESTED = {"price": ("Offer",), "currency": ("Offer",), "availability": ("Offer",),
+           "brand": ("Brand", "Organization"), "rating": ("Rating",),
+           "review_count": ("Rating",)}
+_OPENGRAPH = {"name": ("og:title",), "image": ("og:image",), "description": ("og:description",),
+              "price": ("product:price:amount", "og:price:amount"),
+              "currency": ("product:price:currency", "og:price:currency"),
+              "availability": ("product:availability", "og:availability"),
+              "brand": ("product:brand", "og:brand")}
+_SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style"})
+_STRUCK = frozenset({"del", "s", "strike"})
+
+
+def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any]:
+    """Kind and fields (detail) or main list (list) of one page, without rules."""
+    return extract_tree_generic(parse_html(html, base_url=url), url, lexicon)
+
+
+def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[str, Any]:
+    """:func:`extract_page_generic` of a parsed page (the tree's scripts are emptied)."""
+    objects = jsonld_objects(tree)
+    empty_noise(tree)
+    view = PageView(url, tree, lexicon, objects)
+    kind = view.kind
+    news = "content" in lexicon.fields
+    article = next((obj for obj in view.jsonld if _types(obj) & _ARTICLE_TYPES), None)
+    if news and kind != "detail":
+        kind = "detail" if article is not None or _article_like(view) else kind
+    elif not news and kind == "other":
+        kind = "detail" if _has_product_data(view) else kind
+    out: dict[str, Any] = {"url": url, "kind": kind, "template": lexicon.name,
+                           "fields": {}, "sources": {}, "items": []}
+    if kind == "list":
+        out["items"] = list_items(view)
+    elif kind == "detail":
+        values, sources = (news_fields(view, article) if news else product_fields(view))
+        out["fields"] = {name: values.get(name) for name in lexicon.fields_for("detail")}
+        out["sources"] = {k: v for k, v in sources.items() if out["fields"].get(k) is not None}
+    return out
+
+
+def _has_product_data(view: PageView) -> bool:
+    return view.product is not None or bool(view.tree.xpath(
+        '//*[@itemscope][contains(@itemtype, "schema.org/Product")]|'
+        '//meta[@property="og:type"][contains(@content, "product")]'))
+
+
+def _article_like(view: PageView) -> bool:
+    if view.tree.xpath('//meta[@property="og:type"][contains(@content, "article")]'):
+        return True
+    if view.product_regions and len(view.product_regions[0]) >= 5:
+        return False
+    found = density.main_content(view.tree)
+    if found is None or found.text.count("\n") < 2:
+        return False
+    wide = sum(1 for c in found.text if "\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
+    return len(found.text) + 2 * wide >= 400  # a CJK character carries about a word
+
+
+# ----- list pages -----------------------------------------------------------------------------
+def list_items(view: PageView) -> list[dict[str, Any]]:
+    """Title and absolute URL of every item of the page's main list."""
+    regions = view.product_regions or view.regions
+    if not regions:
+        return []
+    base = Base(view.url)
+    items = []
+    for record in regions[0].records:
+        link = None
+        for el in record:
+            links = [a for a in el.iter("a") if a.get("href")]
+            link = next((a for a in links if text_of(a)), links[0] if links else None)
+            if link is not None:
+                break
+        heading = next((h for el in record for h in el.iter("h1", "h2", "h3", "h4", "h5")),
+                       None)
+        title = text_of(heading) if heading is not None else (
+            text_of(link) if link is not None else " ".join(text_of(e) for e in record))
+        href = base.join(link.get("href") or "") if link is not None else None
+        items.append({"title": title or None, "url": href})
+    return items
+
+
+# ----- product pages -----------------------------------------------------------------------------
+def _microdata(view: PageView) -> dict[str, Any]:
+    scopes = view.tree.xpath('//*[@itemscope][contains(@itemtype, "Product")]')
+    if not scopes:
+        return {}
+    scope = scopes[0]
+    out: dict[str, Any] = {}
+    for field, prop in _MICRODATA.items():
+        for el in scope.xpath(f'.//*[@itemprop="{prop}"]'):
+            owner = next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
+            owner_type = (owner.get("itemtype") or "") if owner is not None else ""
+            if owner is not scope and not any(t in owner_type for t in _NESTED.get(field, ())):
+                continue
+            if el.get("itemscope") is not None:
+                names = el.xpath('.//*[@itemprop="name"]')
+                value = names[0].get("content") or text_of(names[0]) if names else text_of(el)
+            else:
+                value = (el.get("content") or el.get("href") or el.get("src")
+                         or el.get("datetime") or text_of(el))
+            if value:
+                out[field] = value.strip()
+                break
+    return out
+
+
+def _opengraph(view: PageView) -> dict[str, Any]:
+    metas: dict[str, str] = {}
+    for meta in view.tree.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").lower()
+        if key and meta.get("content") and key not in metas:
+            metas[key] = meta.get("content", "").strip()
+    out = {}
+    for field, keys in _OPENGRAPH.items():
+        for key in keys:
+            if metas.get(key):
+                out[field] = metas[key]
+                break
+    return out
+
+
+def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
+    h1s = view.body.xpath("//h1")
+    if name:
+        for h in view.body.xpath("//h1|//h2|//h3"):
+            if density.similarity(text_of(h), name) >= 0.8:
+                return h
+    return h1s[0] if h1s else None
+
+
+def _in_sections(el: HtmlElement, listed: set[HtmlElement]) -> bool:
+    return el in listed or any(a.tag in _SKIP_SECTIONS for a in el.iterancestors())
+
+
+_INSTALMENT = re.compile(r"\d\s*[×x]\s*\D|/\s*mo\b|per month|a month|monthly|/月|分期|"
+                         r"deliver|shipping|postage|versand|运费", re.I)
+
+
+def _price_near(view: PageView, anchor: HtmlElement | None) -> str | None:
+    """The best money text after the title, in its nearest enclosing block that has one:
+    price words in its attributes help, instalments, shipping and struck prices lose."""
+    listed = {el for r in view.product_regions for rec in r.records for m in rec
+              for el in m.iter()}
+    spec = view.lexicon.fields.get("price")
+    node = anchor
+    for _ in range(6):
+        if node is None or (node := node.getparent()) is None:
+            break
+        after = anchor is None
+        found: list[tuple[float, str]] = []
+        for el in node.iter():
+            if el is anchor:
+                after = True
+            if not isinstance(el.tag, str) or el.tag in _STRUCK or _in_sections(el, listed):
+                continue
+            if any(a.tag in _STRUCK for a in el.iterancestors()):
+                continue
+            own = (el.text or "").strip()
+            money = MONEY_RE.search(own) if own else None
+            if money is None or not (after or node.tag != "body"):
+                continue
+            score = 1.0 - 0.01 * len(found) - (1.0 if _INSTALMENT.search(own) else 0.0)
+            score -= 0.3 if len(money.group(0)) < 0.5 * len(own) else 0.0
+            if spec is not None:
+                score += 0.5 * lexicon_match(el, spec, view.lexicon, 0.5, depth=0)[0]
+            found.append((score, own if len(own) <= 40 else money.group(0)))
+        if found:
+            return max(found, key=lambda f: f[0])[1]
+    return None
+
+
+def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
+              scope: HtmlElement) -> tuple[str, str] | None:
+    """(value, source) of the best label or attribute-word match inside ``scope``."""
+    best: tuple[float, str, str] | None = None
+    labels = sorted(spec.labels, key=len, reverse=True)
+    strip = re.compile(r"^\s*(?:" + "|".join(re.escape(x) for x in labels) + r")\s*[:：#.]*\s*",
+                       re.I) if labels else None
+    ratio = lexicon.partial_ratio(next(n for n, s in lexicon.fields.items() if s is spec))
+    for el in scope.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS or el.tag == "a":
+            continue
+        text = text_of(el)
+        if not text or len(text) > 80 or len(el) > 3:
+            continue
+        if any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+            continue
+        by_label = max(label_match(el, spec)[0], _word_label(el, spec))
+        by_word = 0.9 * lexicon_match(el, spec, lexicon, ratio, depth=1)[0]
+        score = max(by_label, by_word)
+        if score < 0.45:
+            continue
+        value = strip.sub("", text) if strip is not None else text
+        if any(word in value.lower() for word in spec.labels if len(word) >= 4):
+            continue  # a label or heading ("Shop by brand"), not a value
+        if not value or (value == text and by_label > by_word and len(text) < 4):
+            continue
+        if best is None or score > best[0]:
+            best = (score, value, "label" if by_label >= by_word else "lexicon")
+    return (best[1], best[2]) if best else None
+
+
+def _scope(view: PageView, anchor: HtmlElement | None, levels: int = 5) -> HtmlElement:
+    """The block around the title where a product's own facts are (the body without one)."""
+    node = anchor
+    for _ in range(levels):
+        parent = node.getparent() if node is not None else None
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        node = parent
+    return node if node is not None and node is not anchor else view.body
+
+
+def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
+    """An attribute word of the field used as a visible label (a dt "Designer")."""
+    prev = el.getprevious()
+    if prev is None or not isinstance(prev.tag, str) or prev.tag not in ("dt", "th", "label"):
+        return 0.0
+    word = text_of(prev).lower().rstrip(":：# ").strip()
+    return min(spec.words.get(word, 0.0) / 12.0, 1.0)
+
+
+def _availability_text(view: PageView) -> str | None:
+    phrases = compile_phrases(view.lexicon.fields["availability"].values) \
+        if "availability" in view.lexicon.fields else ()
+    for el in view.body.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS:
+            continue
+        own = (el.text or "").strip()
+        if own and len(own) <= 40 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+            value = parse_availability(own, phrases) if phrases else parse_availability(own)
+            if value in ("in_stock", "out_of_stock"):
+                return value
+    return None
+
+
+def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every e-commerce field: JSON-LD, microdata, OpenGraph, then lexicon and density."""
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+
+    def put(name: str, value: Any, source: str) -> None:
+        if name not in values and value not in (None, "", []):
+            values[name] = value
+            sources[name] = source
+
+    if view.product is not None:
+        for name, path in JSONLD_PATHS.items():
+            put(name, jsonld_value(view.product, path), "jsonld")
+    for name, value in _microdata(view).items():
+        put(name, value, "microdata")
+    for name, value in _opengraph(view).items():
+        put(name, value, "opengraph")
+    title = density.title_of(view.tree)
+    anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
+    if anchor is not None:
+        put("name", text_of(anchor), str(anchor.tag))
+    if title is not None:
+        put("name", title.text, title.source)
+    put("price", _price_near(view, anchor), "near-title")
+    lexicon = view.lexicon
+    scope = _scope(view, anchor)
+    for name in ("sku", "brand", "availability"):
+        if name in lexicon.fields and name not in values:
+            found = _labelled(view, lexicon.fields[name], lexicon, scope)
+            if found:
+                put(name, found[0], found[1])
+    if "availability" not in values:
+        put("availability", _availability_text(view), "phrase")
+    if "image" not in values and anchor is not None:
+        put("image", _image_near(anchor, str(values.get("name") or "")), "near-title")
+    if "description" not in values:
+        content = density.main_content(view.tree)
+        if content is not None:
+            put("description", content.text, "density")
+    return _normalize(values, view), sources
+
+
+_NOT_PRODUCT_IMAGE = re.compile(r"banner|logo|icon|sprite|badge|flag|rating|star", re.I)
+
+
+def _image_near(anchor: HtmlElement, name: str) -> str | None:
+    """The picture closest to the title: one whose alt text names the product wins,
+    banners, logos and icons lose."""
+    node = anchor.getparent()
+    for _ in range(4):
+        if node is None:
+            return None
+        fallback = None
+        for img in node.iter("img"):
+            src = image_source(img)
+            if not src or _NOT_PRODUCT_IMAGE.search(src):
+                continue
+            if name and density.similarity(img.get("alt") or img.get("title") or "", name) > 0.6:
+                return src
+            fallback = fallback or src
+        if fallback:
+            return fallback
+        node = node.getparent()
+    return None
+
+
+def _normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
+    out = dict(values)
+    for key in ("name", "sku", "brand", "description"):
+        if isinstance(out.get(key), (int, float)):
+            out[key] = str(out[key])
+        if isinstance(out.get(key), str):
+            out[key] = " ".join(out[key].split())
+    if out.get("price") is not None:
+        money = parse_money(str(out["price"]), out.get("currency"))
+        out["price_text"] = str(out["price"])
+        out["price"] = money.amount
+        out["currency"] = money.currency or out.get("currency")
+    if out.get("availability") is not None:
+        phrases = compile_phrases(view.lexicon.fields["availability"].values) \
+            if "availability" in view.lexicon.fields else ()
+        raw = str(out["availability"])
+        out["availability"] = parse_availability(raw, phrases) if phrases else \
+            parse_availability(raw)
+    if isinstance(out.get("image"), dict):
+        out["image"] = out["image"].get("url") or out["image"].get("contentUrl")
+    if isinstance(out.get("image"), str):
+        out["image"] = Base(view.url).join(out["image"].strip())
+    return out
+
+
+# ----- news pages -----------------------------------------------------------------------------
+def news_fields(view: PageView, article: dict[str, Any] | None
+                ) -> tuple[dict[str, Any], dict[str, str]]:
+    """Title, content, published date and author of an article page."""
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    if article is not None:
+        for name, path in (("title", "headline"), ("published", "datePublished"),
+                           ("author", "author.name"), ("content", "articleBody")):
+            value = jsonld_value(article, path)
+            if isinstance(value, str) and value.strip():
+                values[name] = (density.parse_date(value) or value) if name == "published" \
+                    else " ".join(value.split())
+                sources[name] = "jsonld"
+    title = density.title_of(view.tree)
+    if "title" not in values and title is not None:
+        values["title"], sources["title"] = title.text, title.source
+    found = density.main_content(view.tree)
+    if "content" not in values and found is not None:
+        values["content"], sources["content"] = found.text, "density"
+    if "published" not in values:
+        values["published"] = density.published_of(view.tree)
+        sources["published"] = "meta/pattern"
+    if "author" not in values:
+        values["author"] = density.author_of(view.tree)
+        sources["author"] = "meta/byline"
+    if "url" in view.lexicon.fields:
+        values.setdefault("url", view.url)
+        sources.setdefault("url", "page")
+    return values, sources
+

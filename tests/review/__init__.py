@@ -1,0 +1,1 @@
+"""Tests of the visual review report."""

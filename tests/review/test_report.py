@@ -1,0 +1,217 @@
+"""The review report: overlays sit on the nodes the rule XPaths select, and it is self-contained.
+
+Three static demo shops are analyzed, reviewed (one through the CLI), and each report
+is opened in headless Chromium: every overlay box must be drawn where its data
+attributes say, carry a rule XPath of the rule file, and match, within 2 px, the box
+of the node that XPath selects when evaluated independently on the sample page.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, sync_playwright
+
+from structurer.api import analyze_site
+from structurer.cli import main
+from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.review import VIEWPORT, build_review
+from structurer.rules import load_rules, save_rules
+from structurer.rules.model import SiteRules
+
+SHOPS = ("outfitters", "brightline", "ledger")
+TOLERANCE = 2.0
+
+#: The same XPath evaluation as a person would do in devtools, written apart from the report.
+_NODE_BOX_JS = """
+([itemXpath, xpath, item, index]) => {
+  const all = (xp, ctx) => {
+    const s = document.evaluate(xp, ctx, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+    return Array.from({length: s.snapshotLength}, (_, i) => s.snapshotItem(i));
+  };
+  let ctx = document;
+  if (itemXpath !== null) ctx = all(itemXpath, document)[item];
+  if (!ctx) return null;
+  let node = xpath === null ? ctx : all(xpath, ctx)[index];
+  if (!node) return null;
+  if (node.nodeType === 2) node = node.ownerElement;
+  else if (node.nodeType !== 1) node = node.parentElement;
+  const r = node.getBoundingClientRect();
+  return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height];
+}
+"""
+
+_OVERLAYS_JS = """
+() => Array.from(document.querySelectorAll('.shot')).map(shot => {
+  const img = shot.querySelector('img').getBoundingClientRect();
+  return {level: shot.dataset.level, url: shot.dataset.url,
+          width: +shot.dataset.width, height: +shot.dataset.height,
+          img: [img.left, img.top, img.width, img.height],
+          boxes: Array.from(shot.querySelectorAll('.box')).map(b => {
+            const r = b.getBoundingClientRect();
+            return {...b.dataset, drawn: [r.left, r.top, r.width, r.height]};
+          })};
+})
+"""
+
+
+@pytest.fixture(scope="module")
+def reports(demo_server: Any, tmp_path_factory: pytest.TempPathFactory
+            ) -> dict[str, tuple[SiteRules, Path]]:
+    out = tmp_path_factory.mktemp("review")
+    made: dict[str, tuple[SiteRules, Path]] = {}
+    for shop in SHOPS:
+        rules, _ = analyze_site(demo_server.urls[shop], settings=Settings(render="static"))
+        path = out / f"{shop}.html"
+        if shop == SHOPS[0]:  # one through the command line
+            save_rules(rules, out / f"{shop}.yaml")
+            assert main(["review", str(out / f"{shop}.yaml"), "--out", str(path)]) == 0
+            rules = load_rules(out / f"{shop}.yaml")
+        else:
+            path.write_text(build_review(rules), encoding="utf-8")
+        made[shop] = (rules, path)
+    return made
+
+
+def _rule_xpaths(rules: SiteRules, level: str, role: str, name: str) -> set[str | None]:
+    """Every XPath the rule file has for this overlay (a field may differ per variant)."""
+    levels = rules.levels
+    if level == "category":
+        assert levels.category is not None
+        return {levels.category.link_xpath}
+    if level == "list":
+        assert levels.list is not None
+        if role in ("item", "container"):
+            return {levels.list.item_xpath + ("/.." if role == "container" else "")}
+        layouts: list[Any] = [levels.list, *levels.list.variants]
+    else:
+        assert levels.detail is not None
+        layouts = [levels.detail, *levels.detail.variants]
+    return {layout.fields[name].xpath for layout in layouts if name in layout.fields}
+
+
+def _independent_box(page: Page, rules: SiteRules, box: dict[str, str]) -> list[float] | None:
+    item_xpath = rules.levels.list.item_xpath if rules.levels.list is not None else None
+    role, item, index = box["role"], int(box["item"]), int(box["index"])
+    if box["level"] != "list":
+        args: list[Any] = [None, box["xpath"], 0, index]
+    elif role == "container":
+        args = [item_xpath, "..", 0, 0]
+    elif role == "item":
+        args = [item_xpath, None, item, 0]
+    else:
+        args = [item_xpath, box["xpath"], item, index]
+    result = page.evaluate(_NODE_BOX_JS, args)
+    return None if result is None else [float(v) for v in result]
+
+
+def _close(a: list[float], b: list[float]) -> bool:
+    return all(abs(x - y) <= TOLERANCE for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.browser
+def test_overlays_sit_on_the_nodes_the_rules_select(
+        reports: dict[str, tuple[SiteRules, Path]], tmp_path: Path) -> None:
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=Settings().chromium_path,
+                                             args=list(CHROMIUM_FLAGS))
+        try:
+            report_tab = browser.new_page(viewport={"width": 1366, "height": 900})
+            sample_tab = browser.new_page(viewport=VIEWPORT)
+            for shop, (rules, path) in reports.items():
+                report_tab.goto(path.resolve().as_uri())
+                report_tab.screenshot(path=tmp_path / f"{shop}.png", full_page=True)
+                assert (tmp_path / f"{shop}.png").stat().st_size > 10_000
+                shots = report_tab.evaluate(_OVERLAYS_JS)
+                assert {s["level"] for s in shots} == {"category", "list", "detail"}, shop
+                for shot in shots:
+                    _check_shot(shop, rules, shot, sample_tab)
+        finally:
+            browser.close()
+
+
+def _check_shot(shop: str, rules: SiteRules, shot: dict[str, Any], sample_tab: Page) -> None:
+    boxes = shot["boxes"]
+    roles = {b["role"] for b in boxes}
+    if shot["level"] != "category":  # a shop's category links may all be hidden menus
+        assert "field" in roles, (shop, shot["level"])
+    if shot["level"] == "list":
+        assert {"container", "item"} <= roles
+        assert sum(b["role"] == "item" for b in boxes) >= 3
+    # drawn where the data attributes say, at the screenshot's scale
+    left, top, width, height = shot["img"]
+    scale = width / shot["width"]
+    assert abs(height / shot["height"] - scale) < 0.01
+    for box in boxes:
+        data = [float(box[k]) for k in ("x", "y", "w", "h")]
+        expected = [left + data[0] * scale, top + data[1] * scale, data[2] * scale,
+                    data[3] * scale]
+        assert _close(box["drawn"], expected), (shop, box)
+        assert box["xpath"] in _rule_xpaths(rules, box["level"], box["role"], box["field"]), box
+    # and on the node the rule XPath selects in the sample page itself
+    sample_tab.goto(shot["url"], wait_until="load")
+    sample_tab.wait_for_load_state("networkidle")
+    for box in boxes:
+        found = _independent_box(sample_tab, rules, box)
+        data = [float(box[k]) for k in ("x", "y", "w", "h")]
+        assert found is not None and _close(found, data), (shop, box, found)
+
+
+def test_report_is_self_contained(reports: dict[str, tuple[SiteRules, Path]]) -> None:
+    for shop, (rules, path) in reports.items():
+        html = path.read_text(encoding="utf-8")
+        # nothing is loaded from anywhere: no scripts, stylesheets or remote images
+        assert not re.search(r"<script|<link|@import|url\(|<iframe|<object", html), shop
+        sources = re.findall(r'\b(?:src|srcset|poster|data)\s*=\s*"([^"]*)"', html)
+        assert sources and all(s.startswith("data:image/") for s in sources), shop
+        assert not re.search(r'(?:src|srcset)\s*=\s*"https?:', html), shop
+        # the only http(s) references are links a person may follow to the sample pages
+        links = set(re.findall(r'href="(https?://[^"]*)"', html))
+        assert links and all(link.startswith(rules.start_url) for link in links), shop
+        for name in ("name", "price"):
+            assert f'data-field="{name}"' in html, (shop, name)
+        assert "Render mode: static" in html and "confidence" in html
+
+
+@pytest.mark.browser
+def test_report_opens_without_network(reports: dict[str, tuple[SiteRules, Path]]) -> None:
+    _, path = reports[SHOPS[1]]
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=Settings().chromium_path,
+                                             args=list(CHROMIUM_FLAGS))
+        try:
+            tab = browser.new_page()
+            requested: list[str] = []
+            tab.on("request", lambda request: requested.append(request.url))
+            tab.goto(path.resolve().as_uri())
+            tab.wait_for_load_state("load")
+            assert all(url.startswith(("file:", "data:")) for url in requested), requested
+            assert tab.evaluate("Array.from(document.images).every(i => i.naturalWidth > 0)")
+            assert tab.evaluate("Array.from(document.images).every(i => i.alt.length > 20)")
+        finally:
+            browser.close()
+
+
+def test_review_without_chromium_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        reports: dict[str, tuple[SiteRules, Path]]) -> None:
+    rules, _ = reports[SHOPS[2]]
+    save_rules(rules, tmp_path / "shop.yaml")
+    monkeypatch.setenv("STRUCTURER_CHROMIUM", str(tmp_path / "no-chromium"))
+    assert main(["review", str(tmp_path / "shop.yaml")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "Chromium not found" in err
+    assert not (tmp_path / "shop.review.html").exists()
+
+
+@pytest.mark.browser
+def test_unreachable_sample_pages_are_reported_not_raised(
+        reports: dict[str, tuple[SiteRules, Path]]) -> None:
+    rules, _ = reports[SHOPS[0]]
+    gone = rules.model_copy(update={"start_url": "http://127.0.0.1:9/"})
+    html = build_review(gone)
+    assert html.count('role="alert"') == 3 and "could not open http://127.0.0.1:9/" in html
+    assert 'class="box' not in html
