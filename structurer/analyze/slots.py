@@ -16,23 +16,11 @@ from functools import partial
 from lxml.html import HtmlElement
 
 from structurer.analyze.dom import NOISE_TAGS, STATE_TOKENS, norm_space, shape_class, text_of
+from structurer.values import image_source  # the runtime's rule: analysis sees what replay sees
 
 MAX_DEPTH = 14
 LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-srcset", "srcset")
-_PLACEHOLDER = ("blank.", "spacer", "1x1", "placeholder", "transparent.", "pixel.", "loading.")
 VALUE_ATTRS = ("content", "datetime", "title", "aria-label", "alt", "value")
-
-
-def image_source(el: HtmlElement) -> str | None:
-    """The real picture of an <img>/<source>, looking past lazy-loading placeholders."""
-    src = (el.get("src") or "").strip()
-    if src and not src.startswith("data:") and not any(p in src.lower() for p in _PLACEHOLDER):
-        return src
-    for name in LAZY_SRC:
-        value = (el.get(name) or "").strip()
-        if value and not value.startswith("data:"):
-            return value.split(",")[0].split()[0]
-    return src or None
 
 
 def _class_step(el: HtmlElement, digits: bool = True) -> str:
