@@ -9,6 +9,7 @@ group's links on every page.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urljoin, urlsplit
 
@@ -29,6 +30,26 @@ class LinkGroup:
     @property
     def urls(self) -> list[str]:
         return [u for u, _, _ in self.links]
+
+
+def url_shape(url: str) -> str:
+    """A URL with its numbers blanked and query values dropped: /list-3-1.html -> /list-0-0.html."""
+    parts = urlsplit(url)
+    query = "&".join(sorted(k.split("=")[0] for k in parts.query.split("&") if k))
+    return re.sub(r"\d+", "0", parts.path) + ("?" + query if query else "")
+
+
+def url_family(url: str) -> tuple[str, str, str]:
+    """Coarser than :func:`url_shape`: first path segment (of deeper paths), file
+    extension and query keys. Category URLs of one shop share it; search, account and
+    offer links usually do not."""
+    parts = urlsplit(url)
+    segments = [s for s in parts.path.split("/") if s]
+    first = re.sub(r"\d+", "0", segments[0]) if len(segments) > 1 else ""
+    last = segments[-1] if segments else ""
+    ext = last.rsplit(".", 1)[1].lower() if "." in last else ""
+    query = "&".join(sorted(k.split("=")[0] for k in parts.query.split("&") if k))
+    return first, ext, query
 
 
 def same_site(url: str, base: str) -> bool:
@@ -83,9 +104,57 @@ def link_groups(page: PageView, limit: int = 8) -> list[LinkGroup]:
 
 
 def category_xpath(page: PageView, group: LinkGroup, good: set[str]) -> str:
-    """The XPath selecting the group's links (judged on the links known to lead to lists)."""
-    wanted = [a for url, _, a in group.links if url in good] or [a for _, _, a in group.links]
-    candidates = [f"{c}//a" for c in xpaths.absolute_candidates(group.container)]
+    """The XPath selecting the group's category links.
+
+    Menus mix category links with search shortcuts, offers and account links. The links
+    known to lead to lists (``good``) tell the category URL families; links of
+    other families are unwanted, and narrower XPaths (by the anchors' own
+    parent step, or a union of two) compete with "every link in the container".
+    """
+    known = [a for url, _, a in group.links if url in good]
+    families = {url_family(url) for url, _, _ in group.links if url in good}
+    if len(known) >= 2:
+        wanted = [a for url, _, a in group.links if url in good or url_family(url) in families]
+    else:
+        wanted = [a for _, _, a in group.links]
+    bases = xpaths.absolute_candidates(group.container)
+    candidates = [f"{c}//a" for c in bases]
+    if len(wanted) < len(group.links):
+        unwanted = [a for _, _, a in group.links if a not in set(wanted)]
+        candidates += _narrow(bases[:3], wanted)
+        candidates += [f"{c}//a[contains(@href, {xpaths.quote(t)})]" for c in bases[:3]
+                       for t in _href_tokens(wanted, unwanted)]
     best = xpaths.best_xpath(candidates, [(page.tree, wanted)],
-                             score=lambda tp, fp, fn: tp / (tp + 0.3 * fp + fn))
+                             score=lambda tp, fp, fn: tp / (tp + fp + fn))
     return best[0] if best else candidates[-1]
+
+
+def _href_tokens(wanted: list[HtmlElement], unwanted: list[HtmlElement]) -> list[str]:
+    """Words every wanted link's href holds and no unwanted one does (``category``)."""
+    def tokens(a: HtmlElement) -> set[str]:
+        return {t for t in re.split(r"[/?=&.#_-]+", a.get("href", ""))
+                if len(t) >= 3 and not any(ch.isdigit() for ch in t)}
+
+    common = set.intersection(*(tokens(a) for a in wanted)) if wanted else set()
+    for a in unwanted:
+        common -= tokens(a)
+    return sorted(common, key=lambda t: (-len(t), t))[:2]
+
+
+def _narrow(bases: list[str], wanted: list[HtmlElement]) -> list[str]:
+    """XPaths naming the wanted anchors by their parent's step (and unions of two)."""
+    steps: dict[str, int] = {}
+    for a in wanted:
+        parent = a.getparent()
+        if parent is None:
+            continue
+        preds = xpaths.predicates(parent)
+        key = xpaths.step(parent, preds[0] if preds else None)
+        steps[key] = steps.get(key, 0) + 1
+    ranked = sorted(steps, key=lambda k: -steps[k])[:3]
+    out: list[str] = []
+    for base in bases:
+        singles = [f"{base}//{s}/a" for s in ranked]
+        out += singles
+        out += [f"{a} | {b}" for i, a in enumerate(singles) for b in singles[i + 1:]]
+    return out

@@ -1,10 +1,11 @@
-"""Rule-free views of an article-like page: its title, main content, publish time, author.
+"""Rule-free views of an article-like page: its title and its main content.
 
 Input: an lxml HTML tree (as :func:`structurer.clean.parse_html` returns it). Output:
-:class:`TitleFound` (the title and where it came from), :class:`ContentFound` (the
-element holding the main text and that text, chosen by text and symbol density),
-and ISO date / author strings (or None). Pure functions: no network, no files; the
-input tree is never modified (noise is removed from a copy).
+:class:`TitleFound` (the title and where it came from, site name removed) and
+:class:`ContentFound` (the element holding the main text and that text, chosen by
+text and symbol density). Publish time and author are in
+:mod:`structurer.analyze.byline`. Pure functions: no network, no files; the input
+tree is never modified (noise is removed from a copy).
 
 Content score of an element (text density after Sun et al., as GNE uses it)::
 
@@ -12,10 +13,12 @@ Content score of an element (text density after Sun et al., as GNE uses it)::
     SbD   = (T - LT) / (Sb + 1)            Sb: punctuation characters outside links
     score = ln(SD) * TD * log10(PNum + 2) * ln(SbD)
 
-SD is the standard deviation of TD over all elements, PNum the number of ``<p>``
-descendants. Guards: a zero tag difference counts as one tag; ``ln(SD)`` is a constant
-factor and is replaced by 1 when SD <= e (so it never flips the ranking); ``ln(SbD)``
-is 0 when SbD <= 1 (text that is mostly punctuation is not content).
+SD is the standard deviation of TD over all elements, PNum the number of paragraphs
+below the element: ``<p>``, and blocks that hold only text and inline markup (a
+``<div>`` per paragraph, as many portals write them). Guards: a zero tag difference
+counts as one tag; ``ln(SD)`` is a constant factor and is replaced by 1 when SD <= e
+(so it never flips the ranking); ``ln(SbD)`` is 0 when SbD <= 1 (text that is mostly
+punctuation is not content).
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ import math
 import re
 import statistics
 from dataclasses import dataclass
-from datetime import date, datetime
 
 from lxml.html import HtmlElement
 
@@ -36,11 +38,29 @@ NOISE_SECTIONS = ("nav", "footer", "header", "aside", "form", "button", "select"
 _NOISE_WORDS = re.compile(
     r"(?:^|[-_\s])(?:comments?|related|recommend(?:ed|ations)?|share|sharing|social|"
     r"sidebar|footer|nav|navbar|menu|breadcrumbs?|advert|ads?|cookie|newsletter|"
-    r"popular|trending|hot|most-read|subscribe|promo|banner)(?:$|[-_\s])", re.I)
+    r"popular|trending|hot|most-read|subscribe|promo|banner|disqus)(?:$|[-_\s])", re.I)
+_NOISE_HEADING = re.compile(
+    r"^\W*\d*\s*(?:条|則|件)?\s*(?:comments?|responses?|replies|reader comments|kommentare?|"
+    r"leserkommentare|commentaires?|comentarios?|reacties|评论|网友评论|留言|コメント|"
+    r"related(?: stories| articles| posts| news| content)?|more (?:from|on|stories)\b.*|"
+    r"mehr (?:zum thema|aus|von)\b.*|weitere artikel|lesen sie auch|à lire aussi|"
+    r"relacionad[oa]s|相关(?:阅读|新闻|文章|推荐)?|延伸阅读|猜你喜欢|"
+    r"most (?:read|popular|viewed|shared)|meistgelesen|trending|popular(?: now)?|"
+    r"热门(?:排行|文章|新闻|推荐)?|排行榜?|recommended(?: for you)?|you may also like|"
+    r"empfehlungen(?: der redaktion)?|推荐(?:阅读)?|read next|newsletter)\W*\d*\s*$", re.I)
+_CONTENT_WORDS = re.compile(r"(?:^|[-_\s])(?:article|body|column|content|main)", re.I)
 _PUNCT = frozenset("，。！？；：、“”‘’（）《》…,.!?;:'\"()[]{}<>-—–/|·")
 _TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.title",
                 "parsely-title", "headline")
-_SPLIT_TITLE = re.compile(r"\s+(?:[-|–—_»·:]|::)\s+")
+_SITE_METAS = ("og:site_name", "application-name", "apple-mobile-web-app-title")
+_SEP = r"(?:[-|–—_»·:]|::)"
+_SPLIT_TITLE = re.compile(rf"\s+{_SEP}\s+|(?<=[\u3040-\u9fff])_|_(?=[\u3040-\u9fff])")
+#: Inline elements: a block whose children are all inline is one paragraph of text.
+_INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font", "i", "img",
+                     "kbd", "mark", "q", "s", "small", "span", "strong", "sub", "sup", "time",
+                     "u", "var", "wbr"})
+_TEXT_BLOCKS = frozenset({"div", "section", "td"})
+_MIN_BLOCK_TEXT = 40
 
 
 @dataclass(frozen=True)
@@ -77,17 +97,69 @@ def similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio()
 
 
+def _headings(tree: HtmlElement) -> list[HtmlElement]:
+    return [h for h in tree.xpath("//body//*[self::h1 or self::h2 or self::h3]")
+            if 0 < len(visible_text(h)) <= 300]
+
+
+def _heading_inside(title: str, headings: list[str]) -> str | None:
+    """A heading that is ``title`` minus a site name, section or date beside a separator
+    ("Headline | Site", "Site: Headline", "Headline_Section_Site"), also when the two
+    spell a character differently (a prime for an apostrophe)."""
+    low = title.lower()
+    parts = _SPLIT_TITLE.split(title)
+    spans = [" ".join(parts[i:j]) for i in range(len(parts))
+             for j in range(i + 1, len(parts) + 1) if (i, j) != (0, len(parts))]
+    for text in sorted(headings, key=len, reverse=True):
+        part = text.lower()
+        if len(part) < 8 or part == low:
+            continue
+        if part in low:
+            before, after = low.split(part, 1)
+            edge_before = not before.strip() or re.search(rf"(?:{_SEP}|_)\s*$", before)
+            edge_after = not after.strip() or re.match(rf"\s*(?:{_SEP}|_)", after)
+            if edge_before and edge_after:
+                return text
+        elif any(similarity(text, span) >= 0.9 for span in spans):
+            return text
+    return None
+
+
+def _site_part(heading: str, page_title: str) -> bool:
+    """The heading is the site's name in the <title>: its first or last part beside a
+    separator, with a longer part (the headline) beside it (a logo in an <h1>)."""
+    parts = [p.strip().lower() for p in _SPLIT_TITLE.split(page_title)]
+    low = heading.strip().lower()
+    return len(parts) > 1 and low in (parts[0], parts[-1]) and \
+        max(len(p) for p in parts if p != low) > len(low)
+
+
+def _without_site(title: str, tree: HtmlElement) -> str:
+    """``title`` without the site's name at its start or end (og:site_name and kin)."""
+    for _, name in _meta(tree, _SITE_METAS):
+        pattern = re.escape(name)
+        cut = re.sub(rf"\s*(?:{_SEP}|_)\s*{pattern}\s*$", "", title, flags=re.I)
+        cut = re.sub(rf"^\s*{pattern}\s*(?:{_SEP}|_)\s*", "", cut, flags=re.I)
+        if cut.strip() and cut != title:
+            return cut.strip()
+    return title
+
+
 def title_of(tree: HtmlElement) -> TitleFound | None:
-    """The page's title: a meta title, else the h1-h3 most like <title>, else <title>."""
+    """The page's title: a meta title, else the h1-h3 most like <title>, else <title>;
+    a site name beside a separator is removed (the heading that remains wins)."""
+    headings = [visible_text(h) for h in _headings(tree)]
     found = _meta(tree, _TITLE_METAS)
     if found:
-        return TitleFound(found[0][1], f"meta:{found[0][0]}")
+        text = found[0][1]
+        return TitleFound(_heading_inside(text, headings) or _without_site(text, tree),
+                          f"meta:{found[0][0]}")
     titles = tree.xpath("//title")
     page_title = normalize_space(titles[0].text_content()) if titles else ""
     best: tuple[float, str, str] | None = None
-    for heading in tree.xpath("//body//*[self::h1 or self::h2 or self::h3]"):
+    for heading in _headings(tree):
         text = visible_text(heading)
-        if not text or len(text) > 300:
+        if _site_part(text, page_title):
             continue
         score = similarity(text, page_title) + (0.5 if text.lower() in page_title.lower()
                                                  else 0.0)
@@ -97,26 +169,64 @@ def title_of(tree: HtmlElement) -> TitleFound | None:
     if best is not None and (best[0] >= 0.5 or not page_title):
         return TitleFound(best[1], best[2])
     if page_title:
+        page_title = _without_site(page_title, tree)
         parts = _SPLIT_TITLE.split(page_title)
         return TitleFound(max(parts, key=len) if len(parts) > 1 else page_title, "title")
     return None
 
 
+def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | None:
+    """The heading that states the page's title (the most similar h1-h3), else the
+    first h1."""
+    if title is None:
+        found = title_of(tree)
+        title = found.text if found else ""
+    best: tuple[float, HtmlElement] | None = None
+    for heading in _headings(tree):
+        score = similarity(visible_text(heading), title) + (0.05 if heading.tag == "h1" else 0)
+        if best is None or score > best[0]:
+            best = (score, heading)
+    if best is not None and best[0] >= 0.6:
+        return best[1]
+    h1s = tree.xpath("//body//h1")
+    return h1s[0] if h1s else None
+
+
 # ----- content --------------------------------------------------------------------------------
-def _is_noise(el: HtmlElement) -> bool:
+def is_noise(el: HtmlElement) -> bool:
+    """A navigation, footer, sidebar, comments, sharing... element (by tag or by the
+    words of its class, id and role); a content word beside them ("content-sidebar-
+    wrap", as themes name the wrapper of text and sidebar) clears it, as in Readability."""
     if el.tag in NOISE_SECTIONS:
         return True
     words = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
-    return bool(words.strip()) and bool(_NOISE_WORDS.search(words))
+    return bool(words.strip()) and bool(_NOISE_WORDS.search(words)) and \
+        not _CONTENT_WORDS.search(words)
+
+
+def _noise_heading(el: HtmlElement) -> bool:
+    """A block headed "32 comments", "Related stories", "Meistgelesen", "热门排行"...: a
+    comment thread or side list even when its class names say nothing."""
+    if el.tag not in ("div", "section", "ul", "ol", "dl") or len(el) < 2:
+        return False
+    head = el[0]
+    if not isinstance(head.tag, str) or head.tag in ("p", "a", "li"):
+        return False
+    text = normalize_space(head.text_content())
+    return 0 < len(text) <= 40 and bool(_NOISE_HEADING.match(text))
 
 
 def denoised(tree: HtmlElement) -> HtmlElement:
-    """A copy without scripts/styles/comments (``clean_tree``) and noise sections."""
+    """A copy without scripts/styles/comments (``clean_tree``) and noise sections (but
+    never a section holding the title's heading)."""
     root = clean_tree(tree)
     body = root.find(".//body")
     start = body if body is not None else root
+    anchor = title_element(root)
+    keep = set(anchor.iterancestors()) if anchor is not None else set()
     doomed = [el for el in start.iter() if isinstance(el.tag, str) and el is not start
-              and el.tag not in ("html", "body", "article", "main") and _is_noise(el)]
+              and el.tag not in ("html", "body", "article", "main") and el not in keep
+              and (is_noise(el) or _noise_heading(el))]
     for el in doomed:
         parent = el.getparent()
         if parent is not None and not any(a in doomed for a in el.iterancestors()):
@@ -138,7 +248,8 @@ class _Counts:
     tg: int = 0     # tags
     ltg: int = 0    # link tags
     sb: int = 0     # punctuation outside links
-    p: int = 0      # <p> descendants
+    p: int = 0      # paragraphs below: <p>, and text-only blocks
+    block: bool = False   # has a non-inline element below it
 
 
 def _chars(text: str | None) -> tuple[int, int]:
@@ -161,13 +272,19 @@ def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool) -> _
             c.t, c.lt, c.sb, c.p = c.t + sub.t, c.lt + sub.lt, c.sb + sub.sb, c.p + sub.p
             c.tg += sub.tg + 1
             c.ltg += sub.ltg + (1 if child.tag == "a" else 0)
-            c.p += 1 if child.tag == "p" else 0
+            c.p += 1 if child.tag == "p" or _text_block(child, sub) else 0
+            c.block = c.block or sub.block or child.tag not in _INLINE
         n, sb = _chars(child.tail)
         c.t += n
         c.lt += n if link else 0
         c.sb += 0 if link else sb
     out[el] = c
     return c
+
+
+def _text_block(el: HtmlElement, c: _Counts) -> bool:
+    """A div (section, cell) that holds one paragraph: only text and inline markup."""
+    return el.tag in _TEXT_BLOCKS and not c.block and c.t - c.lt >= _MIN_BLOCK_TEXT
 
 
 def _td(c: _Counts) -> float:
@@ -186,153 +303,67 @@ def main_content(tree: HtmlElement) -> ContentFound | None:
     densities = [_td(c) for c in counts.values()]
     sd = statistics.pstdev(densities) if len(densities) > 1 else 0.0
     sd_factor = math.log(sd) if sd > math.e else 1.0
-    best: tuple[float, HtmlElement] | None = None
+    scores: dict[HtmlElement, float] = {}
     for el, c in counts.items():
         if el.tag in ("a", "body", "html") or c.t - c.lt <= 0:
             continue
         sbd = (c.t - c.lt) / (c.sb + 1)
-        score = sd_factor * _td(c) * math.log10(c.p + 2) * (math.log(sbd) if sbd > 1 else 0.0)
-        if best is None or score > best[0]:
-            best = (score, el)
-    if best is None:
+        scores[el] = sd_factor * _td(c) * math.log10(c.p + 2) * (
+            math.log(sbd) if sbd > 1 else 0.0)
+    if not scores:
         return None
-    return ContentFound(best[1], content_text(best[1]), best[0])
+    best = max(scores, key=lambda el: scores[el])
+    return ContentFound(*_paragraph_owner(best, scores, counts))
+
+
+def _paragraph_owner(best: HtmlElement, scores: dict[HtmlElement, float],
+                     counts: dict[HtmlElement, _Counts]) -> tuple[HtmlElement, str, float]:
+    """One long paragraph can out-score the text it belongs to (its own density has no
+    tags to divide by): a winning paragraph gives way to its nearest ancestor holding
+    several paragraphs, unless that ancestor scores far lower."""
+    top = scores[best]
+    if best.tag == "p" or _text_block(best, counts[best]):
+        for parent in best.iterancestors():
+            if parent not in scores:
+                break
+            if counts[parent].p >= 2:
+                if scores[parent] >= 0.25 * top:
+                    best = parent
+                break
+    return best, content_text(best), scores[best]
+
+
+_BLOCKS = frozenset({"p", "li", "h2", "h3", "h4", "pre", "blockquote", "dd"})
+
+
+def _blocks(el: HtmlElement, out: list[HtmlElement]) -> None:
+    for child in el:
+        if not isinstance(child.tag, str):
+            continue
+        paragraph = child.tag in _BLOCKS and not (child.tag == "blockquote"
+                                                 and child.find(".//p") is not None)
+        inline_only = child.tag in _TEXT_BLOCKS and all(
+            not isinstance(g.tag, str) or g.tag in _INLINE for g in child.iterdescendants())
+        if paragraph or (inline_only and len(visible_text(child)) >= _MIN_BLOCK_TEXT):
+            out.append(child)
+        else:
+            _blocks(child, out)
+
+
+def _mostly_link(el: HtmlElement) -> bool:
+    """A line that is mostly a link ("Also read: <a>other story</a>"), not text."""
+    total = len("".join(visible_text(el).split()))
+    linked = sum(len("".join(visible_text(a).split())) for a in el.iter("a"))
+    return total > 0 and linked >= 0.5 * total
 
 
 def content_text(el: HtmlElement) -> str:
     """Text of a content element, one line per paragraph-like block."""
-    blocks = [visible_text(b) for b in el.xpath(".//p|.//li|.//h2|.//h3|.//h4|.//pre|"
-                                                ".//blockquote[not(.//p)]")]
-    blocks = [b for b in blocks if b]
+    found: list[HtmlElement] = []
+    _blocks(el, found)
+    blocks = [text for text in (visible_text(b) for b in found if not _mostly_link(b))
+              if text]
     whole = visible_text(el)
     if blocks and sum(len(b) for b in blocks) >= 0.6 * len(whole):
         return "\n".join(blocks)
     return whole
-
-
-# ----- publish time -----------------------------------------------------------------------------
-_TIME_METAS = ("article:published_time", "datepublished", "pubdate", "publishdate",
-               "og:published_time", "article.published", "publication_date", "date",
-               "dc.date", "dc.date.issued", "sailthru.date", "parsely-pub-date")
-_MONTHS = {
-    **{m: i + 1 for i, m in enumerate(["january", "february", "march", "april", "may", "june",
-                                       "july", "august", "september", "october", "november",
-                                       "december"])},
-    **{m: i + 1 for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug",
-                                       "sep", "oct", "nov", "dec"])},
-    "sept": 9,
-    **{m: i + 1 for i, m in enumerate(["januar", "februar", "märz", "april", "mai", "juni",
-                                       "juli", "august", "september", "oktober", "november",
-                                       "dezember"])},
-    **{m: i + 1 for i, m in enumerate(["janvier", "février", "mars", "avril", "mai", "juin",
-                                       "juillet", "août", "septembre", "octobre", "novembre",
-                                       "décembre"])},
-    **{m: i + 1 for i, m in enumerate(["enero", "febrero", "marzo", "abril", "mayo", "junio",
-                                       "julio", "agosto", "septiembre", "octubre", "noviembre",
-                                       "diciembre"])},
-}
-_MONTH = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
-_DATE_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"(?<!\d)(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日"), "ymd"),
-    (re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), "ymd"),
-    (re.compile(r"(?<!\d)(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})(?!\d)"), "dmy"),
-    (re.compile(r"(?<!\d)(\d{1,2})-(\d{1,2})-(\d{4})(?!\d)"), "dmy"),
-    (re.compile(r"(?<!\d)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"), "mdy"),
-    (re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I), "Mdy"),
-    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?({_MONTH})\.?,?\s+(?:de\s+)?"
-                rf"(\d{{4}})\b", re.I), "dMy"),
-]
-
-
-def parse_date(text: str) -> str | None:
-    """ISO date (``YYYY-MM-DD``, or the full ISO timestamp given) in ``text``, or None."""
-    text = normalize_space(text)
-    if not text:
-        return None
-    try:
-        stamp = datetime.fromisoformat(text)
-        return stamp.isoformat() if "T" in text or ":" in text else stamp.date().isoformat()
-    except ValueError:
-        pass
-    for pattern, order in _DATE_PATTERNS:
-        for found in pattern.finditer(text):
-            a, b, c = found.groups()
-            try:
-                if order == "ymd":
-                    year, month, day = int(a), int(b), int(c)
-                elif order == "dmy":
-                    year, month, day = int(c), int(b), int(a)
-                elif order == "mdy":
-                    year, month, day = int(c), int(a), int(b)
-                    if month > 12:
-                        month, day = day, month
-                elif order == "Mdy":
-                    year, month, day = int(c), _MONTHS[a.lower()], int(b)
-                else:
-                    year, month, day = int(c), _MONTHS[b.lower()], int(a)
-                if 1900 <= year <= 2100:
-                    return date(year, month, day).isoformat()
-            except (ValueError, KeyError):
-                continue
-    return None
-
-
-def published_of(tree: HtmlElement, content: HtmlElement | None = None) -> str | None:
-    """Publish date: meta tags, itemprop datePublished, <time datetime>, then date
-    patterns in the text around the title and content (first found)."""
-    for _, value in _meta(tree, _TIME_METAS):
-        found = parse_date(value)
-        if found:
-            return found
-    for el in tree.xpath('//*[@itemprop="datePublished"]|//time[@datetime]|//time[@pubdate]'):
-        for value in (el.get("content"), el.get("datetime"), el.text_content()):
-            found = parse_date(value or "")
-            if found:
-                return found
-    for el in tree.xpath('//*[contains(@class, "date") or contains(@class, "time") or '
-                         'contains(@class, "byline") or contains(@class, "meta")]'):
-        found = parse_date(visible_text(el)[:200])
-        if found:
-            return found
-    for el in (content, tree):
-        if el is not None:
-            found = parse_date(visible_text(el)[:3000])
-            if found:
-                return found
-    return None
-
-
-# ----- author --------------------------------------------------------------------------------
-_AUTHOR_METAS = ("author", "article:author", "dc.creator", "sailthru.author", "parsely-author",
-                 "byl")
-_BY = re.compile(r"^\s*(?:by|von|par|por|di|作者|文|记者|编辑|author)\s*[:：/|]?\s*", re.I)
-_AUTHOR_XPATH = ('//*[@rel="author"]|//*[@itemprop="author"]|'
-                 '//*[contains(@class, "author") or contains(@class, "byline") or '
-                 'contains(@id, "author") or contains(@id, "byline")]')
-
-
-def _clean_author(text: str) -> str | None:
-    text = _BY.sub("", normalize_space(text))
-    text = re.split(r"\s+(?:\||·|•|-|—|on|am|le|el)\s+|\s+\d|,|，|\s{2,}", text)[0].strip(" ;:|")
-    if not text or text.startswith(("http://", "https://")) or len(text) > 60:
-        return None
-    return text
-
-
-def author_of(tree: HtmlElement) -> str | None:
-    """Author: meta tags, then rel=author / itemprop=author / author and byline classes."""
-    for _, value in _meta(tree, _AUTHOR_METAS):
-        found = _clean_author(value)
-        if found:
-            return found
-    for el in tree.xpath(_AUTHOR_XPATH):
-        if el.tag == "meta":
-            continue
-        names = el.xpath('.//*[@itemprop="name"]')
-        value = (names[0].get("content") or names[0].text_content()) if names else \
-            (el.get("content") or visible_text(el))
-        found = _clean_author(value or "")
-        if found:
-            return found
-    return None
-

@@ -118,15 +118,25 @@ def label_match(el: HtmlElement, spec: FieldSpec) -> tuple[float, str]:
     return _label_text_match(label_texts(el), spec)
 
 
+_SQUASH = re.compile(r"[\s#:：.№]+")  # "Item#:" is the label "item #"
+
+
+def squash(text: str) -> str:
+    """A label without spaces and punctuation: "Item #:" and "品 牌：" as written in labels."""
+    return _SQUASH.sub("", text.lower())
+
+
 def _label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, str]:
     if not spec.labels:
         return 0.0, ""
     best, why = 0.0, ""
     for text in [texts] if isinstance(texts, str) else texts:
         low = text.lower().rstrip(":：# ").strip()
+        squashed = squash(low)
         for label, weight in spec.labels.items():
             if low == label or low.startswith(label + ":") or low.startswith(label + "：") or (
-                    low.startswith(label) and len(low) - len(label) <= 2):
+                    low.startswith(label) and len(low) - len(label) <= 2) or (
+                    squashed and squashed == squash(label)):
                 gain = weight / 10.0
             elif len(label) >= 3 and low.startswith(label):
                 gain = weight / 20.0

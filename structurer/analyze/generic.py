@@ -16,11 +16,13 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import density
+from structurer.analyze import byline, density, mainlist
+from structurer.analyze.dates import parse_datetime
 from structurer.analyze.detail import JSONLD_PATHS, jsonld_value
-from structurer.analyze.dom import MONEY_RE, text_of
-from structurer.analyze.fields import label_match, lexicon_match
+from structurer.analyze.dom import text_of
+from structurer.analyze.fields import label_match, lexicon_match, squash
 from structurer.analyze.pages import PageView, _types, empty_noise, jsonld_objects
+from structurer.analyze.prices import best_price, price_text
 from structurer.clean import parse_html
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.values import (
@@ -64,7 +66,7 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
     if news and kind != "detail":
         kind = "detail" if article is not None or _article_like(view) else kind
     elif not news and kind == "other":
-        kind = "detail" if _has_product_data(view) else kind
+        kind = "detail" if _has_product_data(view) or _priced(view) else kind
     out: dict[str, Any] = {"url": url, "kind": kind, "template": lexicon.name,
                            "fields": {}, "sources": {}, "items": []}
     if kind == "list":
@@ -87,7 +89,7 @@ def _article_like(view: PageView) -> bool:
         return True
     if view.product_regions and len(view.product_regions[0]) >= 5:
         return False
-    found = density.main_content(view.tree)
+    found = view.content
     if found is None or found.text.count("\n") < 2:
         return False
     wide = sum(1 for c in found.text if "\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
@@ -96,26 +98,9 @@ def _article_like(view: PageView) -> bool:
 
 # ----- list pages -----------------------------------------------------------------------------
 def list_items(view: PageView) -> list[dict[str, Any]]:
-    """Title and absolute URL of every item of the page's main list."""
-    regions = view.product_regions or view.regions
-    if not regions:
-        return []
-    base = Base(view.url)
-    items = []
-    for record in regions[0].records:
-        link = None
-        for el in record:
-            links = [a for a in el.iter("a") if a.get("href")]
-            link = next((a for a in links if text_of(a)), links[0] if links else None)
-            if link is not None:
-                break
-        heading = next((h for el in record for h in el.iter("h1", "h2", "h3", "h4", "h5")),
-                       None)
-        title = text_of(heading) if heading is not None else (
-            text_of(link) if link is not None else " ".join(text_of(e) for e in record))
-        href = base.join(link.get("href") or "") if link is not None else None
-        items.append({"title": title or None, "url": href})
-    return items
+    """Title and absolute URL of every item of the page's main list (the repeated-block
+    regions cross-checked with the link clusters: :mod:`structurer.analyze.mainlist`)."""
+    return mainlist.list_items(view)
 
 
 # ----- product pages -----------------------------------------------------------------------------
@@ -159,53 +144,58 @@ def _opengraph(view: PageView) -> dict[str, Any]:
 
 
 def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
-    h1s = view.body.xpath("//h1")
+    """The element naming the product: a heading like the known name, the one h1, an
+    element showing the name, else the element the lexicon's name words point at."""
+    h1s = [h for h in view.body.xpath("//h1") if text_of(h)]
     if name:
         for h in view.body.xpath("//h1|//h2|//h3"):
             if density.similarity(text_of(h), name) >= 0.8:
                 return h
-    return h1s[0] if h1s else None
+    if len(h1s) == 1:
+        return h1s[0]
+    if name:
+        for el in view.body.iter():
+            if (isinstance(el.tag, str) and el.tag != "a" and len(el) <= 2
+                    and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors())
+                    and density.similarity(text_of(el), name) >= 0.9):
+                return el
+    named = _named_element(view)
+    return named if named is not None else (h1s[0] if h1s else None)
+
+
+def _named_element(view: PageView) -> HtmlElement | None:
+    """The first short text whose id/class carries the lexicon's name words."""
+    spec = view.lexicon.fields.get("name")
+    if spec is None:
+        return None
+    best: tuple[float, HtmlElement] | None = None
+    for el in view.body.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS or el.tag == "a" or len(el) > 2:
+            continue
+        text = text_of(el)
+        if not 2 <= len(text) <= 150 or any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+            continue
+        score = lexicon_match(el, spec, view.lexicon, 0.5, depth=0)[0]
+        if score >= 0.5 and (best is None or score > best[0] + 1e-9):
+            best = (score, el)
+    return best[1] if best else None
 
 
 def _in_sections(el: HtmlElement, listed: set[HtmlElement]) -> bool:
     return el in listed or any(a.tag in _SKIP_SECTIONS for a in el.iterancestors())
 
 
-_INSTALMENT = re.compile(r"\d\s*[×x]\s*\D|/\s*mo\b|per month|a month|monthly|/月|分期|"
-                         r"deliver|shipping|postage|versand|运费", re.I)
+def _listed(view: PageView) -> set[HtmlElement]:
+    """Every element inside the page's product lists (related, bestsellers, ...)."""
+    return {el for r in view.product_regions for rec in r.records for m in rec for el in m.iter()}
 
 
-def _price_near(view: PageView, anchor: HtmlElement | None) -> str | None:
-    """The best money text after the title, in its nearest enclosing block that has one:
-    price words in its attributes help, instalments, shipping and struck prices lose."""
-    listed = {el for r in view.product_regions for rec in r.records for m in rec
-              for el in m.iter()}
-    spec = view.lexicon.fields.get("price")
-    node = anchor
-    for _ in range(6):
-        if node is None or (node := node.getparent()) is None:
-            break
-        after = anchor is None
-        found: list[tuple[float, str]] = []
-        for el in node.iter():
-            if el is anchor:
-                after = True
-            if not isinstance(el.tag, str) or el.tag in _STRUCK or _in_sections(el, listed):
-                continue
-            if any(a.tag in _STRUCK for a in el.iterancestors()):
-                continue
-            own = (el.text or "").strip()
-            money = MONEY_RE.search(own) if own else None
-            if money is None or not (after or node.tag != "body"):
-                continue
-            score = 1.0 - 0.01 * len(found) - (1.0 if _INSTALMENT.search(own) else 0.0)
-            score -= 0.3 if len(money.group(0)) < 0.5 * len(own) else 0.0
-            if spec is not None:
-                score += 0.5 * lexicon_match(el, spec, view.lexicon, 0.5, depth=0)[0]
-            found.append((score, own if len(own) <= 40 else money.group(0)))
-        if found:
-            return max(found, key=lambda f: f[0])[1]
-    return None
+def _priced(view: PageView) -> bool:
+    """A page without structured data whose price is labelled or named near its title."""
+    title = density.title_of(view.tree)
+    anchor = _title_element(view, title.text if title else "")
+    found = best_price(view, anchor, _listed(view))
+    return found is not None and found[1] >= 1.8
 
 
 def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
@@ -213,9 +203,11 @@ def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
     """(value, source) of the best label or attribute-word match inside ``scope``."""
     best: tuple[float, str, str] | None = None
     labels = sorted(spec.labels, key=len, reverse=True)
-    strip = re.compile(r"^\s*(?:" + "|".join(re.escape(x) for x in labels) + r")\s*[:：#.]*\s*",
+    strip = re.compile(r"^\s*(?:" + "|".join(re.escape(x).replace(r"\ ", r"\s*") for x in labels)
+                       + r")\s*[:：#.]*\s*",
                        re.I) if labels else None
     ratio = lexicon.partial_ratio(next(n for n, s in lexicon.fields.items() if s is spec))
+    squashed = {squash(label) for label in labels}
     for el in scope.iter():
         if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS or el.tag == "a":
             continue
@@ -230,9 +222,12 @@ def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
         if score < 0.45:
             continue
         value = strip.sub("", text) if strip is not None else text
+        if squash(value) in squashed:
+            continue  # the label itself ("品 牌：")
         if any(word in value.lower() for word in spec.labels if len(word) >= 4):
             continue  # a label or heading ("Shop by brand"), not a value
-        if not value or (value == text and by_label > by_word and len(text) < 4):
+        if not value or (value == text and label_match(el, spec)[0] > 0
+                         and squash(text) in squashed):
             continue
         if best is None or score > best[0]:
             best = (score, value, "label" if by_label >= by_word else "lexicon")
@@ -296,7 +291,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put("name", text_of(anchor), str(anchor.tag))
     if title is not None:
         put("name", title.text, title.source)
-    put("price", _price_near(view, anchor), "near-title")
+    put("price", price_text(view, anchor, _listed(view)), "near-title")
     lexicon = view.lexicon
     scope = _scope(view, anchor)
     for name in ("sku", "brand", "availability"):
@@ -367,28 +362,32 @@ def _normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
 # ----- news pages -----------------------------------------------------------------------------
 def news_fields(view: PageView, article: dict[str, Any] | None
                 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """Title, content, published date and author of an article page."""
+    """Title, content, published date and author of an article page: JSON-LD first,
+    then meta tags, the title heading and text density (:mod:`density`, :mod:`byline`)."""
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     if article is not None:
         for name, path in (("title", "headline"), ("published", "datePublished"),
                            ("author", "author.name"), ("content", "articleBody")):
             value = jsonld_value(article, path)
+            if name == "author" and value is None:
+                value = jsonld_value(article, "author")
             if isinstance(value, str) and value.strip():
-                values[name] = (density.parse_date(value) or value) if name == "published" \
+                values[name] = (parse_datetime(value) or value) if name == "published" \
                     else " ".join(value.split())
                 sources[name] = "jsonld"
     title = density.title_of(view.tree)
     if "title" not in values and title is not None:
         values["title"], sources["title"] = title.text, title.source
-    found = density.main_content(view.tree)
+    found = view.content
     if "content" not in values and found is not None:
         values["content"], sources["content"] = found.text, "density"
     if "published" not in values:
-        values["published"] = density.published_of(view.tree)
-        sources["published"] = "meta/pattern"
+        values["published"] = byline.published_of(view.tree,
+                                                  found.element if found else None)
+        sources["published"] = "meta/near-title"
     if "author" not in values:
-        values["author"] = density.author_of(view.tree)
+        values["author"] = byline.author_of(view.tree)
         sources["author"] = "meta/byline"
     if "url" in view.lexicon.fields:
         values.setdefault("url", view.url)

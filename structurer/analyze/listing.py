@@ -26,6 +26,7 @@ from structurer.analyze.fields import (
 )
 from structurer.analyze.layouts import distinguishing_condition
 from structurer.analyze.lists import Region
+from structurer.analyze.mainlist import CONFIRMED, confirmed
 from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots
 from structurer.errors import NoRepeatedBlock
@@ -65,6 +66,9 @@ def choose_main_regions(pages: Sequence[PageView]) -> list[Region | None]:
     Votes go to region signatures, weighted by score; a region whose links are the
     same on most pages is a fixture (a sidebar of bestsellers) and loses. (Two pages
     may share a grid honestly: a parent category's first page and its first child's.)
+    On each page the region the page's main link cluster agrees with (the second,
+    independent view of its main list) counts a quarter more, so it wins when the
+    tree-similarity scores are close.
     """
     per_page = [p.product_regions[:6] for p in pages]
     link_sets: Counter[frozenset[str]] = Counter()
@@ -72,12 +76,15 @@ def choose_main_regions(pages: Sequence[PageView]) -> list[Region | None]:
         for region in regions:
             link_sets[_item_links(region)] += 1
     votes: dict[str, float] = defaultdict(float)
-    for regions in per_page:
-        for rank, region in enumerate(regions):
+    for page, regions in zip(pages, per_page, strict=True):
+        sure = confirmed(regions, page.main_links) if regions else None
+        weighted = sorted(((max(r.score, 0.1) * (CONFIRMED if r is sure else 1.0), r)
+                           for r in regions), key=lambda sr: -sr[0])
+        for rank, (score, region) in enumerate(weighted):
             links = _item_links(region)
             if links and link_sets[links] >= max(3, 0.6 * len(pages)):
                 continue
-            votes[_signature(region)] += max(region.score, 0.1) / (1 + rank)
+            votes[_signature(region)] += score / (1 + rank)
     if not votes:
         raise NoRepeatedBlock("no repeated product blocks found on the list pages",
                               url=pages[0].url if pages else None)

@@ -2,28 +2,49 @@
 
 Input: a URL and decoded HTML. Output: a :class:`PageView` — the parsed tree with
 script/style text emptied (positions kept, so XPaths learned here work on raw
-pages), the page's JSON-LD objects, its repeated regions (computed once), and a
-page kind: ``list`` (repeated product blocks), ``detail`` (one product), or
-``other`` (navigation, category tiles, content).
+pages), the page's JSON-LD objects, its repeated regions and link clusters
+(computed once, when first asked), and a page kind: ``list`` (a main list of items:
+products, articles), ``detail`` (one product or article), or ``other``
+(navigation, category tiles, about pages).
+
+The kind comes from rule-free views of the page weighed with the lexicon: with a
+lexicon that has money fields (shops), repeated priced blocks make a list and a
+price beside the single title, structured data or a cart button a detail page;
+with any other lexicon (news), a strong main link cluster (many items, a large
+share of the page's text, more than bare titles, alike URLs) makes a list and an
+article body (text density), article structured data or og:type a detail page.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import MONEY_RE, text_of
-from structurer.analyze.lists import Region, find_regions, is_product_region
+from structurer.analyze import density
+from structurer.analyze.dom import (
+    MONEY_RE,
+    SECTION_NOISE_TAGS,
+    heading_before,
+    link_href,
+    text_of,
+)
+from structurer.analyze.linkclusters import MIN_TEXT, LinkCluster, link_clusters, text_length
+from structurer.analyze.lists import Region, context_words, find_regions, is_product_region
 from structurer.clean import parse_html
 from structurer.lexicon import Lexicon
 
 PageKind = Literal["list", "detail", "other"]
+ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle",
+                           "Report", "AnalysisNewsArticle", "OpinionNewsArticle",
+                           "TechArticle", "LiveBlogPosting", "ScholarlyArticle"})
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def jsonld_objects(tree: HtmlElement) -> list[dict[str, Any]]:
@@ -60,8 +81,10 @@ def jsonld_product(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
 
 
 def empty_noise(tree: HtmlElement) -> None:
-    """Empty script/style/svg contents in place (elements stay, so positions stay)."""
-    for el in tree.iter(*_EMPTY_TAGS):
+    """Empty script/style/svg contents in place (elements stay, so positions stay).
+    The elements are listed first: removing an svg's children while iterating would end
+    the walk there and leave every later script's text in place."""
+    for el in list(tree.iter(*_EMPTY_TAGS)):
         for child in list(el):
             el.remove(child)
         el.text = None
@@ -111,6 +134,24 @@ class PageView:
         return body if body is not None else self.tree
 
     @cached_property
+    def link_clusters(self) -> list[LinkCluster]:
+        """The page's lists of links, likeliest main list first."""
+        return link_clusters(self.tree, self.url, self.lexicon)
+
+    @cached_property
+    def main_links(self) -> LinkCluster | None:
+        return self.link_clusters[0] if self.link_clusters else None
+
+    @cached_property
+    def article(self) -> dict[str, Any] | None:
+        return next((o for o in self.jsonld if _types(o) & ARTICLE_TYPES), None)
+
+    @cached_property
+    def content(self) -> density.ContentFound | None:
+        """The main text by text density (computed on a copy; only when asked)."""
+        return density.main_content(self.tree)
+
+    @cached_property
     def kind(self) -> PageKind:
         return classify(self)
 
@@ -132,27 +173,148 @@ def _signal_hits(page: PageView, name: str) -> float:
     return best / 10.0
 
 
+def titled_links(block: HtmlElement) -> set[str]:
+    """Where ``block`` links to by an item's title: links in a heading, or named links
+    beside a picture linking to the same place (a product card)."""
+    links = [a for a in block.iter("a") if link_href(a)]
+    pictured = {a.get("href") for a in links if a.find(".//img") is not None}
+    return {str(a.get("href")) for a in links if text_length(text_of(a)) >= 2 * MIN_TEXT
+            and (a.get("href") in pictured or _in_heading(a, block))}
+
+
+def _in_heading(el: HtmlElement, block: HtmlElement) -> bool:
+    node: HtmlElement | None = el
+    while node is not None:
+        if node.tag in _HEADINGS:
+            return True
+        if node is block:
+            return False
+        node = node.getparent()
+    return False
+
+
+def _in_card(el: HtmlElement, stop: HtmlElement) -> bool:
+    """``el`` sits in a product card or a header/nav/footer/aside below ``stop`` (a
+    promise of free delivery from some amount is not the product's price)."""
+    node: HtmlElement | None = el
+    while node is not None and node is not stop:
+        if node.tag in SECTION_NOISE_TAGS or titled_links(node):
+            return True
+        node = node.getparent()
+    return False
+
+
+def _listed(page: PageView) -> set[HtmlElement]:
+    return {el for r in page.product_regions for rec in r.records for m in rec for el in m.iter()}
+
+
+def loose_cards(page: PageView) -> list[HtmlElement]:
+    """Priced blocks with a titled link outside every product region and page section:
+    the products of a list too short to repeat (the last page of a category)."""
+    listed = _listed(page)
+    noise = page.lexicon.signals.get("noise", {})
+    cards: dict[HtmlElement, None] = {}
+    for el in page.body.iter():
+        if (isinstance(el.tag, str) and el not in listed and el.text and MONEY_RE.search(el.text)
+                and not any(a.tag in SECTION_NOISE_TAGS for a in el.iterancestors())):
+            node = el
+            for _ in range(4):
+                node = node.getparent()
+                if node is None or node.tag == "body":
+                    break
+                titled = titled_links(node)
+                if titled:
+                    # one product per card; a block of several is a container
+                    if len(titled) == 1 and not _noise_context(node, noise):
+                        cards[node] = None
+                    break
+    return list(cards)
+
+
+def _noise_context(el: HtmlElement, vocab: dict[str, float]) -> bool:
+    """Inside a "recommended"/"bestsellers" block: by its class/id or the heading above."""
+    words = context_words(el)
+    heading = heading_before(el).lower()
+    return any(vocab.get(w, 0) >= 8 for w in words) or any(
+        w >= 8 and p in heading for p, w in vocab.items())
+
+
+def _title_heading(page: PageView) -> HtmlElement | None:
+    """The page's one non-empty h1, or among several the one its <title> repeats."""
+    h1s = [h for h in page.body.xpath("//h1") if text_of(h)]
+    if len(h1s) == 1:
+        return h1s[0]
+    return _titled(page, h1s, 8)
+
+
+def _titled(page: PageView, headings: Iterable[HtmlElement], least: int) -> HtmlElement | None:
+    """The first heading (of ``least`` characters or more) that the page's title repeats."""
+    titles = [t.lower() for t in page.titles]
+    for h in headings:
+        text = text_of(h).lower()
+        if text_length(text) >= least and any(text in t or density.similarity(text, t) >= 0.8
+                                              for t in titles):
+            return h
+    return None
+
+
 def _money_near_title(page: PageView) -> bool:
-    """A price close to the page's single h1, outside every product list: a product page."""
-    h1s = page.body.xpath("//h1")
-    if len(h1s) != 1:
+    """A price close to the page's single h1, outside every product list and page
+    section: a product page."""
+    anchor = _title_heading(page)
+    if anchor is None:
         return False
-    listed = {el for r in page.product_regions for rec in r.records for m in rec
-              for el in m.iter()}
-    node = h1s[0]
+    listed = _listed(page)
+    node = anchor
     for _ in range(5):
         node = node.getparent()
         if node is None or node.tag == "body":
             return False
         for el in node.iter():
             if (isinstance(el.tag, str) and el not in listed and el.text
-                    and MONEY_RE.search(el.text)):
+                    and MONEY_RE.search(el.text) and not _in_card(el, node)):
                 return True
     return False
 
 
+def priced(lexicon: Lexicon) -> bool:
+    """The lexicon describes things with prices (a shop), not articles."""
+    return any(spec.kind == "money" for spec in lexicon.fields.values())
+
+
+def cluster_list_score(cluster: LinkCluster | None) -> float:
+    """How strongly a link cluster makes its page a list page (0: not at all). A page's
+    main list fills a good part of it, says more than bare titles or has long ones, and
+    its links lead to pages of one kind (alike URLs); menus and footers do not."""
+    if cluster is None or len(cluster) < 4:
+        return 0.0
+    f = cluster.features
+    if f["text_share"] < 0.2 or f["url_alike"] < 0.5 or (f["rich"] < 0.1
+                                                           and f["mean_text"] < 20):
+        return 0.0
+    return max(0.0, math.log(f["items"]) + 4.0 * f["text_share"] + 1.5 * f["rich"]
+               + 1.0 * min(f["mean_text"] / 30.0, 1.0) + 1.0 * f["url_alike"]
+               + 0.5 * f["main"] - 2.0 * f["noise"] - 1.5 * f["in_section"] - 1.0)
+
+
 def classify(page: PageView) -> PageKind:
-    """list, detail or other, from repeated product blocks, structured data and controls."""
+    """list, detail or other: shops by their priced blocks, articles by their text."""
+    return _classify_products(page) if priced(page.lexicon) else _classify_articles(page)
+
+
+def _list_hits(page: PageView) -> float:
+    """Result counts and sort controls ("Showing 13-13 of 13 results", "Sort by")."""
+    vocab = page.lexicon.signals.get("list_page", {})
+    best = 0.0
+    for el in page.body.iter("p", "span", "div", "label", "option", "select", "button"):
+        own = (el.text or "").strip().lower()
+        if own and len(own) <= 40 and not any(a.tag in SECTION_NOISE_TAGS
+                                              for a in el.iterancestors()):
+            best = max([best, *(w for p, w in vocab.items() if p in own)])
+    return best / 10.0
+
+
+def _classify_products(page: PageView) -> PageKind:
     product = page.product
     regions = page.product_regions
     main = regions[0] if regions else None
@@ -162,19 +324,59 @@ def classify(page: PageView) -> PageKind:
                       and el.text and MONEY_RE.search(el.text))
     cart = _signal_hits(page, "add_to_cart")
     detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
+    strong = product is not None
     if _money_near_title(page):
         detail_score += 1.5
+        strong = True
     if page.tree.xpath('//meta[@property="og:type"][contains(@content, "product")]'):
         detail_score += 1.5
+        strong = True
     list_score = 0.0
+    noisy = False
     if main is not None:
         list_score = 1.0 + math.log(main_items) + 6.0 * main.features["node_share"]
-        if main.features.get("noise", 0) >= 0.8:
+        noisy = main.features.get("noise", 0) >= 0.8
+        if noisy:
             list_score -= 1.5
     if list_score >= 2.5 and list_score >= detail_score:
         return "list"
+    if not strong and money_nodes >= 1 and (loose_cards(page) or _list_hits(page) >= 0.6):
+        return "list"     # the last page of a category, one or two products left
     if detail_score >= 2.0 and money_nodes >= 1:
         return "detail"
-    if main is not None and list_score >= 2.0:
+    if main is not None and list_score >= 2.0 and not noisy:
         return "list"
     return "other"
+
+
+def _article_body(page: PageView) -> bool:
+    """Text density finds a body of several paragraphs that is not the page's main list."""
+    found = page.content
+    if found is None or found.text.count("\n") < 2 or text_length(found.text) < 500:
+        return False
+    cluster = page.main_links
+    if cluster is None:
+        return True
+    listed = sum(link.text in found.text for link in cluster.items)
+    return listed < 0.5 * len(cluster)
+
+
+def _headline(page: PageView) -> bool:
+    """A heading of a sentence's length that the page's title repeats."""
+    return _titled(page, page.body.iter("h1", "h2"), 20) is not None
+
+
+def _classify_articles(page: PageView) -> PageKind:
+    detail_score = 2.0 if page.article is not None else 0.0
+    if page.tree.xpath('//meta[@property="og:type"][contains(@content, "article")]'):
+        detail_score += 1.5
+    if _headline(page):
+        detail_score += 1.0
+    list_score = cluster_list_score(page.main_links)
+    if _article_body(page):
+        detail_score += 2.5
+    if list_score >= 3.0 and list_score > detail_score:
+        return "list"
+    if detail_score >= 2.5:
+        return "detail"
+    return "list" if list_score >= 3.0 else "other"

@@ -8,14 +8,27 @@ from __future__ import annotations
 
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
+from typing import Protocol
 
-from structurer.demo.base import Shop
+from structurer.demo.base import Response
 
 
-def _handler_for(shop: Shop) -> type[BaseHTTPRequestHandler]:
+class Site(Protocol):
+    """What the server needs of a demo site: a shop, or the news site."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def routes(self) -> Mapping[str, Callable[[], Response]]: ...
+
+    def handle(self, path_and_query: str) -> Response: ...
+
+
+def _handler_for(shop: Site) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         server_version = "structurer-demo/1"
         protocol_version = "HTTP/1.1"
@@ -63,7 +76,7 @@ class DemoServer:
     ...     server.urls[shop.name]                # 'http://127.0.0.1:41234'
     """
 
-    def __init__(self, shops: Iterable[Shop], *, host: str = "127.0.0.1",
+    def __init__(self, shops: Iterable[Site], *, host: str = "127.0.0.1",
                  ports: dict[str, int] | None = None) -> None:
         self.shops = {shop.name: shop for shop in shops}
         self.host = host

@@ -1,0 +1,221 @@
+"""Who wrote an article and when: publish time and author, without rules.
+
+Input: an lxml HTML tree. Output: an ISO date or timestamp, an author name (or None).
+Machine-readable statements win (meta tags, ``itemprop``, ``<time datetime>``); then
+the text right after the title's heading, where bylines stand — a page also carries
+today's date in its header, dates of comments and of teasers in side lists, and
+"updated" stamps, so the date nearest after the title, not the first on the page, is
+the publish time. Pure functions; the tree is not modified.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from lxml.html import HtmlElement
+
+from structurer.analyze.dates import find_dates, parse_datetime
+from structurer.analyze.density import _meta, is_noise, title_element
+from structurer.clean import normalize_space, visible_text
+
+_TIME_METAS = ("article:published_time", "datepublished", "pubdate", "publishdate",
+               "og:published_time", "article.published", "publication_date", "date",
+               "dc.date", "dc.date.issued", "sailthru.date", "parsely-pub-date")
+_UPDATED = re.compile(r"(?:updated?|modified|edited|aktualisiert|geändert|mis à jour|"
+                      r"actualizado|更新|修改|最后编辑)\W{0,3}(?:on|am|le|el|:|：)?\s*\S{0,12}\s*$",
+                      re.I)
+_AFTER = 600      # characters after the title where the byline is looked for
+_BEFORE = 250     # ... and before it (a dateline above the headline)
+_SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
+
+
+@dataclass
+class _Around:
+    """The visible text of a page with noise sections left out, and where the title
+    heading starts and ends in it; ``stamps`` are machine-readable times by position."""
+    anchor: HtmlElement
+    keep: set[HtmlElement]
+    pieces: list[tuple[int, str]] = field(default_factory=list)   # (position, text)
+    size: int = 0
+    start: int = -1
+    end: int = -1
+    stamps: list[tuple[int, str]] = field(default_factory=list)
+
+    def add(self, text: str | None) -> None:
+        text = normalize_space(text or "")
+        if text:
+            self.pieces.append((self.size, text))
+            self.size += len(text) + 1
+
+    def visit(self, el: HtmlElement) -> None:
+        if not isinstance(el.tag, str) or el.tag in _SKIP:
+            return
+        if el not in self.keep and is_noise(el):
+            return
+        if el is self.anchor:
+            self.start = self.size
+        if el.tag == "time" and el.get("datetime"):
+            self.stamps.append((self.size, el.get("datetime", "")))
+        self.add(el.text)
+        for child in el:
+            self.visit(child)
+            self.add(child.tail)
+        if el is self.anchor:
+            self.end = self.size
+
+    @property
+    def text(self) -> str:
+        return " ".join(text for _, text in self.pieces) + " "
+
+
+def _around(tree: HtmlElement, anchor: HtmlElement) -> _Around:
+    walk = _Around(anchor, {anchor, *anchor.iterancestors()})
+
+    body = tree.find(".//body")
+    walk.visit(body if body is not None else tree)
+    return walk
+
+
+def _updated(text: str, at: int, floor: int) -> bool:
+    """An "updated"/"modified" label just before ``at`` (not looking back past ``floor``,
+    so a headline ending in "update" does not count)."""
+    return bool(_UPDATED.search(text[max(floor, at - 40):at]))
+
+
+def _date_near(walk: _Around) -> str | None:
+    """The date nearest after the title (else nearest before it), "updated" ones last."""
+    text = walk.text
+    after: list[tuple[int, str]] = [(pos, stamp) for pos, stamp in walk.stamps
+                                    if walk.end <= pos < walk.end + _AFTER]
+    after += [(walk.end + d.start, d.iso) for d in find_dates(text[walk.end:walk.end + _AFTER])]
+    before = [(walk.start - _BEFORE + d.start, d.iso)
+              for d in find_dates(text[max(0, walk.start - _BEFORE):walk.start])]
+    before += [(pos, stamp) for pos, stamp in walk.stamps
+               if walk.start - _BEFORE <= pos < walk.start]
+    ranked = sorted(after) + sorted(before, reverse=True)
+    fresh = [iso for pos, iso in ranked
+             if not _updated(text, pos, walk.end if pos >= walk.end else 0)]
+    for iso in fresh + [iso for _, iso in ranked]:
+        found = parse_datetime(iso)
+        if found:
+            return found
+    return None
+
+
+def _in_noise(el: HtmlElement, keep: set[HtmlElement]) -> bool:
+    """Inside comments, a sidebar, navigation...; ``keep`` (the title heading and its
+    ancestors, an article's own <header>) never counts as noise."""
+    return any(is_noise(a) for a in (el, *el.iterancestors())
+               if a not in keep and a.tag not in ("html", "body", "article", "main"))
+
+
+def _keep(tree: HtmlElement) -> tuple[HtmlElement | None, set[HtmlElement]]:
+    anchor = title_element(tree)
+    return anchor, ({anchor, *anchor.iterancestors()} if anchor is not None else set())
+
+
+def published_of(tree: HtmlElement, content: HtmlElement | None = None) -> str | None:
+    """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
+    the title, <time> elements, date-ish classes, then the content's text."""
+    for _, value in _meta(tree, _TIME_METAS):
+        found = parse_datetime(value)
+        if found:
+            return found
+    for el in tree.xpath('//*[@itemprop="datePublished"]'):
+        for value in (el.get("content"), el.get("datetime"), el.text_content()):
+            found = parse_datetime(value or "")
+            if found:
+                return found
+    anchor, keep = _keep(tree)
+    if anchor is not None:
+        found = _date_near(_around(tree, anchor))
+        if found:
+            return found
+    for el in tree.xpath('//time[@datetime]|//time[@pubdate]|//*[contains(@class, "date") or '
+                         'contains(@class, "time") or contains(@class, "byline")]'):
+        if _in_noise(el, keep):
+            continue
+        for value in (el.get("datetime"), visible_text(el)[:200]):
+            found = parse_datetime(value or "")
+            if found:
+                return found
+    for el in (content, tree):
+        if el is not None:
+            found = parse_datetime(visible_text(el)[:3000])
+            if found:
+                return found
+    return None
+
+
+# ----- author --------------------------------------------------------------------------------
+_AUTHOR_METAS = ("author", "article:author", "dc.creator", "sailthru.author", "parsely-author",
+                 "byl")
+_BY = re.compile(r"^\s*(?:by|von|par|por|di|作者|文|记者|编辑|author)\s*[:：/|]?\s*", re.I)
+_NAME = r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*(?:\s+(?:van|von|de|da|del|der|la|le|di|bin|al)?\s*" \
+        r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*){1,3}"
+_BYLINE = re.compile(rf"(?:^|[\s(|·•])(?i:by|von|par|por|di)\s+({_NAME})")
+_ROLE = re.compile(rf"^\s*({_NAME}),\s+(?:[\w-]+\s+){{0,3}}(?i:correspondent|reporter|writer|"
+                   r"editor|contributor|columnist|Korrespondentin|Korrespondent|Redakteurin|"
+                   r"Redakteur|Autorin|Autor)\b")
+_CJK_BY = re.compile(r"(?:作者|记者|撰文|文)\s*[:：/|]?\s*([\u4e00-\u9fff·]{2,4})"
+                     r"(?![\u4e00-\u9fff])")
+_POSTED = re.compile(r"^\s*(?:posted|written|published|story|words|text|reported|"
+                     r"geschrieben|verfasst|publié|publicado)\s+(?:on\s+\S+\s+)?(?=by|von|par|por)",
+                     re.I)
+_NOT_NAME = re.compile(r"^(?:posted|written|published|share|comments?|reply|"
+                       r"leave a|read more)\b", re.I)
+_AUTHOR_XPATH = ('//*[contains(@class, "author") or contains(@class, "byline") or '
+                 'contains(@id, "author") or contains(@id, "byline")]')
+
+
+def _clean_author(text: str) -> str | None:
+    text = _BY.sub("", _POSTED.sub("", normalize_space(text)))
+    text = re.split(r"\s+(?:\||·|•|-|—|on|am|le|el|in)\s+|\s+\d|,|，|\s{2,}",
+                    text)[0].strip(" ;:|")
+    words = text.split()
+    if not text or text.startswith(("http://", "https://")) or len(text) > 60 or \
+            len(words) > 5 or len(set(words)) < len(words) or _NOT_NAME.match(text):
+        return None
+    return text
+
+
+def _name_in(text: str) -> str | None:
+    """The name of a byline sentence ("By Ann Lee in Oslo", "作者：王芳"), or None."""
+    for pattern in (_BYLINE, _ROLE, _CJK_BY):
+        found = pattern.search(text) if pattern is not _ROLE else pattern.match(text)
+        if found:
+            return found.group(1).strip(" .")
+    return None
+
+
+def _author_element(el: HtmlElement) -> str | None:
+    names = el.xpath('.//*[@itemprop="name"]')
+    value = (names[0].get("content") or names[0].text_content()) if names else \
+        (el.get("content") or visible_text(el))
+    return _name_in(value or "") or _clean_author(value or "")
+
+
+def author_of(tree: HtmlElement) -> str | None:
+    """Author: meta tags, rel=author / itemprop=author, author and byline classes, then
+    a byline sentence right after the title (all outside comments and side lists)."""
+    for _, value in _meta(tree, _AUTHOR_METAS):
+        found = _clean_author(value)
+        if found:
+            return found
+    anchor, keep = _keep(tree)
+    for xpath in ('//*[@rel="author"]|//*[@itemprop="author"]', _AUTHOR_XPATH):
+        for el in tree.xpath(xpath):
+            if el.tag != "meta" and not _in_noise(el, keep):
+                found = _author_element(el)
+                if found:
+                    return found
+    if anchor is None:
+        return None
+    walk = _around(tree, anchor)
+    for pos, text in walk.pieces:
+        if walk.end <= pos < walk.end + _AFTER // 2 and len(text) <= 120:
+            found = _name_in(text)
+            if found:
+                return found
+    return None

@@ -1,0 +1,154 @@
+"""The price of a single product page, without rules.
+
+Input: a :class:`PageView` and the element naming the product (its title anchor, or
+None). Output: the money text that is the product's price. Real pages put prices in
+text nodes anywhere (``<b>Price:</b> £60`` keeps it in a tail), beside shipping
+costs, instalments, old prices, cart totals and variant menus; so every money text
+node outside navigation and product lists is a candidate, scored by the label in
+front of it, the lexicon words on its element, its nearness to the title, and the
+words that mark it as something else.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from lxml import etree
+from lxml.html import HtmlElement
+
+from structurer.analyze.dom import MONEY_RE
+from structurer.analyze.fields import _label_text_match, lexicon_match
+from structurer.analyze.pages import PageView
+from structurer.values import parse_money
+
+_SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",
+                   "nav", "footer", "header", "aside"})
+_STRUCK = frozenset({"del", "s", "strike"})
+_ELSEWHERE = re.compile(
+    r"\d\s*[×x]\s*(?:\D|$)|ship|deliver|postage|freight|versand|livraison|运费|邮费|配送|instal|"
+    r"per month|/\s*mo\b|"
+    r"monthly|a month|/月|分期|you save|save|saving|subtotal|total|basket|cart|购物车|"
+    r"\bwas\b|rrp|msrp|list price|retail|compare|original|regular|原价|市场价|"
+    r"\bfree\b|over\b|orders? (?:of|above|from)|满", re.I)
+_NOT_PRICE_ATTR = re.compile(r"mini-?cart|cart-?(?:total|summary|count)|basket|ship|deliver|"
+                             r"instal|klarna|afterpay|bnpl|old|strike|rrp|msrp|compare|save|saving|"
+                             r"total", re.I)
+
+
+@dataclass
+class _Chunk:
+    owner: HtmlElement
+    text: str
+    order: int
+
+
+def text_chunks(root: HtmlElement) -> Iterator[_Chunk]:
+    """Non-blank text nodes in document order, each with the element that holds it
+    (a tail belongs to its element's parent), skipping scripts, menus and variants."""
+    order = 0
+    skipped: list[HtmlElement] = []
+    for event, el in etree.iterwalk(root, events=("start", "end")):
+        if not isinstance(el.tag, str):
+            continue
+        if event == "start":
+            if el.tag in _SKIP:
+                skipped.append(el)
+            elif not skipped and el.text and el.text.strip():
+                order += 1
+                yield _Chunk(el, el.text.strip(), order)
+            continue
+        if skipped and skipped[-1] is el:
+            skipped.pop()
+        parent = el.getparent()
+        if not skipped and parent is not None and el.tail and el.tail.strip():
+            order += 1
+            yield _Chunk(parent, el.tail.strip(), order)
+
+
+def _struck(el: HtmlElement) -> bool:
+    return el.tag in _STRUCK or any(a.tag in _STRUCK for a in el.iterancestors())
+
+
+def _attr_words(el: HtmlElement, levels: int = 2) -> str:
+    parts: list[str] = []
+    node: HtmlElement | None = el
+    for _ in range(levels + 1):
+        if node is None:
+            break
+        parts += [node.get("class") or "", node.get("id") or "", node.get("itemprop") or ""]
+        node = node.getparent()
+    return " ".join(parts)
+
+
+def _levels_apart(el: HtmlElement, anchor: HtmlElement) -> int:
+    """How many levels above the anchor their nearest common block is (99: none)."""
+    mine = set(el.iterancestors()) | {el}
+    for level, node in enumerate(anchor.iterancestors(), start=1):
+        if node in mine:
+            return level if node.tag not in ("body", "html") else 99
+    return 99
+
+
+def price_text(view: PageView, anchor: HtmlElement | None, listed: set[HtmlElement]) -> str | None:
+    """The money text most likely to be the page's own product price."""
+    found = best_price(view, anchor, listed)
+    return found[0] if found else None
+
+
+def best_price(view: PageView, anchor: HtmlElement | None,
+               listed: set[HtmlElement]) -> tuple[str, float] | None:
+    """:func:`price_text` and its score (from about 1.8: a labelled or named price, or
+    one near the title; how sure a page without structured data is a product page)."""
+    spec = view.lexicon.fields.get("price")
+    old = view.lexicon.fields.get("original_price")
+    chunks = list(text_chunks(view.body))
+    anchor_order = None
+    if anchor is not None:
+        inside = {id(x) for x in anchor.iter()}
+        anchor_order = max((c.order for c in chunks if id(c.owner) in inside), default=None)
+    found: list[tuple[float, str, str]] = []
+    amounts: Counter[str] = Counter()
+    previous = ""
+    for chunk in chunks:
+        label, previous = previous, chunk.text
+        money = MONEY_RE.search(chunk.text)
+        if money is None or chunk.owner in listed or _struck(chunk.owner):
+            continue
+        parsed = parse_money(chunk.text)
+        if parsed.amount is None:
+            continue
+        score = 1.0
+        lead = chunk.text[:money.start()]
+        said = f"{label[-40:]} {lead}" if len(lead) < 3 else lead
+        if spec is not None and (_label_text_match(label[-40:], spec)[0] > 0
+                                 or _label_text_match(lead, spec)[0] > 0):
+            score += 1.0
+        if _ELSEWHERE.search(said) or _ELSEWHERE.search(chunk.text[money.end():][:30]):
+            score -= 1.5
+        if len(money.group(0)) < 0.5 * len(chunk.text):
+            score -= 0.3
+        if float(parsed.amount) == 0:
+            score -= 1.5
+        attrs = _attr_words(chunk.owner)
+        if spec is not None:
+            score += 0.6 * lexicon_match(chunk.owner, spec, view.lexicon, 0.5, depth=2)[0]
+        if old is not None and lexicon_match(chunk.owner, old, view.lexicon, 0.5, depth=1)[0]:
+            score -= 0.8
+        elif _NOT_PRICE_ATTR.search(attrs):
+            score -= 0.5
+        if anchor is not None and anchor_order is not None:
+            score += max(0.0, 1.5 - 0.25 * _levels_apart(chunk.owner, anchor))
+            gap = chunk.order - anchor_order
+            score += 0.6 / (1 + abs(gap) / 8) + (0.2 if gap > 0 else 0.0)
+        else:
+            score -= 0.002 * chunk.order
+        value = chunk.text if len(chunk.text) <= 40 else money.group(0)
+        amounts[str(parsed.amount)] += 1
+        found.append((score, value, str(parsed.amount)))
+    if not found:
+        return None
+    best = max(found, key=lambda f: f[0] + 0.1 * min(amounts[f[2]] - 1, 3))
+    return (best[1], best[0]) if best[0] > 0 else None

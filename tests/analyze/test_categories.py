@@ -1,0 +1,77 @@
+"""Category links: which links of an entry page's menus the category XPath keeps.
+
+Menus mix category links with search shortcuts, offers and account links; the links
+known to lead to lists tell the category URLs apart, and the XPath keeps only those.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from structurer.analyze.categories import category_xpath, link_groups, url_family, url_shape
+from structurer.analyze.pages import PageView
+from structurer.lexicon import load_lexicon
+
+BASE = "http://shop.test/"
+
+
+def _menu(items: str) -> str:
+    return (f"<html><body><header><nav class='main-menu'><ul>{items}</ul></nav></header>"
+            "<main><p>Welcome to our shop, browse the departments above.</p></main></body>"
+            "</html>")
+
+
+def _view(html: str) -> PageView:
+    return PageView.from_html(BASE, html, load_lexicon("ecommerce"))
+
+
+def _selected(view: PageView, xpath: str) -> list[str]:
+    return [a.get("href") for a in view.tree.xpath(xpath)]
+
+
+CATS = [f"/category-{i}.html" for i in range(1, 7)]
+
+
+def test_search_shortcuts_in_the_same_menu_are_left_out() -> None:
+    # each department: its category link in <dt>, three search shortcuts in <dd>
+    items = "".join(
+        f"<li class='dept'><dl><dt><a href='{c}'>Department {i}</a></dt><dd>"
+        + "".join(f"<a href='/search.php?keywords=w{i}{j}'>word {j}</a>" for j in range(3))
+        + "</dd></dl></li>" for i, c in enumerate(CATS))
+    view = _view(_menu(items))
+    group = link_groups(view)[0]
+    good = {BASE.rstrip("/") + c for c in CATS[:3]}
+    assert sorted(_selected(view, category_xpath(view, group, good))) == sorted(CATS)
+
+
+def test_offer_links_beside_categories_are_left_out() -> None:
+    items = "".join(f"<li><a href='/catalogue.php?cat={i}'>Range {i}</a></li>" for i in range(6))
+    items += "<li><a href='/offers.php'>Offers</a></li><li><a href='/brands.php'>Brands</a></li>"
+    view = _view(_menu(items))
+    group = link_groups(view)[0]
+    good = {f"{BASE}catalogue.php?cat={i}" for i in (0, 3, 5)}
+    got = _selected(view, category_xpath(view, group, good))
+    assert sorted(got) == sorted(f"/catalogue.php?cat={i}" for i in range(6))
+
+
+def test_a_menu_of_only_categories_keeps_every_link() -> None:
+    items = "".join(f"<li><a href='/c/{n}/'>{n.title()}</a></li>"
+                    for n in ("shoes", "bags", "coats", "hats", "belts"))
+    view = _view(_menu(items))
+    group = link_groups(view)[0]
+    got = _selected(view, category_xpath(view, group, {f"{BASE}c/shoes/", f"{BASE}c/hats/"}))
+    assert len(got) == 5
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("http://s/category-3.html", "http://s/category-12.html", True),
+    ("http://s/c/shoes/", "http://s/c/bags/running/", True),
+    ("http://s/catalogue.php?cat=1", "http://s/offers.php", False),
+    ("http://s/category-3.html", "http://s/search.php?keywords=x", False),
+])
+def test_url_family(a: str, b: str, same: bool) -> None:
+    assert (url_family(a) == url_family(b)) is same
+
+
+def test_url_shape_blanks_numbers_and_query_values() -> None:
+    assert url_shape("http://s/list-3-1.html?page=2&sort=a") == "/list-0-0.html?page&sort"

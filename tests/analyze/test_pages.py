@@ -1,0 +1,96 @@
+"""Page classification (analyze.pages.classify): list, detail or other, for shops (the
+ecommerce lexicon) and for articles (the news lexicon)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from structurer.analyze.pages import PageView, empty_noise
+from structurer.clean import parse_html
+from structurer.lexicon import load_lexicon
+from tests.analyze.test_density import EXPECTED, NEWS
+from tests.analyze.test_linkclusters import LIST_SHOPS, fetch, news_page, words
+
+
+def kind(url: str, html: str, template: str = "ecommerce") -> str:
+    return PageView.from_html(url, html, load_lexicon(template)).kind
+
+
+@pytest.mark.parametrize("shop", LIST_SHOPS)
+def test_demo_shop_pages(shop: str, demo_truth: dict[str, Any]) -> None:
+    """List pages (the short last page of a category too), product pages, and department
+    pages that show sub-category tiles and a few bestsellers but list nothing."""
+    truth = demo_truth[shop]
+    lists = list(truth["list_pages"].items())
+    short = [u for u, t in lists if len(t["items"]) < 3]
+    cases = [(u, "list") for u, _ in lists[::max(1, len(lists) // 4)]]
+    cases += [(u, "list") for u in short[:2]]
+    cases += [(p["url"], "detail") for p in truth["products"][::max(1, len(truth["products"]) // 5)]]
+    cases += [(c["url"], "other") for c in truth["categories"] if not c["lists_products"]]
+    wrong = [(url, want, got) for url, want in cases
+             if (got := kind(url, fetch(url))) != want]
+    assert not wrong
+
+
+def test_short_last_pages_are_lists(demo_truth: dict[str, Any]) -> None:
+    short = [u for shop in LIST_SHOPS for u, t in demo_truth[shop]["list_pages"].items()
+             if len(t["items"]) < 3]
+    assert len(short) >= 8
+    assert all(kind(u, fetch(u)) == "list" for u in short)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_news_articles_are_details(name: str) -> None:
+    html = (NEWS / name).read_text(encoding="utf-8")
+    assert kind(f"http://news.example/2024/{name}", html, "news") == "detail"
+
+
+@pytest.mark.parametrize("layout", ["hot,main,rec", "rec,hot,main"])
+def test_news_list_page(layout: str) -> None:
+    assert kind("http://news.test/latest/", news_page(layout, named=False), "news") == "list"
+
+
+def article_page(h1s: int) -> str:
+    """An article without structured data: a headline, paragraphs, comments, related
+    links and a long footer of site links (``h1s``: a site-name h1 before the headline)."""
+    paras = "".join(f"<p>{words(i, 30)}. {words(i + 9, 22)}.</p>" for i in range(6))
+    comments = "".join(f'<li class="c"><a href="/u/{i}">Reader number {i}</a>'
+                       f"<p>{words(i + 50, 14)}.</p></li>" for i in range(6))
+    related = "".join(f'<li><a href="/2024/02/{i}/r.html">{words(i + 70, 9)}</a></li>'
+                      for i in range(4))
+    footer = "".join(f'<li><a href="/info/{w}">{w.capitalize()} desk</a></li>' for w in WORDS_20)
+    title = "Council approves harbour bridge budget after long debate"
+    return (f"<html><head><title>{title} | Daily</title></head><body>"
+            + ('<div class="brand"><h1>The Daily</h1></div>' if h1s == 2 else "")
+            + f'<div class="story"><h1>{title}</h1><p class="by">By Ann Lee, 3 May 2024</p>'
+            f'<div class="text">{paras}</div></div><div class="talk"><ul>{comments}</ul></div>'
+            f'<div class="more"><ul>{related}</ul></div><div class="links"><ul>{footer}</ul>'
+            "</div></body></html>")
+
+
+WORDS_20 = [f"{w}{n}" for n in range(2) for w in ("world", "sport", "business", "culture",
+                                                   "science", "travel", "health", "money",
+                                                   "opinion", "video")]
+
+
+@pytest.mark.parametrize("h1s", [1, 2])
+def test_article_without_structured_data(h1s: int) -> None:
+    assert kind("http://news.test/2024/05/03/bridge.html", article_page(h1s), "news") == "detail"
+
+
+def test_about_page_is_other() -> None:
+    desks = "".join(f'<li><a href="/section/{w}/">{w.capitalize()}</a></li>' for w in WORDS_20)
+    html = ("<html><head><title>About us</title></head><body><h1>About us</h1>"
+            "<p>An independent newsroom. Write to the desk.</p>"
+            f"<h2>Desks</h2><ul>{desks}</ul></body></html>")
+    assert kind("http://news.test/about/", html, "news") == "other"
+
+
+def test_empty_noise_reaches_scripts_after_an_svg() -> None:
+    tree = parse_html("<html><body><svg><path d='M0'/><g><path/></g></svg><p>text</p>"
+                      "<script>var big = 1;</script><style>p{}</style></body></html>")
+    empty_noise(tree)
+    assert tree.xpath("string(//body)") == "text"
+    assert len(tree.xpath("//svg")) == 1 and not tree.xpath("//svg/*")
