@@ -2,7 +2,8 @@
 
 Input: URLs or saved pages, a lexicon (name, path or object) and settings.
 Output: :class:`SiteRules` (plus a report). Sync wrappers run the async
-fetchers, so scripts and the CLI need no event loop of their own.
+fetchers, so scripts and the CLI need no event loop of their own. ``analyze_many``
+(from ``batch``) runs ``analyze_site`` over many shops, one process each.
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from structurer.analyze.detail import learn_detail
 from structurer.analyze.listing import learn_list
 from structurer.analyze.pages import PageView
 from structurer.analyze.pagination import learn_pagination
+from structurer.batch import ShopResult as ShopResult
+from structurer.batch import ShopTask as ShopTask
+from structurer.batch import analyze_many as analyze_many
+from structurer.batch import read_url_file as read_url_file
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError
 from structurer.explore import (

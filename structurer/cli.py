@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -61,9 +62,11 @@ def cmd_templates(args: argparse.Namespace) -> int:
 # ----- demo ------------------------------------------------------------------------------
 def _demo_shops(names: Sequence[str]) -> list[object]:
     from structurer.demo import all_shops, get_shop
+    from structurer.demo.news import NewsSite
 
-    try:
-        return list(all_shops()) if not names else [get_shop(n) for n in names]
+    try:  # the news site is served and has truth, but is not a shop (named only)
+        return list(all_shops()) if not names else [
+            NewsSite() if n == NewsSite.name else get_shop(n) for n in names]
     except KeyError as error:
         raise StructurerError(str(error.args[0])) from None
 
@@ -157,6 +160,39 @@ def _settings(args: argparse.Namespace) -> Settings:
     return Settings.layered(layers)
 
 
+# ----- analyze-many ----------------------------------------------------------------------------
+def cmd_analyze_many(args: argparse.Namespace) -> int:
+    from pydantic import ValidationError
+    from rich.console import Console
+
+    from structurer.api import analyze_many, read_url_file
+    from structurer.batch import BatchDisplay, summary_table
+
+    try:
+        settings = _settings(args)
+    except ValidationError as error:
+        first = error.errors()[0]
+        option = str(first["loc"][0]).removeprefix("analyze_").replace("_", "-")
+        _fail(f"--{option}: {first['msg']}")
+        return EXIT_BAD_INPUT
+    if args.jobs < 1 or args.timeout <= 0:
+        _fail(f"-j/--jobs must be at least 1 (got {args.jobs})" if args.jobs < 1
+              else f"--timeout must be positive (got {args.timeout:g})")
+        return EXIT_BAD_INPUT
+    tasks, bad = read_url_file(args.urls)
+    with BatchDisplay(len(tasks) + len(bad)) as display:
+        for result in bad:
+            display.done(result)
+        results = analyze_many(tasks, args.out, args.template or "ecommerce", settings,
+                               jobs=args.jobs, timeout=args.timeout, on_start=display.start,
+                               on_progress=display.step, on_done=display.done)
+    results = sorted([*results, *bad], key=lambda r: int(r.task.source.rsplit(":", 1)[1]))
+    Console(width=None if sys.stdout.isatty() else 200).print(summary_table(results))
+    ok = sum(r.ok for r in results)
+    _say(f"{ok} of {len(results)} shops analyzed; rule files in {args.out}")
+    return EXIT_OK if ok == len(results) else EXIT_FELL_SHORT
+
+
 # ----- extract ---------------------------------------------------------------------------------
 def _extract_source(source: str, base_url: str | None) -> tuple[str, object]:
     """(page URL, parsed tree) of a PAGE argument: an http(s) URL (fetched politely:
@@ -226,17 +262,53 @@ def cmd_crawl(args: argparse.Namespace) -> int:
         first = error.errors()[0]
         _fail(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}")
         return EXIT_BAD_INPUT
-    result = crawl_site(load_rules(args.rules), args.out, settings, fmt=args.format,
+    if args.engine == "scrapy":
+        return _crawl_scrapy(args, settings)
+    if len(args.rules) > 1 or args.redis:
+        _fail("several rule files and --redis need --engine scrapy")
+        return EXIT_BAD_INPUT
+    result = crawl_site(load_rules(args.rules[0]), args.out, settings, fmt=args.format,
                         state=args.state, resume=args.resume, recrawl=args.recrawl)
-    Console().print(summary_table(result.stats, f"crawl of {args.rules}"))
+    Console().print(summary_table(result.stats, f"crawl of {args.rules[0]}"))
     _say(f"wrote {result.stats.records} records to {result.out}, statistics to "
          f"{result.stats_path}")
+    if args.report:
+        from structurer.review.crawl import write_crawl_report
+
+        _say(f"wrote the crawl report to {write_crawl_report(result.stats_path, args.report)}")
     for drift in result.drift:
         print(f"structurer: warning: drift: {drift}", file=sys.stderr, flush=True)
     if result.drift:
         print("structurer: the site may have changed; re-run `structurer analyze`",
               file=sys.stderr, flush=True)
     return EXIT_FELL_SHORT if result.drift and args.strict else EXIT_OK
+
+
+def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
+    """One Scrapy worker: alone, or sharing the crawl in Redis with other workers."""
+    from rich.console import Console
+
+    bad = [flag for flag, used in (("--resume", args.resume), ("--recrawl", args.recrawl),
+                                   ("--report", args.report), ("--strict", args.strict),
+                                   ("--state without --redis", args.state and not args.redis),
+                                   (f"--format {args.format}", args.format not in (None, "jsonl")))
+           if used]
+    if bad:
+        _fail(f"{', '.join(bad)}: not with --engine scrapy")
+        return EXIT_BAD_INPUT
+    from structurer.runtime.scrapy import run_worker
+    from structurer.runtime.stats import summary_table
+
+    result = run_worker(args.rules, args.out, settings, redis_url=args.redis, crawl=args.state)
+    Console().print(summary_table(result.stats, f"Scrapy worker {result.worker}"))
+    again = f" (+{result.recovered} left by its last run)" if result.recovered else ""
+    _say(f"wrote {result.stats.records} records{again} to {result.out}, statistics to "
+         f"{result.stats_path}")
+    if result.reclaimed:
+        _say(f"queued again {result.reclaimed} requests its last run had in flight")
+    if args.redis:
+        _say(f"crawl {result.crawl}: {'complete' if result.complete else 'not complete'}")
+    return EXIT_OK
 
 
 # ----- review -------------------------------------------------------------------------------
@@ -249,6 +321,19 @@ def cmd_review(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(args.rules).with_suffix(".review.html")
     path = write_review(load_rules(args.rules), out, Settings(), source=args.rules)
     _say(f"wrote the review of {args.rules} to {path}")
+    if args.open:
+        webbrowser.open(path.resolve().as_uri())
+    return EXIT_OK
+
+
+# ----- report -------------------------------------------------------------------------------
+def cmd_report(args: argparse.Namespace) -> int:
+    import webbrowser
+
+    from structurer.review.crawl import write_crawl_report
+
+    path = write_crawl_report(args.stats, args.out)
+    _say(f"wrote the report of {args.stats} to {path}")
     if args.open:
         webbrowser.open(path.resolve().as_uri())
     return EXIT_OK
@@ -289,12 +374,13 @@ def build_parser() -> argparse.ArgumentParser:
     d = dsub.add_parser("list", help="list the demo shops and what makes each hard")
     d.set_defaults(func=cmd_demo_list)
     d = dsub.add_parser("serve", help="serve demo shops until Ctrl-C")
-    d.add_argument("shops", nargs="*", metavar="SHOP")
+    d.add_argument("shops", nargs="*", metavar="SHOP",
+                   help="shop names, or 'news' for the news site (default: every shop)")
     d.add_argument("--port", type=int, default=0,
                    help="first port (shops get consecutive ports); default: ephemeral")
     d.set_defaults(func=cmd_demo_serve)
     d = dsub.add_parser("truth", help="print a demo shop's ground truth as JSON")
-    d.add_argument("shop", metavar="SHOP")
+    d.add_argument("shop", metavar="SHOP", help="a shop name, or 'news' for the news site")
     d.add_argument("--base-url", default="http://127.0.0.1:8000")
     d.add_argument("--pretty", action="store_true")
     d.set_defaults(func=cmd_demo_truth)
@@ -321,6 +407,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", help="URL the sample files were saved from")
     p.set_defaults(func=cmd_analyze)
 
+    p = sub.add_parser("analyze-many", help="learn the rule files of many shops in parallel",
+                       description="Analyze every shop of a URLs file (one entry URL a line; "
+                                   "blank lines and # comments ignored), N shops at a time, "
+                                   "each in its own process; a failed shop never stops the "
+                                   "others. Exit 1 when any shop failed.")
+    p.add_argument("urls", metavar="URLS.txt")
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+                   help="shops analyzed at once (default: the number of CPUs)")
+    p.add_argument("--out", default="site_rules", help="directory for the rule files")
+    p.add_argument("--template", metavar="NAME|PATH", help="lexicon (default: ecommerce)")
+    p.add_argument("--max-pages", type=int, metavar="N", help="pages to fetch per shop at most")
+    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto")
+    p.add_argument("--timeout", type=float, default=600, metavar="S",
+                   help="give up on a shop after S seconds (default: 600)")
+    p.set_defaults(func=cmd_analyze_many)
+
     p = sub.add_parser("extract", help="apply a rule file to saved pages or URLs",
                        description="Print one JSON line per product of each page (list "
                                    "pages) or per page (detail pages).")
@@ -333,11 +435,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("crawl", help="crawl a site by replaying its rule file",
                        description="Fetch every category, list and detail page the rule file "
                                    "leads to and write one record per product.")
-    p.add_argument("rules", metavar="RULES.yaml")
+    p.add_argument("rules", metavar="RULES.yaml", nargs="+",
+                   help="rule file (several with --engine scrapy)")
     p.add_argument("--out", required=True, metavar="FILE", help="output file")
     p.add_argument("--format", choices=["jsonl", "csv", "sqlite"],
                    help="output format (default: from the file's suffix, else jsonl)")
-    p.add_argument("--state", metavar="PATH", help="crawl state (default: FILE.state)")
+    p.add_argument("--state", metavar="PATH", help="crawl state (default: FILE.state); with "
+                   "--redis: the crawl's name in Redis (default: from the rule files)")
+    p.add_argument("--engine", choices=["lightweight", "scrapy"], default="lightweight",
+                   help="lightweight (default) or Scrapy; see README 'Scaling out'")
+    p.add_argument("--redis", metavar="URL", help="with --engine scrapy: join the crawl "
+                   "shared in Redis (redis://HOST:PORT) as one worker")
     p.add_argument("--concurrency", type=int, metavar="N", help="requests in flight")
     p.add_argument("--delay", type=float, metavar="S", help="seconds between requests")
     p.add_argument("--max-pages", type=int, metavar="N", help="stop after N pages")
@@ -345,6 +453,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--recrawl", action="store_true",
                    help="revisit due pages of a finished crawl; emit new or changed records")
     p.add_argument("--strict", action="store_true", help="exit 1 when the site drifted")
+    p.add_argument("--report", metavar="FILE",
+                   help="also write a crawl report (self-contained HTML) to FILE")
     p.set_defaults(func=cmd_crawl)
 
     p = sub.add_parser("review", help="visual review of a rule file, as one HTML page",
@@ -354,6 +464,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="report file (default: RULES.review.html)")
     p.add_argument("--open", action="store_true", help="open the report in a web browser")
     p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser("report", help="crawl report of a crawl's statistics, as one HTML page",
+                       description="Turn the statistics JSON a crawl wrote (OUT.stats.json) "
+                                   "into a self-contained HTML report with charts.")
+    p.add_argument("stats", metavar="STATS.json")
+    p.add_argument("--out", metavar="FILE", help="report file (default: STATS.html)")
+    p.add_argument("--open", action="store_true", help="open the report in a web browser")
+    p.set_defaults(func=cmd_report)
 
     p = sub.add_parser("extract-page", help="rule-free extraction of one page (one JSON object)")
     p.add_argument("page", metavar="URL|FILE", help="an http(s) URL or a saved HTML file")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,13 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from lxml.html import HtmlElement
 
 from structurer import __version__
-from structurer.analyze.categories import LinkGroup, category_xpath, link_groups, same_site
+from structurer.analyze.categories import (
+    LinkGroup,
+    category_xpath,
+    link_groups,
+    same_site,
+    url_shape,
+)
 from structurer.analyze.detail import Layouts, learn_layouts
 from structurer.analyze.dom import link_href, text_of
 from structurer.analyze.listing import ListLayouts, ListLearned, learn_list_layouts
@@ -303,13 +308,6 @@ def _first_text(item: HtmlElement, xpath: str) -> str | None:
         return None
     node = nodes[0]
     return (text_of(node) or None) if hasattr(node, "tag") else (str(node).strip() or None)
-
-
-def url_shape(url: str) -> str:
-    """A URL with its numbers blanked and query values dropped: /list-3-1.html -> /list-0-0.html."""
-    parts = urlsplit(url)
-    query = "&".join(sorted(k.split("=")[0] for k in parts.query.split("&") if k))
-    return re.sub(r"\d+", "0", parts.path) + ("?" + query if query else "")
 
 
 def template_ref(lexicon: Lexicon, path: str | None) -> TemplateRef:

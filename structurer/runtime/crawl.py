@@ -12,7 +12,9 @@ pages too; list pages are followed through their pagination; every item's detail
 link is fetched. Category and list pages go first, so when the last of them is
 done every product's category paths are known: from then on a product's record is
 emitted as soon as its detail page is settled (fetched, failed or skipped).
-Extraction is :mod:`structurer.runtime.extract`, the one shared implementation.
+Extraction is :mod:`structurer.runtime.extract`, the one shared implementation;
+reading a fetched page into links, paths and items is :mod:`structurer.runtime.traverse`,
+shared with the Scrapy runtime (:mod:`structurer.runtime.scrapy`).
 
 Each level is fetched by the fetcher its ``render.mode`` asks for
 (:func:`make_fetcher`): static levels over HTTP, browser levels through
@@ -29,46 +31,33 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
-from urllib.parse import urlsplit
 
-from simhash import Simhash
-
-from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.errors import FetchError, StructurerError
 from structurer.fetch.base import Fetcher, Page
 from structurer.fetch.http import HttpFetcher, run_sync
 from structurer.rules.model import SiteRules
 from structurer.runtime.drift import Drift, check_drift
-from structurer.runtime.extract import (
-    CompiledRules,
-    compile_rules,
-    extract_categories,
-    extract_detail,
-    extract_list,
-)
+from structurer.runtime.extract import CompiledRules, compile_rules
 from structurer.runtime.frontier import (
     CATEGORY,
     DETAIL,
-    LEVELS,
-    LIST,
     Frontier,
     Guards,
-    Item,
     Link,
     Outcome,
     Task,
     canonical,
 )
-from structurer.runtime.record import category_name, emit_records, record_columns, record_hash
+from structurer.runtime.record import emit_records, record_columns, record_hash
 from structurer.runtime.sinks import Sink, attach, check_writable, open_sink, open_state, sync
 from structurer.runtime.stats import CrawlStats, LiveDisplay
+from structurer.runtime.traverse import PageReader, count_page, mode_for, render_modes
 
 log = logging.getLogger(__name__)
 
@@ -77,10 +66,8 @@ __all__ = ["CrawlResult", "crawl_site", "crawl_site_async", "make_fetcher"]
 FetcherFactory = Callable[[str, Settings], Fetcher]
 TRANSIENT = frozenset({"timeout", "connection", "http 429", "http 500", "http 502", "http 503",
                        "http 504"})
-SKIPS = frozenset({"robots", "offsite"})   # fetch refusals that are not failures
 CRAWL_RETRIES = 2       # times a transiently failed page goes back to the end of the queue
 COMMIT_EVERY = 0.25     # seconds between state commits while work keeps coming
-_TEXT_RUNS = re.compile(r">([^<]+)<")
 
 
 def make_fetcher(mode: str, settings: Settings) -> Fetcher:
@@ -93,13 +80,6 @@ def make_fetcher(mode: str, settings: Settings) -> Fetcher:
                                   f"({error})") from None
         return cast(Fetcher, module.BrowserFetcher(settings))
     return HttpFetcher(settings)
-
-
-def fingerprint(html: str) -> int:
-    """Simhash (64 bits) of the text runs between the page's tags (a regular expression
-    over the HTML: twice as fast as walking the parsed tree, the same features)."""
-    texts = [t.strip() for t in _TEXT_RUNS.findall(html) if not t.isspace()]
-    return int(Simhash(texts).value) if texts else 0
 
 
 @dataclass
@@ -122,67 +102,34 @@ class Crawler:
         self.c, self.frontier, self.sink, self.settings = compiled, frontier, sink, settings
         self.stats, self.factory, self.clock, self.display = stats, factory, clock, display
         levels = rules.levels
-        start = levels.category or levels.list or levels.detail
-        lists = levels.list.render.mode if levels.list else "static"
-        # pages behind category links are read as lists too: a browser if either level asks
-        self.modes = {(CATEGORY, 0): start.render.mode if start else "static",
-                      (CATEGORY, 1): "browser" if "browser" in (
-                          levels.category.render.mode if levels.category else "static", lists)
-                      else "static",
-                      (LIST, 1): lists,
-                      (DETAIL, 1): levels.detail.render.mode if levels.detail else "static"}
+        self.modes = render_modes(rules)
         self.guards = Guards(settings, set(settings.allowed_hosts), rules.start_url,
                              levels.category.max_depth if levels.category else 0)
         self.fetchers: dict[str, Fetcher] = {}
         self.run_no = frontier.run
         self.lists_done = bool(frontier.get("lists_done"))
         self.known: set[str] = set()          # category and list pages ever queued
-        self.prefixes: list[tuple[str, tuple[str, ...]]] = []   # category URL -> path
+        self.reader = PageReader(compiled, self.guards, self._first_seen)
         for key, url, level, path in frontier.listish_urls():
             self.known.add(key)
             self.guards.count_pattern(url)
             if level == CATEGORY:
-                self._register(url, path)
+                self.reader.register(url, path)
         self.base_elapsed = stats.elapsed
         self.base_retries = stats.retries
         self.started = time.monotonic()
         self.inflight = 0
+        stats.sample()                        # where this session starts on the timeline
 
-    # ----- links and category paths ---------------------------------------------------------
-    def _register(self, url: str, path: tuple[str, ...]) -> None:
-        parts = urlsplit(url)
-        if not parts.query and parts.path.endswith("/") and parts.path != "/":
-            self.prefixes.append((parts.netloc + parts.path, path))
-
-    def _category_path(self, parent: tuple[str, ...], name: str, url: str) -> tuple[str, ...]:
-        """The parent page's path plus the link's name, unless the URL sits under a known
-        category's URL (``/c/shoes/trail/`` under ``/c/shoes/``): then that one's path."""
-        parts = urlsplit(url)
-        name = category_name(name) or parts.path.rstrip("/").rsplit("/", 1)[-1]
-        here = parts.netloc + parts.path
-        under = [(p, path) for p, path in self.prefixes
-                 if not parts.query and len(here) > len(p) and here.startswith(p)]
-        if under:
-            return (*max(under, key=lambda x: len(x[0]))[1], name)
-        return (*parent, name)
-
-    def _listish(self, url: str, level: int, depth: int, path: tuple[str, ...],
-                 skipped: list[str]) -> Link | None:
-        key = canonical(url)
+    def _first_seen(self, key: str) -> bool:
         if key in self.known:
-            return None
+            return False
         self.known.add(key)
-        reason = self.guards.check(url, level, depth)
-        if reason is None and not self.guards.count_pattern(url):
-            reason = "pattern"
-        if reason is not None:
-            skipped.append(reason)
-            return None
-        return Link(key, url, level, depth, path)
+        return True
 
     # ----- one page ------------------------------------------------------------------------
     def fetcher(self, task: Task) -> Fetcher:
-        mode = self.modes[task.level, min(task.depth, 1) if task.level == CATEGORY else 1]
+        mode = mode_for(self.modes, task.level, task.depth)
         if mode not in self.fetchers:
             self.fetchers[mode] = self.factory(mode, self.settings)
         return self.fetchers[mode]
@@ -207,51 +154,7 @@ class Crawler:
             return Outcome(task, error="parse")
 
     def extract(self, task: Task, page: Page) -> Outcome:
-        url = page.final_url
-        tree = parse_html(page.text, url)
-        o = Outcome(task, fingerprint=fingerprint(page.text), size=len(page.body))
-        skipped = o.skipped
-        if task.level == DETAIL:
-            o.detail = extract_detail(self.c, tree, url)
-            o.content = record_hash(o.detail)
-        else:
-            found = extract_categories(self.c, tree, url) if task.level == CATEGORY else []
-            for name, link in found:
-                ln = self._listish(link, CATEGORY, task.depth + 1,
-                                   self._category_path(task.path, name, link), skipped)
-                if ln is not None:
-                    self._register(ln.url, ln.path)
-                    o.links.append(ln)
-            # the start page's product grids ("featured") are not a category's products
-            if self.c.has_list and (task.level == LIST or task.depth > 0 or not found):
-                self._items(task, tree, url, o, skipped)
-            o.content = record_hash({"items": [i.fields for i in o.items or []],
-                                     "categories": found, "next": o.next_url})
-        return o
-
-    def _items(self, task: Task, tree: Any, url: str, o: Outcome, skipped: list[str]) -> None:
-        result = extract_list(self.c, tree, url)
-        items: list[Item] = []
-        for i, fields in enumerate(result.items):
-            link = fields.get("url")
-            if not isinstance(link, str) or not link:
-                items.append(Item(f"{task.key}#{i}", task.url, fields, False))
-                continue
-            key = canonical(link)
-            reason = self.guards.check(link, DETAIL, task.depth) if self.c.has_detail \
-                else "no detail level"
-            if reason is not None and self.c.has_detail:
-                skipped.append(reason)
-            items.append(Item(key, link, fields, reason is None))
-            if reason is None:
-                o.links.append(Link(key, link, DETAIL, task.depth, task.path))
-        o.items = items
-        o.is_list = bool(items) or task.level == LIST or result.next_url is not None
-        o.next_url = result.next_url
-        if result.next_url and items:
-            nxt = self._listish(result.next_url, LIST, task.depth, task.path, skipped)
-            if nxt is not None:
-                o.links.append(nxt)
+        return self.reader.read(task, page.text, page.final_url, len(page.body))
 
     # ----- the loop ------------------------------------------------------------------------
     async def run(self, budget: int | None) -> bool:
@@ -308,6 +211,7 @@ class Crawler:
                 stats.count("record", emit_records(f, None, self.run_no, columns))
             elif self.lists_done and settled:
                 stats.count("record", emit_records(f, settled, self.run_no, columns))
+            stats.sample()
             f.set(stats=stats.as_dict())
         batch.clear()
         sync(f, self.sink)
@@ -316,22 +220,11 @@ class Crawler:
     def _count(self, batch: list[Outcome]) -> None:
         stats = self.stats
         for o in batch:
-            stats.skipped.update(o.skipped)
             if o.retry:
+                stats.skipped.update(o.skipped)
                 stats.requeued += 1
                 continue
-            if o.error is not None:
-                (stats.skipped if o.error in SKIPS else stats.failures)[o.error] += 1
-                continue
-            stats.pages[LEVELS[o.task.level]] += 1
-            stats.bytes += o.size
-            if o.detail is not None:
-                stats.count("detail", [o.detail])
-            if o.items is not None and o.is_list:
-                stats.list_pages += 1
-                stats.empty_lists += not o.items
-                stats.items += len(o.items)
-                stats.count("list", [i.fields for i in o.items])
+            count_page(stats, o)
         stats.retries = self.base_retries + sum(
             int(getattr(getattr(f, "stats", None), "retries", 0)) for f in self.fetchers.values())
         stats.elapsed = self.base_elapsed + time.monotonic() - self.started
@@ -343,6 +236,7 @@ class Crawler:
             self.stats.count("record", emit_records(f, None, self.run_no, self.sink.columns,
                                                     force=True))
             self.stats.elapsed = self.base_elapsed + time.monotonic() - self.started
+            self.stats.sample()
             f.set(status="finished", lists_done=True, stats=self.stats.as_dict(),
                   complete=finished)
         sync(f, self.sink)
@@ -399,7 +293,8 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
         frontier.close()
     drift = check_drift(rules, stats)
     stats_path = stats.path_beside(out.path)
-    stats.write_json(stats_path, {"output": str(out.path), "state": str(state_path),
+    stats.write_json(stats_path, {"site": rules.site, "output": str(out.path),
+                                  "state": str(state_path),
                                   "complete": finished, "drift": [str(d) for d in drift]})
     return CrawlResult(stats, drift, out.path, state_path, stats_path, finished)
 

@@ -4,8 +4,9 @@ Input: the outcomes of committed pages (level, list items, detail records, failu
 kinds) and the records emitted. Output: :class:`CrawlStats` — pages per level, list
 items, records, per-field fill rates (per level and over records), the price error
 rate (records whose price is empty, non-numeric or garbled: the paper's quality
-measure), failures by kind, skipped links by reason, retries, elapsed time and
-pages/s — as a dict (stored in the crawl state so a resumed crawl keeps counting,
+measure), failures by kind, skipped links by reason, retries, elapsed time, pages/s
+and a timeline of (elapsed, pages, items, records) samples for the crawl report's
+chart — as a dict (stored in the crawl state so a resumed crawl keeps counting,
 and written as JSON beside the output), a live display on a terminal and a
 summary table.
 """
@@ -21,14 +22,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any, NamedTuple, Self, TextIO
 
 from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
-__all__ = ["CrawlStats", "LiveDisplay", "price_error", "summary_table"]
+__all__ = ["CrawlStats", "LiveDisplay", "Sample", "price_error", "summary_table"]
 
+SAMPLE_EVERY = 0.5   # seconds between timeline samples at least ...
+MAX_SAMPLES = 240    # ... and at most this many: a longer timeline is thinned to half
 _MOJIBAKE = ("\ufffd", "Ã", "Â", "â‚", "â€", "锟")
 
 
@@ -42,6 +45,15 @@ def price_error(record: Mapping[str, Any]) -> str | None:
     if not isinstance(price, (int, float)) or isinstance(price, bool) or price < 0:
         return "non-numeric"
     return None
+
+
+class Sample(NamedTuple):
+    """The counters at one moment of a crawl (seconds of crawling, over all sessions)."""
+
+    elapsed: float
+    pages: int
+    items: int
+    records: int
 
 
 def _filled(value: Any) -> bool:
@@ -67,6 +79,7 @@ class CrawlStats:
     bytes: int = 0
     elapsed: float = 0.0
     fields: dict[str, list[str]] = field(default_factory=dict)     # level -> its fields
+    timeline: list[Sample] = field(default_factory=list)
 
     # ----- counting ------------------------------------------------------------------------
     def count(self, level: str, records: Iterable[Mapping[str, Any]]) -> None:
@@ -83,6 +96,25 @@ class CrawlStats:
                 why = price_error(record)
                 if why is not None:
                     self.price_errors[why] += 1
+
+    def sample(self) -> None:
+        """Note the counters at ``elapsed`` on the timeline: after the start, one sample
+        per stretch of ``SAMPLE_EVERY`` seconds (its last, so the newest sample always
+        equals the figures). Past ``MAX_SAMPLES`` stretches the stretches double, and the
+        older samples are merged the same way: a long crawl stays small, evenly sampled."""
+        now = Sample(round(self.elapsed, 3), self.pages_total, self.items, self.records)
+        span = SAMPLE_EVERY
+        while now.elapsed / span > MAX_SAMPLES:
+            span *= 2
+        line = self.timeline
+        if (len(line) > 1 and line[-1].elapsed // span == now.elapsed // span) \
+                or (line and now.elapsed <= line[-1].elapsed):
+            line[-1] = now
+        else:
+            line.append(now)
+        if len(line) > MAX_SAMPLES + 2:
+            last = {int(s.elapsed // span): s for s in line[1:]}
+            self.timeline = [line[0], *last.values()]
 
     # ----- derived figures ---------------------------------------------------------------
     def fill_rates(self, level: str) -> dict[str, float]:
@@ -119,6 +151,7 @@ class CrawlStats:
             "failures": dict(self.failures), "skipped": dict(self.skipped),
             "retries": self.retries, "requeued": self.requeued, "bytes": self.bytes,
             "elapsed": round(self.elapsed, 3), "pages_per_second": round(self.pages_per_second, 1),
+            "timeline": [s._asdict() for s in self.timeline],
             "_filled": {k: dict(v) for k, v in self.filled.items()},
             "_counted": dict(self.counted),
         }
@@ -142,6 +175,8 @@ class CrawlStats:
         stats.requeued = int(data.get("requeued", 0))
         stats.bytes = int(data.get("bytes", 0))
         stats.elapsed = float(data.get("elapsed", 0.0))
+        stats.timeline = [Sample(float(s["elapsed"]), int(s["pages"]), int(s["items"]),
+                                 int(s["records"])) for s in data.get("timeline", [])]
         return stats
 
     def public(self) -> dict[str, Any]:
@@ -189,18 +224,18 @@ def summary_table(stats: CrawlStats, title: str = "crawl") -> Table:
     return table
 
 
-class LiveDisplay:
-    """A one-line live status on a terminal (pages/s, items, errors, queue); silent
-    when the stream is not a terminal."""
+class LiveArea:
+    """A rich live area on a terminal, nothing when the stream is not one; a context
+    manager (the crawl's status line, ``analyze-many``'s progress)."""
 
     def __init__(self, stream: TextIO | None = None, *, enabled: bool | None = None) -> None:
-        stream = stream or sys.stderr
-        self.enabled = stream.isatty() if enabled is None else enabled
-        self._live = Live(console=Console(file=stream), auto_refresh=False,
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self._live = Live(console=Console(file=self.stream), auto_refresh=False,
                           transient=True) if self.enabled else None
         self._last = 0.0
 
-    def __enter__(self) -> LiveDisplay:
+    def __enter__(self) -> Self:
         if self._live is not None:
             self._live.start()
         return self
@@ -209,6 +244,11 @@ class LiveDisplay:
                  tb: TracebackType | None) -> None:
         if self._live is not None:
             self._live.stop()
+
+
+class LiveDisplay(LiveArea):
+    """A one-line live status on a terminal (pages/s, items, errors, queue); silent
+    when the stream is not a terminal."""
 
     def update(self, stats: CrawlStats, queued: int, in_flight: int, elapsed: float) -> None:
         now = time.monotonic()

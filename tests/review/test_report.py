@@ -1,9 +1,11 @@
 """The review report: overlays sit on the nodes the rule XPaths select, and it is self-contained.
 
-Three static demo shops are analyzed, reviewed (one through the CLI), and each report
-is opened in headless Chromium: every overlay box must be drawn where its data
-attributes say, carry a rule XPath of the rule file, and match, within 2 px, the box
-of the node that XPath selects when evaluated independently on the sample page.
+Three static demo shops and one built entirely by JavaScript (pixel) are analyzed,
+reviewed (one through the CLI), and each report is opened in headless Chromium: every
+overlay box must be drawn where its data attributes say, carry a rule XPath of the rule
+file, and match, within 2 px, the box of the node that XPath selects when evaluated
+independently on the sample page. The records tables draw on several sample pages per
+level and agree with the shops' ground truth.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from playwright.sync_api import Page, sync_playwright
 from structurer.api import analyze_site
 from structurer.cli import main
 from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.demo.scoring import same
 from structurer.review import VIEWPORT, build_review
 from structurer.rules import load_rules, save_rules
 from structurer.rules.model import SiteRules
 
-SHOPS = ("outfitters", "brightline", "ledger")
+SHOPS = ("outfitters", "brightline", "ledger", "pixel")
+RENDERED = {"pixel"}      # analyzed with browser detection: every level needs one
 TOLERANCE = 2.0
 
 #: The same XPath evaluation as a person would do in devtools, written apart from the report.
@@ -64,7 +68,8 @@ def reports(demo_server: Any, tmp_path_factory: pytest.TempPathFactory
     out = tmp_path_factory.mktemp("review")
     made: dict[str, tuple[SiteRules, Path]] = {}
     for shop in SHOPS:
-        rules, _ = analyze_site(demo_server.urls[shop], settings=Settings(render="static"))
+        rules, _ = analyze_site(demo_server.urls[shop], settings=None if shop in RENDERED
+                                else Settings(render="static"))
         path = out / f"{shop}.html"
         if shop == SHOPS[0]:  # one through the command line
             save_rules(rules, out / f"{shop}.yaml")
@@ -173,7 +178,48 @@ def test_report_is_self_contained(reports: dict[str, tuple[SiteRules, Path]]) ->
         assert links and all(link.startswith(rules.start_url) for link in links), shop
         for name in ("name", "price"):
             assert f'data-field="{name}"' in html, (shop, name)
-        assert "Render mode: static" in html and "confidence" in html
+        assert "confidence" in html
+        for level in ("category", "list", "detail"):
+            mode = getattr(rules.levels, level).render.mode
+            assert mode == ("browser" if shop in RENDERED else "static")
+            assert re.search(rf'id="level-{level}".*?Render mode: {mode}<', html, re.S), shop
+
+
+def _table(section: Any, kind: str) -> list[dict[str, Any]]:
+    """The rows of a level's table as dicts by header; links kept as their href."""
+    [table] = section.xpath(f".//table[contains(@class, '{kind}')]")
+    heads = [th.text_content().strip() for th in table.xpath("thead/tr/th")]
+    rows = []
+    for tr in table.xpath("tbody/tr"):
+        cells = tr.xpath("th|td")
+        rows.append({h: (c.xpath(".//a/@href") or [c.text_content().strip()])[0]
+                     if h in ("page", "no.") else c.text_content().strip()
+                     for h, c in zip(heads, cells, strict=True)})
+    return rows
+
+
+def test_records_come_from_several_sample_pages(
+        reports: dict[str, tuple[SiteRules, Path]],
+        demo_truth: dict[str, dict[str, Any]]) -> None:
+    from lxml import html as lxml_html
+
+    for shop, (_, path) in reports.items():
+        truth = {p["url"]: p for p in demo_truth[shop]["products"]}
+        root = lxml_html.fromstring(path.read_text(encoding="utf-8"))
+        for level in ("list", "detail"):
+            [section] = root.xpath(f"//section[@id='level-{level}']")
+            samples = _table(section, "samples")
+            with_records = [s["page"] for s in samples if int(s["records"]) > 0]
+            assert len(with_records) == 3 == len(set(with_records)), (shop, level, samples)
+            [shown] = section.xpath(".//div[@class='shot']/@data-url")
+            assert shown == with_records[0], (shop, level)   # the first is photographed
+            rows = _table(section, "records")
+            assert {r["page"] for r in rows} == set(with_records), (shop, level)
+            for row in rows:   # what each sample page yielded is the product it shows
+                product = truth[row["url"]]
+                assert same("name", row["name"], product["name"]), (shop, level, row)
+                if level == "detail":
+                    assert row["url"] == row["page"]
 
 
 @pytest.mark.browser
