@@ -289,7 +289,7 @@ def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
     from rich.console import Console
 
     bad = [flag for flag, used in (("--resume", args.resume), ("--recrawl", args.recrawl),
-                                   ("--report", args.report), ("--strict", args.strict),
+                                   ("--strict", args.strict),
                                    ("--state without --redis", args.state and not args.redis),
                                    (f"--format {args.format}", args.format not in (None, "jsonl")))
            if used]
@@ -306,6 +306,10 @@ def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
          f"{result.stats_path}")
     if result.reclaimed:
         _say(f"queued again {result.reclaimed} requests its last run had in flight")
+    if args.report:        # this worker's share of the crawl
+        from structurer.review.crawl import write_crawl_report
+
+        _say(f"wrote the crawl report to {write_crawl_report(result.stats_path, args.report)}")
     if args.redis:
         _say(f"crawl {result.crawl}: {'complete' if result.complete else 'not complete'}")
     return EXIT_OK

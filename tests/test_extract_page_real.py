@@ -94,3 +94,15 @@ def test_product_name_and_sku(name: str, results: dict[str, Any]) -> None:
         assert out["fields"]["name"] == truth["name"]
     if "sku" in truth:
         assert out["fields"]["sku"] == truth["sku"]
+
+
+def test_availability_from_what_the_page_says(results: dict[str, Any]) -> None:
+    # Play.com prints "In stock" beside its price (the word "stock" is also the label)
+    assert results["samples_htmlpage_1"][0]["fields"]["availability"] == "in_stock"
+    # none of these pages says a product is unavailable: a cart holding "0" items or a
+    # quantity box does not make one out of stock
+    said = {name: out["fields"]["availability"] for name, (out, _) in results.items()}
+    assert "out_of_stock" not in said.values(), said
+    # an enabled add-to-cart control ("Add to Your Cart", an AddtoCartButton) means the
+    # shop sells the product now
+    assert said["seedsofchange-t1"] == said["samples_scraper_loadstore_0"] == "in_stock"

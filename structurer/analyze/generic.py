@@ -21,7 +21,14 @@ from structurer.analyze.dates import parse_datetime
 from structurer.analyze.detail import JSONLD_PATHS, jsonld_value
 from structurer.analyze.dom import text_of
 from structurer.analyze.fields import label_match, lexicon_match, squash
-from structurer.analyze.pages import PageView, _types, empty_noise, jsonld_objects
+from structurer.analyze.pages import (
+    PageView,
+    _types,
+    can_buy,
+    empty_noise,
+    jsonld_objects,
+    listed,
+)
 from structurer.analyze.prices import best_price, price_text
 from structurer.clean import parse_html
 from structurer.lexicon import FieldSpec, Lexicon
@@ -46,8 +53,8 @@ _OPENGRAPH = {"name": ("og:title",), "image": ("og:image",), "description": ("og
               "currency": ("product:price:currency", "og:price:currency"),
               "availability": ("product:availability", "og:availability"),
               "brand": ("product:brand", "og:brand")}
+_DEFINITE = frozenset({"in_stock", "out_of_stock"})
 _SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style"})
-_STRUCK = frozenset({"del", "s", "strike"})
 
 
 def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any]:
@@ -181,20 +188,11 @@ def _named_element(view: PageView) -> HtmlElement | None:
     return best[1] if best else None
 
 
-def _in_sections(el: HtmlElement, listed: set[HtmlElement]) -> bool:
-    return el in listed or any(a.tag in _SKIP_SECTIONS for a in el.iterancestors())
-
-
-def _listed(view: PageView) -> set[HtmlElement]:
-    """Every element inside the page's product lists (related, bestsellers, ...)."""
-    return {el for r in view.product_regions for rec in r.records for m in rec for el in m.iter()}
-
-
 def _priced(view: PageView) -> bool:
     """A page without structured data whose price is labelled or named near its title."""
     title = density.title_of(view.tree)
     anchor = _title_element(view, title.text if title else "")
-    found = best_price(view, anchor, _listed(view))
+    found = best_price(view, anchor, listed(view))
     return found is not None and found[1] >= 1.8
 
 
@@ -224,7 +222,9 @@ def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
         value = strip.sub("", text) if strip is not None else text
         if squash(value) in squashed:
             continue  # the label itself ("品 牌：")
-        if any(word in value.lower() for word in spec.labels if len(word) >= 4):
+        if spec.kind == "availability" and parse_availability(value) in _DEFINITE:
+            score += 0.2    # "In stock" says it, whatever label words it shares
+        elif any(word in value.lower() for word in spec.labels if len(word) >= 4):
             continue  # a label or heading ("Shop by brand"), not a value
         if not value or (value == text and label_match(el, spec)[0] > 0
                          and squash(text) in squashed):
@@ -261,7 +261,9 @@ def _availability_text(view: PageView) -> str | None:
         if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS:
             continue
         own = (el.text or "").strip()
-        if own and len(own) <= 40 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+        if not any(ch.isalpha() for ch in own):
+            continue    # a bare count ("0" items in the cart) is no stock phrase
+        if len(own) <= 40 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
             value = parse_availability(own, phrases) if phrases else parse_availability(own)
             if value in ("in_stock", "out_of_stock"):
                 return value
@@ -291,7 +293,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put("name", text_of(anchor), str(anchor.tag))
     if title is not None:
         put("name", title.text, title.source)
-    put("price", price_text(view, anchor, _listed(view)), "near-title")
+    put("price", price_text(view, anchor, listed(view)), "near-title")
     lexicon = view.lexicon
     scope = _scope(view, anchor)
     for name in ("sku", "brand", "availability"):
@@ -301,6 +303,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
                 put(name, found[0], found[1])
     if "availability" not in values:
         put("availability", _availability_text(view), "phrase")
+    if "availability" not in values and can_buy(view):
+        put("availability", "in_stock", "add-to-cart")
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or "")), "near-title")
     if "description" not in values:

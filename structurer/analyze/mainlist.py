@@ -61,13 +61,24 @@ def agreeing(regions: list[Region], clusters: list[LinkCluster], *, regions_firs
     return regions[i], clusters[j]
 
 
-def _record_link(record: list[HtmlElement], cluster: LinkCluster | None) -> HtmlElement | None:
+def _owners(cluster: LinkCluster | None) -> dict[HtmlElement, tuple[int, HtmlElement]]:
+    """Each element holding a cluster link -> the first such link (its rank, element):
+    one pass over the links' ancestors instead of one per record."""
+    owners: dict[HtmlElement, tuple[int, HtmlElement]] = {}
+    for rank, item in enumerate(cluster.items if cluster is not None else ()):
+        for node in (item.element, *item.element.iterancestors()):
+            if node in owners:
+                break       # the rest of the chain is held by an earlier link already
+            owners[node] = (rank, item.element)
+    return owners
+
+
+def _record_link(record: list[HtmlElement],
+                 owners: dict[HtmlElement, tuple[int, HtmlElement]]) -> HtmlElement | None:
     """The cluster's link inside the record, else the record's first named link."""
-    if cluster is not None:
-        members = set(record)
-        for item in cluster.items:
-            if any(node in members for node in (item.element, *item.element.iterancestors())):
-                return item.element
+    held = [owners[node] for node in record if node in owners]
+    if held:
+        return min(held, key=lambda h: h[0])[1]
     for el in record:
         links = [a for a in el.iter("a") if a.get("href")]
         link = next((a for a in links if text_of(a)), links[0] if links else None)
@@ -91,7 +102,8 @@ def _from_region(region: Region, cluster: LinkCluster | None, source: str) -> Ma
                 records.append([node])
         order = {el: i for i, el in enumerate(region.parent)}
         records.sort(key=lambda r: order[r[0]])
-    return MainList(records, [_record_link(r, cluster) for r in records], region, cluster,
+    owners = _owners(cluster)
+    return MainList(records, [_record_link(r, owners) for r in records], region, cluster,
                     source)
 
 
@@ -130,7 +142,7 @@ def main_list(view: PageView) -> MainList | None:
                                          found.cluster.features if found.cluster else {})):
         cards = loose_cards(view)
         if cards:
-            found = MainList([[c] for c in cards], [_record_link([c], None) for c in cards],
+            found = MainList([[c] for c in cards], [_record_link([c], {}) for c in cards],
                              None, None, "cards")
     return found
 

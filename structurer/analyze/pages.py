@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -204,18 +205,19 @@ def _in_card(el: HtmlElement, stop: HtmlElement) -> bool:
     return False
 
 
-def _listed(page: PageView) -> set[HtmlElement]:
+def listed(page: PageView) -> set[HtmlElement]:
+    """Every element inside the page's product lists (related, bestsellers, ...)."""
     return {el for r in page.product_regions for rec in r.records for m in rec for el in m.iter()}
 
 
 def loose_cards(page: PageView) -> list[HtmlElement]:
     """Priced blocks with a titled link outside every product region and page section:
     the products of a list too short to repeat (the last page of a category)."""
-    listed = _listed(page)
+    inside = listed(page)
     noise = page.lexicon.signals.get("noise", {})
     cards: dict[HtmlElement, None] = {}
     for el in page.body.iter():
-        if (isinstance(el.tag, str) and el not in listed and el.text and MONEY_RE.search(el.text)
+        if (isinstance(el.tag, str) and el not in inside and el.text and MONEY_RE.search(el.text)
                 and not any(a.tag in SECTION_NOISE_TAGS for a in el.iterancestors())):
             node = el
             for _ in range(4):
@@ -258,20 +260,45 @@ def _titled(page: PageView, headings: Iterable[HtmlElement], least: int) -> Html
     return None
 
 
+_MANY = re.compile(r"\b(?:selected|all|checked|items)\b|ausgewählt|alle\b|sélection|所选|全部")
+_ADD_TO = re.compile(r"\badd\b.{0,15}\b(?:cart|basket|bag|trolley)\b|in den warenkorb|"
+                     r"ajouter au panier|añadir al carrito|加入购物车|カートに入れる")
+
+
+def can_buy(view: PageView) -> bool:
+    """An enabled add-to-cart control: the shop sells the product now."""
+    vocab = view.lexicon.signals.get("add_to_cart", {})
+    # other products' buttons (related, bestsellers, a short list's cards) say nothing
+    inside = listed(view) | {el for card in loose_cards(view) for el in card.iter()}
+    for el in view.body.iter("button", "input", "a"):
+        if el.get("disabled") is not None or el.get("type") == "hidden" or el in inside:
+            continue
+        text = (text_of(el) if el.tag != "input" else el.get("value") or el.get("alt") or "")
+        low = text.lower()
+        names = " ".join(el.get(a) or "" for a in ("id", "name", "class")).lower()
+        if _MANY.search(low):
+            continue    # "Add selected to basket": a list's button, not a product's
+        if (low and len(low) <= 40 and (_ADD_TO.search(low) or any(
+                w >= 10 and phrase in low for phrase, w in vocab.items()))) or (
+                "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
+            return True
+    return False
+
+
 def _money_near_title(page: PageView) -> bool:
     """A price close to the page's single h1, outside every product list and page
     section: a product page."""
     anchor = _title_heading(page)
     if anchor is None:
         return False
-    listed = _listed(page)
+    inside = listed(page)
     node = anchor
     for _ in range(5):
         node = node.getparent()
         if node is None or node.tag == "body":
             return False
         for el in node.iter():
-            if (isinstance(el.tag, str) and el not in listed and el.text
+            if (isinstance(el.tag, str) and el not in inside and el.text
                     and MONEY_RE.search(el.text) and not _in_card(el, node)):
                 return True
     return False
@@ -322,11 +349,14 @@ def _classify_products(page: PageView) -> PageKind:
     h1 = page.body.xpath("//h1")
     money_nodes = sum(1 for el in page.body.iter() if isinstance(el.tag, str)
                       and el.text and MONEY_RE.search(el.text))
-    cart = _signal_hits(page, "add_to_cart")
+    # a buy button outside every product card is this page's own: a strong sign
+    buy = can_buy(page)
+    cart = 2.0 if buy else _signal_hits(page, "add_to_cart")
     detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
-    strong = product is not None
+    strong = product is not None or buy
     if _money_near_title(page):
-        detail_score += 1.5
+        # priced beside its title and sold right there: related lists do not outweigh it
+        detail_score += 4.0 if buy else 1.5
         strong = True
     if page.tree.xpath('//meta[@property="og:type"][contains(@content, "product")]'):
         detail_score += 1.5
@@ -357,8 +387,8 @@ def _article_body(page: PageView) -> bool:
     cluster = page.main_links
     if cluster is None:
         return True
-    listed = sum(link.text in found.text for link in cluster.items)
-    return listed < 0.5 * len(cluster)
+    shown = sum(link.text in found.text for link in cluster.items)
+    return shown < 0.5 * len(cluster)
 
 
 def _headline(page: PageView) -> bool:

@@ -42,11 +42,18 @@ def _stats(out: Path) -> dict[str, Any]:
 
 def test_single_process_scrapy_crawl(shops: Shops, tmp_path: Path) -> None:
     out = tmp_path / "alone.jsonl"
-    finish(worker(shops.rules, out, None), out)
+    report = tmp_path / "alone.html"
+    finish(worker(shops.rules, out, None, "--report", str(report)), out)
     _same_as_lightweight(records(out), shops)
     stats = _stats(out)
     assert stats["engine"] == "scrapy" and stats["complete"]
     assert stats["pages"]["detail"] == len(shops.expected) == stats["records"]
+    # the crawl report of a Scrapy worker: its figures and a timeline ending at them
+    last = stats["timeline"][-1]
+    assert (last["pages"], last["items"], last["records"]) == (
+        stats["pages_total"], stats["items"], stats["records"])
+    html = report.read_text(encoding="utf-8")
+    assert f'data-stat="records" data-value="{stats["records"]}"' in html
 
 
 def test_two_workers_share_one_crawl(shops: Shops, redis_url: str, tmp_path: Path) -> None:
