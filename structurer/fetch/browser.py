@@ -17,7 +17,9 @@ What every fetch goes through, in order:
 3. navigation, then waiting until the network is idle (no request for 500 ms) or, with
    ``wait_for_xpath``, until that XPath matches; ``browser_timeout`` caps navigation
    and waiting together (counted from taking a tab, so queueing for the pool is free)
-   and :class:`RenderTimeout` reports running out of it;
+   and :class:`RenderTimeout` reports running out of it. A loaded page whose network
+   never goes quiet (polling, chat widgets) is taken as it stands after half of
+   ``browser_timeout`` rather than lost;
 4. the final URL (after redirects) is checked again against the host list and robots.txt.
 
 Chromium is never downloaded: a missing binary is one :class:`BrowserFetchError`
@@ -89,6 +91,7 @@ class BrowserStats:
     in_flight: int = 0        # fetches holding a tab now
     max_in_flight: int = 0    # the most at once
     blocked: int = 0          # requests refused (images, fonts, media)
+    unsettled: int = 0        # loaded pages taken before their network went idle
     errors: Counter[str] = field(default_factory=Counter)
 
     def as_dict(self) -> dict[str, Any]:
@@ -277,7 +280,7 @@ class BrowserFetcher:
                 await tab.wait_for_selector(f"xpath={xpath}", state="attached",
                                             timeout=_ms_left(deadline))
             else:
-                await tab.wait_for_load_state("networkidle", timeout=_ms_left(deadline))
+                await self._settle(tab, min(deadline, time.monotonic() + limit / 2))
             text = await _content(tab, deadline)
         except PlaywrightTimeout:
             what = f"XPath {xpath} did not match" if xpath else "page did not finish loading"
@@ -297,6 +300,14 @@ class BrowserFetcher:
         return Page(url=url, final_url=final_url, status=status, body=text.encode("utf-8"),
                     text=text, encoding="utf-8", headers=headers, rendered=True,
                     elapsed=time.monotonic() - started)
+
+    async def _settle(self, tab: Tab, until: float) -> None:
+        """Wait for the network to go idle, but not past ``until``: a loaded page that
+        never goes quiet (polling, a chat widget, beacons) is taken as it stands then."""
+        try:
+            await tab.wait_for_load_state("networkidle", timeout=_ms_left(until))
+        except PlaywrightTimeout:
+            self.stats.unsettled += 1
 
     async def _route(self, route: Route) -> None:
         """Refuse blocked resource types; let everything else through."""

@@ -181,24 +181,31 @@ def test_time_out_is_render_timeout_and_the_pool_recovers(server: LoopbackServer
 
     server.routes["/polling"] = page(POLLING)
     server.routes["/slow-api"] = slow_api
+    server.routes["/stalled"] = lambda h, s: time.sleep(2.0)
 
-    async def go() -> tuple[list[RenderTimeout], BrowserFetcher]:
+    async def go() -> tuple[list[RenderTimeout], BrowserFetcher, Any, float]:
         errors = []
         async with BrowserFetcher(no_robots(browser_timeout=1.0)) as browser:
-            for url, xpath in [("/ok", "//div[@id='never']"), ("/polling", None)]:
+            for url, xpath in [("/ok", "//div[@id='never']"), ("/stalled", None)]:
                 started = time.monotonic()
                 with pytest.raises(RenderTimeout) as info:
                     await browser.fetch(server.url(url), wait_for_xpath=xpath)
                 assert time.monotonic() - started < 2.5
                 errors.append(info.value)
+            # a loaded page that keeps polling is taken after half the time, not lost
+            started = time.monotonic()
+            polling = await browser.fetch(server.url("/polling"))
+            took = time.monotonic() - started
             assert (await browser.fetch(server.url("/ok"))).status == 200
-        return errors, browser
+        return errors, browser, polling, took
 
-    (xpath_error, idle_error), browser = run(go())
+    (xpath_error, load_error), browser, polling, took = run(go())
     assert str(xpath_error) == (f"{server.url('/ok')}: XPath //div[@id='never'] did not match "
                                 "within 1s")
-    assert str(idle_error) == f"{server.url('/polling')}: page did not finish loading within 1s"
+    assert str(load_error) == f"{server.url('/stalled')}: page did not finish loading within 1s"
     assert isinstance(xpath_error, FetchError)
+    assert polling.status == 200 and "busy" in polling.text and 0.4 <= took < 1.5
+    assert browser.stats.unsettled == 1
     assert browser.stats.errors == {"timeout": 2} and browser.stats.tabs_opened == 3
 
 
