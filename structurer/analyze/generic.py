@@ -86,9 +86,13 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
 
 
 def _has_product_data(view: PageView) -> bool:
-    return view.product is not None or bool(view.tree.xpath(
-        '//*[@itemscope][contains(@itemtype, "schema.org/Product")]|'
-        '//meta[@property="og:type"][contains(@content, "product")]'))
+    """Structured data describing one product (a list page marks up each of its items)."""
+    if view.product is not None or view.tree.xpath(
+            '//meta[@property="og:type"][contains(@content, "product")]'):
+        return True
+    products = view.tree.xpath('//*[@itemscope][contains(@itemtype, "schema.org/Product")]'
+                               '[not(ancestor::*[@itemscope][contains(@itemtype, "Product")])]')
+    return len(products) == 1
 
 
 def _article_like(view: PageView) -> bool:
@@ -189,11 +193,12 @@ def _named_element(view: PageView) -> HtmlElement | None:
 
 
 def _priced(view: PageView) -> bool:
-    """A page without structured data whose price is labelled or named near its title."""
+    """A page without structured data whose price is labelled or named (or that sells
+    right there: a buy button of its own) near its title."""
     title = density.title_of(view.tree)
     anchor = _title_element(view, title.text if title else "")
     found = best_price(view, anchor, listed(view))
-    return found is not None and found[1] >= 1.8
+    return found is not None and found.score >= 1.8 and (found.named or can_buy(view))
 
 
 def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,

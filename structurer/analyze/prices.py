@@ -92,16 +92,23 @@ def _levels_apart(el: HtmlElement, anchor: HtmlElement) -> int:
     return 99
 
 
+@dataclass(frozen=True)
+class PriceFound:
+    text: str
+    score: float        # from about 1.8: a labelled or named price, or one by the title
+    named: bool         # a price label before it, or the lexicon's price words on it
+
+
 def price_text(view: PageView, anchor: HtmlElement | None, listed: set[HtmlElement]) -> str | None:
     """The money text most likely to be the page's own product price."""
     found = best_price(view, anchor, listed)
-    return found[0] if found else None
+    return found.text if found else None
 
 
 def best_price(view: PageView, anchor: HtmlElement | None,
-               listed: set[HtmlElement]) -> tuple[str, float] | None:
-    """:func:`price_text` and its score (from about 1.8: a labelled or named price, or
-    one near the title; how sure a page without structured data is a product page)."""
+               listed: set[HtmlElement]) -> PriceFound | None:
+    """:func:`price_text` with its score and evidence (how sure a page without
+    structured data is a product page)."""
     spec = view.lexicon.fields.get("price")
     old = view.lexicon.fields.get("original_price")
     chunks = list(text_chunks(view.body))
@@ -109,7 +116,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     if anchor is not None:
         inside = {id(x) for x in anchor.iter()}
         anchor_order = max((c.order for c in chunks if id(c.owner) in inside), default=None)
-    found: list[tuple[float, str, str]] = []
+    found: list[tuple[float, str, str, bool]] = []
     amounts: Counter[str] = Counter()
     previous = ""
     for chunk in chunks:
@@ -123,8 +130,9 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         score = 1.0
         lead = chunk.text[:money.start()]
         said = f"{label[-40:]} {lead}" if len(lead) < 3 else lead
-        if spec is not None and (_label_text_match(label[-40:], spec)[0] > 0
-                                 or _label_text_match(lead, spec)[0] > 0):
+        labelled = spec is not None and (_label_text_match(label[-40:], spec)[0] > 0
+                                         or _label_text_match(lead, spec)[0] > 0)
+        if labelled:
             score += 1.0
         if _ELSEWHERE.search(said) or _ELSEWHERE.search(chunk.text[money.end():][:30]):
             score -= 1.5
@@ -133,8 +141,8 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         if float(parsed.amount) == 0:
             score -= 1.5
         attrs = _attr_words(chunk.owner)
-        if spec is not None:
-            score += 0.6 * lexicon_match(chunk.owner, spec, view.lexicon, 0.5, depth=2)[0]
+        words = lexicon_match(chunk.owner, spec, view.lexicon, 0.5, depth=2)[0] if spec else 0.0
+        score += 0.6 * words
         if old is not None and lexicon_match(chunk.owner, old, view.lexicon, 0.5, depth=1)[0]:
             score -= 0.8
         elif _NOT_PRICE_ATTR.search(attrs):
@@ -147,8 +155,8 @@ def best_price(view: PageView, anchor: HtmlElement | None,
             score -= 0.002 * chunk.order
         value = chunk.text if len(chunk.text) <= 40 else money.group(0)
         amounts[str(parsed.amount)] += 1
-        found.append((score, value, str(parsed.amount)))
+        found.append((score, value, str(parsed.amount), labelled or words >= 0.5))
     if not found:
         return None
     best = max(found, key=lambda f: f[0] + 0.1 * min(amounts[f[2]] - 1, 3))
-    return (best[1], best[0]) if best[0] > 0 else None
+    return PriceFound(best[1], best[0], best[3]) if best[0] > 0 else None
