@@ -106,3 +106,15 @@ def test_availability_from_what_the_page_says(results: dict[str, Any]) -> None:
     # an enabled add-to-cart control ("Add to Your Cart", an AddtoCartButton) means the
     # shop sells the product now
     assert said["seedsofchange-t1"] == said["samples_scraper_loadstore_0"] == "in_stock"
+
+
+@pytest.mark.parametrize("name", ["52", "53"])
+def test_a_category_page_marking_up_each_product_is_no_product_page(name: str) -> None:
+    # de Bijenkorf's paginated category pages (autopager corpus: they carry a pager)
+    # mark every product card up as a schema.org Product
+    page = CORPORA / "autopager-pagination" / "html" / f"{name}.html"
+    html = decode_html(page.read_bytes(), None)[0]
+    assert html.count("schema.org/Product") > 1
+    out = extract_page_generic(html, "http://www.debijenkorf.nl/herenmode/jassen",
+                               load_lexicon("ecommerce"))
+    assert out["kind"] != "detail"
