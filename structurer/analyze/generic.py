@@ -225,15 +225,12 @@ def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
         if score < 0.45:
             continue
         value = strip.sub("", text) if strip is not None else text
-        if squash(value) in squashed:
-            continue  # the label itself ("品 牌：")
+        if not value or squash(value) in squashed:
+            continue  # nothing but the label ("SKU:", "品 牌：")
         if spec.kind == "availability" and parse_availability(value) in _DEFINITE:
             score += 0.2    # "In stock" says it, whatever label words it shares
         elif any(word in value.lower() for word in spec.labels if len(word) >= 4):
             continue  # a label or heading ("Shop by brand"), not a value
-        if not value or (value == text and label_match(el, spec)[0] > 0
-                         and squash(text) in squashed):
-            continue
         if best is None or score > best[0]:
             best = (score, value, "label" if by_label >= by_word else "lexicon")
     return (best[1], best[2]) if best else None
