@@ -1,10 +1,10 @@
 # Quick start:  make demo   (set up, then serve and show the demo shops)
-#               make test   (set up, Chromium included if missing, then run the tests)
+#               make test   (set up, Chromium and redis-server included if missing, then run the tests)
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 
-.PHONY: setup browser demo test clean
+.PHONY: setup browser redis demo test clean
 
 $(BIN)/structurer: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,10 +17,13 @@ setup: $(BIN)/structurer
 browser:
 	@scripts/ensure-chromium
 
+redis:
+	@scripts/ensure-redis
+
 demo: setup
 	$(BIN)/structurer demo run
 
-test: setup browser
+test: setup browser redis
 	$(BIN)/python -m pytest
 
 clean:
