@@ -115,7 +115,7 @@ def label_texts(el: HtmlElement) -> list[str]:
 
 
 def label_match(el: HtmlElement, spec: FieldSpec) -> tuple[float, str]:
-    return _label_text_match(label_texts(el), spec)
+    return label_text_match(label_texts(el), spec)
 
 
 _SQUASH = re.compile(r"[\s#:：.№]+")  # "Item#:" is the label "item #"
@@ -126,7 +126,7 @@ def squash(text: str) -> str:
     return _SQUASH.sub("", text.lower())
 
 
-def _label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, str]:
+def label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, str]:
     if not spec.labels:
         return 0.0, ""
     best, why = 0.0, ""
@@ -290,7 +290,7 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
     ratio = lexicon.partial_ratio(name)
     if slot.label is not None:
         lex, why_lex = 0.0, ""
-        lab, why_lab = _label_text_match(slot.label[1], spec)
+        lab, why_lab = label_text_match(slot.label[1], spec)
     else:
         lex, why_lex = lexicon_match(example, spec, lexicon, ratio)
         lab, why_lab = label_match(example, spec)

@@ -20,7 +20,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from structurer.analyze.dom import MONEY_RE
-from structurer.analyze.fields import _label_text_match, lexicon_match
+from structurer.analyze.fields import label_text_match, lexicon_match
 from structurer.analyze.pages import PageView
 from structurer.values import parse_money
 
@@ -130,8 +130,8 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         score = 1.0
         lead = chunk.text[:money.start()]
         said = f"{label[-40:]} {lead}" if len(lead) < 3 else lead
-        labelled = spec is not None and (_label_text_match(label[-40:], spec)[0] > 0
-                                         or _label_text_match(lead, spec)[0] > 0)
+        labelled = spec is not None and (label_text_match(label[-40:], spec)[0] > 0
+                                         or label_text_match(lead, spec)[0] > 0)
         if labelled:
             score += 1.0
         if _ELSEWHERE.search(said) or _ELSEWHERE.search(chunk.text[money.end():][:30]):
