@@ -127,6 +127,7 @@ def squash(text: str) -> str:
 
 
 def label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, str]:
+    """How strongly any of ``texts`` reads as one of the field's labels (0-1), and why."""
     if not spec.labels:
         return 0.0, ""
     best, why = 0.0, ""
