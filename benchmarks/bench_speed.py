@@ -15,12 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-from structurer.analyze import treesim
-from structurer.analyze.lists import find_regions
-from structurer.analyze.pages import PageView
 from structurer.clean import decode_html, parse_html
 from structurer.demo import get_shop
 from structurer.lexicon import load_lexicon
+from structurer.page import treesim
+from structurer.page.lists import find_regions
+from structurer.page.view import PageView
 
 ROOT = Path(__file__).resolve().parent.parent
 LISTS = ROOT.parent / "shared" / "corpora" / "ieps-list-pages"

@@ -17,7 +17,6 @@ from urllib.parse import urlsplit
 from structurer import __version__
 from structurer.analyze.detail import learn_detail
 from structurer.analyze.listing import learn_list
-from structurer.analyze.pages import PageView
 from structurer.analyze.pagination import learn_pagination
 from structurer.batch import ShopResult as ShopResult
 from structurer.batch import ShopTask as ShopTask
@@ -36,6 +35,7 @@ from structurer.explore import (
 from structurer.fetch import HttpFetcher, ReplayFetcher, run_sync
 from structurer.fetch.base import Page
 from structurer.lexicon import Lexicon, load_lexicon, resolve_template
+from structurer.page.view import PageView
 from structurer.rules.model import SCHEMA_VERSION, DetailLevel, Levels, RenderDecision, SiteRules
 
 LexiconArg = Lexicon | str | Path | None

@@ -28,16 +28,16 @@ from structurer.analyze.categories import (
     url_shape,
 )
 from structurer.analyze.detail import Layouts, learn_layouts
-from structurer.analyze.dom import link_href, text_of
 from structurer.analyze.listing import ListLayouts, ListLearned, learn_list_layouts
-from structurer.analyze.lists import Region
-from structurer.analyze.pages import PageView
 from structurer.analyze.pagination import PaginationGuess, learn_pagination
 from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
 from structurer.fetch.base import Fetcher, Page
 from structurer.lexicon import Lexicon
+from structurer.page.dom import link_href, text_of
+from structurer.page.lists import Region
+from structurer.page.view import PageView
 from structurer.rules.model import (
     SCHEMA_VERSION,
     Baseline,

@@ -15,13 +15,13 @@ import pytest
 
 from structurer.analyze.detail import learn_detail
 from structurer.analyze.listing import learn_list
-from structurer.analyze.pages import PageView
 from structurer.api import analyze_pages
 from structurer.clean import decode_html, parse_html
 from structurer.demo.swde import pages, read_truth, score
 from structurer.errors import AnalysisError
 from structurer.fetch.replay import base_href, read_saved
 from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView
 from structurer.runtime.extract import compile_rules, extract_detail
 
 ROOT = Path(__file__).resolve().parent.parent

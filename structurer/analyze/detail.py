@@ -16,7 +16,6 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.analyze import xpaths
-from structurer.analyze.dom import attribute_words, text_of
 from structurer.analyze.fields import (
     FieldChoice,
     assign,
@@ -26,9 +25,10 @@ from structurer.analyze.fields import (
     rank_fields,
 )
 from structurer.analyze.layouts import distinguishing_condition
-from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
+from structurer.page.dom import attribute_words, text_of
+from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 
 # Where schema.org Product keeps each field (dotted paths; lists take their first item).

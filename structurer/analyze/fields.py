@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import MONEY_RE, NUMBER_RE, attribute_words, norm_space, own_text
 from structurer.analyze.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
+from structurer.page.dom import MONEY_RE, NUMBER_RE, attribute_words, norm_space, own_text
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
 _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")

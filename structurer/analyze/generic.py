@@ -16,12 +16,15 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import byline, density, mainlist
-from structurer.analyze.dates import parse_datetime
 from structurer.analyze.detail import JSONLD_PATHS, jsonld_value
-from structurer.analyze.dom import text_of
 from structurer.analyze.fields import label_match, lexicon_match, squash
-from structurer.analyze.pages import (
+from structurer.analyze.prices import best_price, price_text
+from structurer.clean import parse_html
+from structurer.lexicon import FieldSpec, Lexicon
+from structurer.page import byline, density, mainlist
+from structurer.page.dates import parse_datetime
+from structurer.page.dom import text_of
+from structurer.page.view import (
     PageView,
     _types,
     can_buy,
@@ -29,9 +32,6 @@ from structurer.analyze.pages import (
     jsonld_objects,
     listed,
 )
-from structurer.analyze.prices import best_price, price_text
-from structurer.clean import parse_html
-from structurer.lexicon import FieldSpec, Lexicon
 from structurer.values import (
     Base,
     compile_phrases,
@@ -110,7 +110,7 @@ def _article_like(view: PageView) -> bool:
 # ----- list pages -----------------------------------------------------------------------------
 def list_items(view: PageView) -> list[dict[str, Any]]:
     """Title and absolute URL of every item of the page's main list (the repeated-block
-    regions cross-checked with the link clusters: :mod:`structurer.analyze.mainlist`)."""
+    regions cross-checked with the link clusters: :mod:`structurer.page.mainlist`)."""
     return mainlist.list_items(view)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from lxml.html import HtmlElement
 
 from structurer.analyze import xpaths
-from structurer.analyze.pages import PageView
+from structurer.page.view import PageView
 
 
 def distinguishing_condition(inside: Sequence[PageView], outside: Sequence[PageView],

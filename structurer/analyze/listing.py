@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from structurer.analyze import xpaths
-from structurer.analyze.dom import attribute_words, link_href, text_of
 from structurer.analyze.fields import (
     FieldChoice,
     assign,
@@ -25,12 +24,13 @@ from structurer.analyze.fields import (
     rank_fields,
 )
 from structurer.analyze.layouts import distinguishing_condition
-from structurer.analyze.lists import Region
-from structurer.analyze.mainlist import CONFIRMED, confirmed
-from structurer.analyze.pages import PageView
 from structurer.analyze.slots import Slot, collect_slots
 from structurer.errors import NoRepeatedBlock
 from structurer.lexicon import Lexicon
+from structurer.page.dom import attribute_words, link_href, text_of
+from structurer.page.lists import Region
+from structurer.page.mainlist import CONFIRMED, confirmed
+from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 
 

@@ -18,8 +18,8 @@ from urllib.parse import urljoin, urlsplit
 from lxml.html import HtmlElement
 
 from structurer.analyze import xpaths
-from structurer.analyze.dom import attribute_words, link_href, text_of
-from structurer.analyze.pages import PageView
+from structurer.page.dom import attribute_words, link_href, text_of
+from structurer.page.view import PageView
 
 _NUMBER = re.compile(r"^\d{1,4}$")
 _CURRENT_WORDS = frozenset({"current", "active", "selected", "on", "cur", "now"})

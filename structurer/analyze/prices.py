@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import MONEY_RE
 from structurer.analyze.fields import label_text_match, lexicon_match
-from structurer.analyze.pages import PageView
+from structurer.page.dom import MONEY_RE
+from structurer.page.view import PageView
 from structurer.values import parse_money
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",

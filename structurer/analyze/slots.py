@@ -15,7 +15,7 @@ from functools import partial
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import NOISE_TAGS, STATE_TOKENS, norm_space, shape_class, text_of
+from structurer.page.dom import NOISE_TAGS, STATE_TOKENS, norm_space, shape_class, text_of
 from structurer.values import image_source  # the runtime's rule: analysis sees what replay sees
 
 MAX_DEPTH = 14

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import class_tokens
+from structurer.page.dom import class_tokens
 
 _GENERATED_ID = re.compile(r"(\d{3,}|[0-9a-f]{8,}|^(ember|react|ng-|yui|uid|:r)|__)", re.I)
 _HASHED_CLASS = re.compile(r"^(css-[0-9a-z]{5,}|_[0-9a-z]{4,}_\d+|[a-z]+_[a-z]+__[0-9a-z]{4,}|"

@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 
 from structurer.analyze.categories import category_xpath, link_groups, url_family, url_shape
-from structurer.analyze.pages import PageView
 from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView
 
 BASE = "http://shop.test/"
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from structurer.analyze import byline, dates, density
 from structurer.clean import parse_html
+from structurer.page import byline, dates, density
 
 NEWS = Path(__file__).resolve().parents[1] / "fixtures" / "news"
 EXPECTED = json.loads((NEWS / "expected.json").read_text(encoding="utf-8"))

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from structurer.analyze.detail import learn_detail
 from structurer.analyze.fields import common_prefix_post
-from structurer.analyze.pages import PageView
 from structurer.analyze.pagination import url_pattern
 from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView
 
 LEX = load_lexicon()
 

@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
-from structurer.analyze.linkclusters import (
+from structurer.clean import decode_html, parse_html
+from structurer.lexicon import load_lexicon
+from structurer.page.linkclusters import (
     LinkCluster,
     agrees,
     candidate_links,
@@ -20,9 +22,7 @@ from structurer.analyze.linkclusters import (
     link_clusters,
     text_length,
 )
-from structurer.analyze.pages import PageView
-from structurer.clean import decode_html, parse_html
-from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPORA = Path(os.environ.get("STRUCTURER_CORPORA", ROOT.parent / "shared" / "corpora"))

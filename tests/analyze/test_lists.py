@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from structurer.analyze.lists import find_regions, is_product_region
-from structurer.analyze.pages import PageView
 from structurer.lexicon import load_lexicon
+from structurer.page.lists import find_regions, is_product_region
+from structurer.page.view import PageView
 
 LEX = load_lexicon()
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from structurer.analyze.listing import choose_main_regions
-from structurer.analyze.mainlist import list_items, main_list
-from structurer.analyze.pages import PageView
 from structurer.lexicon import load_lexicon
+from structurer.page.mainlist import list_items, main_list
+from structurer.page.view import PageView
 from tests.analyze.test_linkclusters import LIST_SHOPS, fetch, ieps, news_page
 
 LEX = load_lexicon()

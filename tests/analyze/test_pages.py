@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from structurer.analyze.pages import PageView, empty_noise
 from structurer.clean import parse_html
 from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView, empty_noise
 from tests.analyze.test_density import EXPECTED, NEWS
 from tests.analyze.test_linkclusters import LIST_SHOPS, fetch, news_page, words
 

@@ -3,8 +3,8 @@
 Input: a :class:`PageView`. Output: a :class:`MainList` — the records of the page's
 main list (products, articles, results), each with its title link, and where the
 answer came from. Two independent views vote: the tree-edit-distance regions
-(:mod:`structurer.analyze.lists`: repeated blocks, ranked by prices, pictures,
-share) and the OPTICS link clusters (:mod:`structurer.analyze.linkclusters`: links
+(:mod:`structurer.page.lists`: repeated blocks, ranked by prices, pictures,
+share) and the OPTICS link clusters (:mod:`structurer.page.linkclusters`: links
 alike in their ancestor chains, ranked by text, share and context). A region and a
 cluster that describe the same list win over either alone: with a lexicon of priced
 things, the best region unless the one the main link cluster confirms scores within
@@ -20,10 +20,10 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import text_of
-from structurer.analyze.linkclusters import LinkCluster, agrees
-from structurer.analyze.lists import Region
-from structurer.analyze.pages import PageView, loose_cards, priced
+from structurer.page.dom import text_of
+from structurer.page.linkclusters import LinkCluster, agrees
+from structurer.page.lists import Region
+from structurer.page.view import PageView, loose_cards, priced
 from structurer.values import Base
 
 TOP = 4                 # regions and clusters considered on each side

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import zss
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import NOISE_TAGS, STATE_TOKENS, shape_class, tokens
+from structurer.page.dom import NOISE_TAGS, STATE_TOKENS, shape_class, tokens
 
 MAX_NODES = 120      # larger subtrees are truncated (breadth-first) before comparison
 MAX_DEPTH = 12

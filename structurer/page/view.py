@@ -27,18 +27,18 @@ from typing import Any, Literal
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import density
-from structurer.analyze.dom import (
+from structurer.clean import parse_html
+from structurer.lexicon import Lexicon
+from structurer.page import density
+from structurer.page.dom import (
     MONEY_RE,
     SECTION_NOISE_TAGS,
     heading_before,
     link_href,
     text_of,
 )
-from structurer.analyze.linkclusters import MIN_TEXT, LinkCluster, link_clusters, text_length
-from structurer.analyze.lists import Region, context_words, find_regions, is_product_region
-from structurer.clean import parse_html
-from structurer.lexicon import Lexicon
+from structurer.page.linkclusters import MIN_TEXT, LinkCluster, link_clusters, text_length
+from structurer.page.lists import Region, context_words, find_regions, is_product_region
 
 PageKind = Literal["list", "detail", "other"]
 ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle",

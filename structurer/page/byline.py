@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.dates import find_dates, parse_datetime
-from structurer.analyze.density import _meta, is_noise, title_element
 from structurer.clean import normalize_space, visible_text
+from structurer.page.dates import find_dates, parse_datetime
+from structurer.page.density import _meta, is_noise, title_element
 
 _TIME_METAS = ("article:published_time", "datepublished", "pubdate", "publishdate",
                "og:published_time", "article.published", "publication_date", "date",

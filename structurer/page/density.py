@@ -4,7 +4,7 @@ Input: an lxml HTML tree (as :func:`structurer.clean.parse_html` returns it). Ou
 :class:`TitleFound` (the title and where it came from, site name removed) and
 :class:`ContentFound` (the element holding the main text and that text, chosen by
 text and symbol density). Publish time and author are in
-:mod:`structurer.analyze.byline`. Pure functions: no network, no files; the input
+:mod:`structurer.page.byline`. Pure functions: no network, no files; the input
 tree is never modified (noise is removed from a copy).
 
 Content score of an element (text density after Sun et al., as GNE uses it)::

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import treesim
-from structurer.analyze.dom import (
+from structurer.lexicon import Lexicon
+from structurer.page import treesim
+from structurer.page.dom import (
     SECTION_NOISE_TAGS,
     ancestors,
     attribute_words,
@@ -28,7 +29,6 @@ from structurer.analyze.dom import (
     text_of,
     tokens,
 )
-from structurer.lexicon import Lexicon
 
 MAX_GROUP = 3            # records may span up to this many adjacent siblings
 

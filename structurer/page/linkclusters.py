@@ -34,7 +34,8 @@ from urllib.parse import urlsplit
 import numpy as np
 from lxml.html import HtmlElement
 
-from structurer.analyze.dom import (
+from structurer.lexicon import Lexicon
+from structurer.page.dom import (
     NOISE_TAGS,
     SECTION_NOISE_TAGS,
     STATE_TOKENS,
@@ -43,8 +44,7 @@ from structurer.analyze.dom import (
     shape_class,
     text_of,
 )
-from structurer.analyze.lists import context_words
-from structurer.lexicon import Lexicon
+from structurer.page.lists import context_words
 from structurer.values import Base
 
 EPS = 0.13              # DBSCAN-style cut of the OPTICS ordering
