@@ -15,16 +15,16 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from structurer import __version__
-from structurer.analyze.detail import learn_detail
-from structurer.analyze.listing import learn_list
-from structurer.analyze.pagination import learn_pagination
-from structurer.batch import ShopResult as ShopResult
-from structurer.batch import ShopTask as ShopTask
-from structurer.batch import analyze_many as analyze_many
-from structurer.batch import read_url_file as read_url_file
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError
-from structurer.explore import (
+from structurer.fetch import HttpFetcher, ReplayFetcher, run_sync
+from structurer.fetch.base import Page
+from structurer.learn.batch import ShopResult as ShopResult
+from structurer.learn.batch import ShopTask as ShopTask
+from structurer.learn.batch import analyze_many as analyze_many
+from structurer.learn.batch import read_url_file as read_url_file
+from structurer.learn.detail import learn_detail
+from structurer.learn.explore import (
     ExploreReport,
     Progress,
     analyze_url,
@@ -32,8 +32,8 @@ from structurer.explore import (
     site_of,
     template_ref,
 )
-from structurer.fetch import HttpFetcher, ReplayFetcher, run_sync
-from structurer.fetch.base import Page
+from structurer.learn.listing import learn_list
+from structurer.learn.pagination import learn_pagination
 from structurer.lexicon import Lexicon, load_lexicon, resolve_template
 from structurer.page.view import PageView
 from structurer.rules.model import SCHEMA_VERSION, DetailLevel, Levels, RenderDecision, SiteRules

@@ -166,7 +166,7 @@ def cmd_analyze_many(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from structurer.api import analyze_many, read_url_file
-    from structurer.batch import BatchDisplay, summary_table
+    from structurer.learn.batch import BatchDisplay, summary_table
 
     try:
         settings = _settings(args)

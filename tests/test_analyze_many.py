@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 
 from structurer.api import ShopResult, ShopTask, analyze_many, read_url_file
-from structurer.batch import analyze_one
 from structurer.config import Settings
 from structurer.errors import StructurerError
+from structurer.learn.batch import analyze_one
 from structurer.rules import load_rules
 
 

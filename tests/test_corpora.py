@@ -13,13 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from structurer.analyze.detail import learn_detail
-from structurer.analyze.listing import learn_list
 from structurer.api import analyze_pages
 from structurer.clean import decode_html, parse_html
 from structurer.demo.swde import pages, read_truth, score
 from structurer.errors import AnalysisError
 from structurer.fetch.replay import base_href, read_saved
+from structurer.learn.detail import learn_detail
+from structurer.learn.listing import learn_list
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 from structurer.runtime.extract import compile_rules, extract_detail

@@ -16,10 +16,10 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.detail import JSONLD_PATHS, jsonld_value
-from structurer.analyze.fields import label_match, lexicon_match, squash
 from structurer.analyze.prices import best_price, price_text
 from structurer.clean import parse_html
+from structurer.learn.detail import JSONLD_PATHS, jsonld_value
+from structurer.learn.fields import label_match, lexicon_match, squash
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import byline, density, mainlist
 from structurer.page.dates import parse_datetime

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.analyze.fields import label_text_match, lexicon_match
+from structurer.learn.fields import label_text_match, lexicon_match
 from structurer.page.dom import MONEY_RE
 from structurer.page.view import PageView
 from structurer.values import parse_money

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from structurer.analyze.categories import category_xpath, link_groups, url_family, url_shape
+from structurer.learn.categories import category_xpath, link_groups, url_family, url_shape
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from structurer.analyze.detail import learn_detail
-from structurer.analyze.fields import common_prefix_post
-from structurer.analyze.pagination import url_pattern
+from structurer.learn.detail import learn_detail
+from structurer.learn.fields import common_prefix_post
+from structurer.learn.pagination import url_pattern
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 

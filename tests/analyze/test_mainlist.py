@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from structurer.analyze.listing import choose_main_regions
+from structurer.learn.listing import choose_main_regions
 from structurer.lexicon import load_lexicon
 from structurer.page.mainlist import list_items, main_list
 from structurer.page.view import PageView

@@ -16,7 +16,11 @@ from typing import Any
 
 import pytest
 
-from structurer.analyze.render import (
+from structurer.clean import parse_html
+from structurer.config import Settings
+from structurer.fetch import HttpFetcher, Page
+from structurer.fetch.browser import BrowserFetcher
+from structurer.learn.render import (
     BITS,
     decide_level,
     fingerprint,
@@ -25,10 +29,6 @@ from structurer.analyze.render import (
     similarity,
     structure_features,
 )
-from structurer.clean import parse_html
-from structurer.config import Settings
-from structurer.fetch import HttpFetcher, Page
-from structurer.fetch.browser import BrowserFetcher
 from structurer.lexicon import load_lexicon
 from structurer.rules.model import RenderDecision
 

@@ -20,20 +20,21 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from lxml.html import HtmlElement
 
 from structurer import __version__
-from structurer.analyze.categories import (
+from structurer.clean import parse_html
+from structurer.config import Settings
+from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
+from structurer.fetch.base import Fetcher, Page
+from structurer.learn.categories import (
     LinkGroup,
     category_xpath,
     link_groups,
     same_site,
     url_shape,
 )
-from structurer.analyze.detail import Layouts, learn_layouts
-from structurer.analyze.listing import ListLayouts, ListLearned, learn_list_layouts
-from structurer.analyze.pagination import PaginationGuess, learn_pagination
-from structurer.clean import parse_html
-from structurer.config import Settings
-from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
-from structurer.fetch.base import Fetcher, Page
+from structurer.learn.detail import Layouts, learn_layouts
+from structurer.learn.listing import ListLayouts, ListLearned, learn_list_layouts
+from structurer.learn.pagination import PaginationGuess, learn_pagination
+from structurer.learn.sampling import RenderSampler
 from structurer.lexicon import Lexicon
 from structurer.page.dom import link_href, text_of
 from structurer.page.lists import Region
@@ -53,7 +54,6 @@ from structurer.rules.model import (
     TemplateRef,
 )
 from structurer.runtime.extract import compile_rules, extract_detail, extract_list
-from structurer.sampling import RenderSampler
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]

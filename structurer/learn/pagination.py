@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import xpaths
+from structurer.learn import xpaths
 from structurer.page.dom import attribute_words, link_href, text_of
 from structurer.page.view import PageView
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import xpaths
+from structurer.learn import xpaths
 from structurer.page.view import PageView
 
 

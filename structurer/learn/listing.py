@@ -15,17 +15,17 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import xpaths
-from structurer.analyze.fields import (
+from structurer.errors import NoRepeatedBlock
+from structurer.learn import xpaths
+from structurer.learn.fields import (
     FieldChoice,
     assign,
     common_prefix_post,
     money_order,
     rank_fields,
 )
-from structurer.analyze.layouts import distinguishing_condition
-from structurer.analyze.slots import Slot, collect_slots
-from structurer.errors import NoRepeatedBlock
+from structurer.learn.layouts import distinguishing_condition
+from structurer.learn.slots import Slot, collect_slots
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, link_href, text_of
 from structurer.page.lists import Region

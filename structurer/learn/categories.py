@@ -15,7 +15,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import xpaths
+from structurer.learn import xpaths
 from structurer.page.dom import link_href, text_of
 from structurer.page.lists import is_product_region, link_region_score
 from structurer.page.view import PageView

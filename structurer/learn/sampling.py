@@ -15,10 +15,10 @@ import logging
 from collections import defaultdict
 from typing import Any, Literal
 
-from structurer.analyze.render import decide_level, override, render_similarity
 from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch.base import Fetcher, Page
+from structurer.learn.render import decide_level, override, render_similarity
 from structurer.rules.model import RenderDecision
 
 log = logging.getLogger(__name__)

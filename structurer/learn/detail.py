@@ -15,8 +15,8 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.analyze import xpaths
-from structurer.analyze.fields import (
+from structurer.learn import xpaths
+from structurer.learn.fields import (
     FieldChoice,
     assign,
     common_prefix_post,
@@ -24,8 +24,8 @@ from structurer.analyze.fields import (
     money_order,
     rank_fields,
 )
-from structurer.analyze.layouts import distinguishing_condition
-from structurer.analyze.slots import Slot, collect_slots, label_slots
+from structurer.learn.layouts import distinguishing_condition
+from structurer.learn.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, text_of
 from structurer.page.view import PageView

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.slots import Slot
+from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import MONEY_RE, NUMBER_RE, attribute_words, norm_space, own_text
 

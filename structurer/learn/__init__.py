@@ -1,0 +1,9 @@
+"""Learning a site's rule file: exploration through a fetcher (``explore``, ``sampling``,
+``batch`` for many shops at once) and pure rule induction over page views (``slots``,
+``fields``, ``xpaths``, ``layouts``, ``listing``, ``detail``, ``pagination``,
+``categories``, ``render``).
+
+Input: a start URL and a fetcher, or parsed pages, and a lexicon. Output:
+:class:`~structurer.rules.model.SiteRules`. Only ``explore``, ``sampling`` and ``batch``
+do I/O; everything else takes trees and returns typed results.
+"""
