@@ -347,7 +347,7 @@ def cmd_report(args: argparse.Namespace) -> int:
 def cmd_extract_page(args: argparse.Namespace) -> int:
     from urllib.parse import urlsplit
 
-    from structurer.analyze.generic import extract_tree_generic
+    from structurer.generic.extract import extract_tree_generic
     from structurer.lexicon import load_lexicon
 
     if args.base_url and urlsplit(args.base_url).scheme not in ("http", "https"):

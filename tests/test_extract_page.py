@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from structurer.analyze.generic import extract_page_generic
 from structurer.clean import decode_html
 from structurer.cli import main
+from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
 from tests.analyze.test_density import EXPECTED, NEWS, token_f1
 

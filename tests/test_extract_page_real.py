@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 from lxml import html as lxml_html
 
-from structurer.analyze.generic import extract_page_generic
 from structurer.clean import decode_html
+from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
 from structurer.values import parse_money
 

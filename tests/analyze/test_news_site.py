@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from structurer.analyze.generic import extract_page_generic
 from structurer.clean import parse_html, visible_text
 from structurer.cli import main
 from structurer.demo import SHOP_CLASSES, DemoServer, all_shops
 from structurer.demo.news import NewsSite
 from structurer.demo.news.corpus import LAYOUTS, TIME_MODES
+from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
 from tests.analyze.test_density import token_f1
 

@@ -16,8 +16,8 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.analyze.prices import best_price, price_text
 from structurer.clean import parse_html
+from structurer.generic.prices import best_price, price_text
 from structurer.learn.detail import JSONLD_PATHS, jsonld_value
 from structurer.learn.fields import label_match, lexicon_match, squash
 from structurer.lexicon import FieldSpec, Lexicon
