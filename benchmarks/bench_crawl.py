@@ -184,9 +184,9 @@ def products(path: Path) -> int:
 def frontier_memory(tmp: Path) -> float:
     """Peak RSS (MB) of a process that queues 100,000 URLs (everything a crawl imports)."""
     script = textwrap.dedent(f"""
-        from structurer.runtime.crawl import crawl_site
-        from structurer.runtime.frontier import DETAIL, Link
-        from structurer.runtime.sinks import open_state
+        from structurer.crawl.crawler import crawl_site
+        from structurer.crawl.frontier import DETAIL, Link
+        from structurer.crawl.sinks import open_state
         f, _ = open_state({str(tmp / 'big.state')!r}, site="h:1", rules_hash="r", out="o",
                           fmt="jsonl", resume=False, recrawl=False)
         for start in range(0, 100_000, 5_000):

@@ -27,13 +27,13 @@ sys.path.insert(0, str(ROOT))
 
 from structurer.clean import decode_html, parse_html  # noqa: E402
 from structurer.demo import get_shop  # noqa: E402
-from structurer.rules import load_rules, rules_from_text  # noqa: E402
-from structurer.runtime import (  # noqa: E402
+from structurer.replay import (  # noqa: E402
     CompiledRules,
     compile_rules,
     extract_detail,
     extract_list,
 )
+from structurer.rules import load_rules, rules_from_text  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "runtime" / "fixtures"
 CORPUS = ROOT.parent / "shared" / "corpora" / "ieps-list-pages"

@@ -18,7 +18,7 @@ from structurer.api import analyze_pages
 from structurer.clean import decode_html, parse_html
 from structurer.demo.swde import pages, read_truth, score
 from structurer.fetch.replay import base_href, read_saved
-from structurer.runtime.extract import compile_rules, extract_detail
+from structurer.replay.extract import compile_rules, extract_detail
 
 ROOT = Path(__file__).resolve().parent.parent
 FIELDS = {"title": "title", "author": "author", "isbn_13": "isbn", "publisher": "publisher",

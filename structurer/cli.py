@@ -223,8 +223,8 @@ def _extract_source(source: str, base_url: str | None) -> tuple[str, object]:
 def cmd_extract(args: argparse.Namespace) -> int:
     from urllib.parse import urlsplit
 
+    from structurer.replay import compile_rules, extract_page
     from structurer.rules import load_rules
-    from structurer.runtime import compile_rules, extract_page
 
     if args.base_url and urlsplit(args.base_url).scheme not in ("http", "https"):
         raise StructurerError(f"--base-url {args.base_url!r} must be an absolute http(s) URL")
@@ -249,9 +249,9 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
     from rich.console import Console
 
+    from structurer.crawl.crawler import crawl_site
+    from structurer.crawl.stats import summary_table
     from structurer.rules import load_rules
-    from structurer.runtime.crawl import crawl_site
-    from structurer.runtime.stats import summary_table
 
     n = args.concurrency
     try:
@@ -296,8 +296,8 @@ def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
     if bad:
         _fail(f"{', '.join(bad)}: not with --engine scrapy")
         return EXIT_BAD_INPUT
-    from structurer.runtime.scrapy import run_worker
-    from structurer.runtime.stats import summary_table
+    from structurer.crawl.scrapy import run_worker
+    from structurer.crawl.stats import summary_table
 
     result = run_worker(args.rules, args.out, settings, redis_url=args.redis, crawl=args.state)
     Console().print(summary_table(result.stats, f"Scrapy worker {result.worker}"))

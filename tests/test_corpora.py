@@ -22,7 +22,7 @@ from structurer.learn.detail import learn_detail
 from structurer.learn.listing import learn_list
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
-from structurer.runtime.extract import compile_rules, extract_detail
+from structurer.replay.extract import compile_rules, extract_detail
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = Path(os.environ.get("STRUCTURER_CORPORA", ROOT.parent / "shared" / "corpora"))

@@ -15,8 +15,8 @@ import pytest
 from price_parser import Price
 
 from structurer.clean import parse_html
+from structurer.replay.records import value_spec
 from structurer.rules.model import FieldRule
-from structurer.runtime.records import value_spec
 from structurer.values import (
     Base,
     Money,

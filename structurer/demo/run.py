@@ -20,12 +20,12 @@ from rich.table import Table
 
 from structurer.api import analyze_site
 from structurer.config import Settings
+from structurer.crawl.crawler import crawl_site
 from structurer.demo.scoring import same
 from structurer.demo.server import DemoServer
 from structurer.demo.shops import SHOP_CLASSES, get_shop
 from structurer.errors import StructurerError
 from structurer.rules import save_rules
-from structurer.runtime.crawl import crawl_site
 
 FIELDS = ("name", "price", "image", "sku", "availability", "description", "category")
 

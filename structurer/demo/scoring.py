@@ -17,8 +17,8 @@ from typing import Any
 
 from structurer.clean import decode_html, parse_html
 from structurer.demo.base import Shop
+from structurer.replay.extract import compile_rules, extract_detail, extract_list
 from structurer.rules.model import SiteRules
-from structurer.runtime.extract import compile_rules, extract_detail, extract_list
 
 LIST_FIELDS = ("name", "price", "url", "image")
 DETAIL_FIELDS = ("name", "price", "sku", "availability", "description", "breadcrumb",

@@ -31,10 +31,10 @@ from rich.table import Table
 from rich.text import Text
 
 from structurer.config import Settings
+from structurer.crawl.stats import LiveArea
 from structurer.errors import StructurerError
 from structurer.lexicon import Lexicon, load_lexicon
 from structurer.rules import SiteRules, rules_filename, save_rules
-from structurer.runtime.stats import LiveArea
 
 __all__ = ["BatchDisplay", "ShopResult", "ShopTask", "analyze_many", "analyze_one",
            "read_url_file", "summary_table"]

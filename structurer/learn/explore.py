@@ -39,6 +39,7 @@ from structurer.lexicon import Lexicon
 from structurer.page.dom import link_href, text_of
 from structurer.page.lists import Region
 from structurer.page.view import PageView
+from structurer.replay.extract import compile_rules, extract_detail, extract_list
 from structurer.rules.model import (
     SCHEMA_VERSION,
     Baseline,
@@ -53,7 +54,6 @@ from structurer.rules.model import (
     SiteRules,
     TemplateRef,
 )
-from structurer.runtime.extract import compile_rules, extract_detail, extract_list
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]

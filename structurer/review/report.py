@@ -14,7 +14,7 @@ box (the list container, each item, each field in its own colour) carrying ``dat
 attributes (level, role, field, XPath, item index, match index, CSS-pixel
 coordinates) so tests can check it against the page. The other sample pages are read
 as the crawler reads them (HTTP for static levels, the browser for rendered ones).
-:mod:`structurer.runtime.extract` turns every sample page into records for the
+:mod:`structurer.replay.extract` turns every sample page into records for the
 level's table of sample records; the report also lists per field its XPath,
 confidence, runner-up and evidence, and per level the render-mode decision.
 """
@@ -38,16 +38,16 @@ from structurer.errors import FetchError
 from structurer.fetch import run_sync
 from structurer.fetch.browser import INSTALL_HINT, BrowserFetchError, chromium_problem
 from structurer.fetch.http import HttpFetcher
-from structurer.review.camera import MAX_HEIGHT, VIEWPORT, Box, Camera, FieldsOf, Shot
-from structurer.review.templating import environment
-from structurer.rules.model import FieldRule, RenderDecision, SiteRules
-from structurer.runtime.extract import (
+from structurer.replay.extract import (
     CompiledRules,
     compile_rules,
     extract_categories,
     extract_detail,
     extract_list,
 )
+from structurer.review.camera import MAX_HEIGHT, VIEWPORT, Box, Camera, FieldsOf, Shot
+from structurer.review.templating import environment
+from structurer.rules.model import FieldRule, RenderDecision, SiteRules
 
 log = logging.getLogger(__name__)
 

@@ -25,11 +25,11 @@ from playwright.sync_api import sync_playwright
 from structurer.api import analyze_site
 from structurer.cli import main
 from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.crawl.stats import CrawlStats
 from structurer.demo import DemoServer
 from structurer.review import load_stats, render_crawl_report
 from structurer.rules import save_rules
 from structurer.rules.model import SiteRules
-from structurer.runtime.stats import CrawlStats
 
 SHOP = "ledger"       # 81 products, 98 pages: about 2 s at 20 ms between requests
 SCALARS = ("pages_total", "list_pages", "empty_lists", "items", "items_per_list_page",

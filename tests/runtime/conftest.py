@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from structurer.clean import decode_html, parse_html
+from structurer.replay import CompiledRules, compile_rules
 from structurer.rules import load_rules, rules_from_text
 from structurer.rules.model import SiteRules
-from structurer.runtime import CompiledRules, compile_rules
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 STATIC_SHOPS = ["outfitters", "kumo", "huaxia", "nordlicht"]

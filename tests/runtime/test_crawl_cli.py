@@ -90,7 +90,7 @@ def test_bad_input_is_one_line_exit_2(case: str, kumo_rules: Path, tmp_path: Pat
         assert main(["crawl", str(other_file), "--out", out, "--max-pages", "3"]) == 0
         capsys.readouterr()
     elif case == "unfinished state":
-        from structurer.runtime.frontier import Frontier
+        from structurer.crawl.frontier import Frontier
 
         assert main(["crawl", rules, "--out", out, "--max-pages", "3"]) == 0
         capsys.readouterr()

@@ -17,9 +17,9 @@ from typing import ClassVar
 import pytest
 
 from structurer.config import Settings
+from structurer.crawl.crawler import CRAWL_RETRIES, crawl_site
 from structurer.fetch.http import HttpFetcher, RetryPolicy
 from structurer.rules import rules_from_text
-from structurer.runtime.crawl import CRAWL_RETRIES, crawl_site
 
 MENU = ('<nav class="menu"><a href="/c/gear/">Gear</a><a href="/c/events/">Events</a>'
         '<a href="/c/loop/">Loop</a><a href="/private/">Private</a></nav>')

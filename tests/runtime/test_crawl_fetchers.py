@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import ClassVar
 
 from structurer.config import Settings
+from structurer.crawl.crawler import crawl_site, make_fetcher
 from structurer.fetch.base import Fetcher, Page
 from structurer.fetch.http import HttpFetcher
 from structurer.rules import rules_from_text
-from structurer.runtime.crawl import crawl_site, make_fetcher
 
 RULES = """
 schema_version: 1

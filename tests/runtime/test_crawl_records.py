@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from structurer.crawl.drift import check_drift
+from structurer.crawl.products import build_product, category_name
+from structurer.crawl.stats import CrawlStats, price_error
 from structurer.rules import rules_from_text
-from structurer.runtime.drift import check_drift
-from structurer.runtime.record import build_product, category_name
-from structurer.runtime.stats import CrawlStats, price_error
 
 
 def test_detail_wins_and_the_most_specific_listing_fills_in() -> None:

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 
 from structurer.config import Settings
+from structurer.crawl.crawler import crawl_site
+from structurer.crawl.frontier import DAY, Frontier
 from structurer.errors import FrontierError
 from structurer.rules import rules_from_text
 from structurer.rules.model import SiteRules
-from structurer.runtime.crawl import crawl_site
-from structurer.runtime.frontier import DAY, Frontier
 
 RULES = """
 schema_version: 1

@@ -15,9 +15,9 @@ from typing import Any
 
 from structurer.api import analyze_site
 from structurer.config import Settings
+from structurer.crawl.crawler import crawl_site
 from structurer.demo import DemoServer
 from structurer.rules import save_rules
-from structurer.runtime.crawl import crawl_site
 
 
 def _static() -> Settings:

@@ -11,9 +11,9 @@ import pytest
 
 from structurer.api import analyze_site
 from structurer.config import Settings
+from structurer.crawl.crawler import crawl_site
 from structurer.demo import DemoServer
 from structurer.demo.scoring import same
-from structurer.runtime.crawl import crawl_site
 
 STATIC = ["outfitters", "nordlicht", "brightline", "kumo", "huaxia"]
 RENDERED = ["maple", "pixel"]     # list pages (maple) or every level (pixel) built by JS

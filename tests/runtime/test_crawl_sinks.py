@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from structurer.runtime.frontier import DETAIL, Frontier, Link, Outcome
-from structurer.runtime.record import emit_records
-from structurer.runtime.sinks import attach, open_sink, open_state, sync
+from structurer.crawl.frontier import DETAIL, Frontier, Link, Outcome
+from structurer.crawl.products import emit_records
+from structurer.crawl.sinks import attach, open_sink, open_state, sync
 
 COLUMNS = ["url", "name", "price", "category", "categories"]
 

@@ -17,16 +17,16 @@ from lxml import etree
 from structurer.clean import parse_html
 from structurer.demo import DemoServer
 from structurer.errors import RuleError
-from structurer.rules import rules_from_text
-from structurer.runtime import (
+from structurer.replay import (
     compile_rules,
     extract_categories,
     extract_detail,
     extract_list,
     extract_page,
 )
-from structurer.runtime import records as records_module
-from structurer.runtime.records import optimize_xpath
+from structurer.replay import records as records_module
+from structurer.replay.records import optimize_xpath
+from structurer.rules import rules_from_text
 from tests.runtime.conftest import FIXTURES, STATIC_SHOPS, compiled_for
 
 Truth = dict[str, dict[str, Any]]

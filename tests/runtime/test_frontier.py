@@ -10,8 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from structurer.errors import FrontierError
-from structurer.runtime.frontier import (
+from structurer.crawl.frontier import (
     CATEGORY,
     DAY,
     DETAIL,
@@ -25,8 +24,9 @@ from structurer.runtime.frontier import (
     Outcome,
     reschedule,
 )
-from structurer.runtime.record import emit_records
-from structurer.runtime.sinks import open_state
+from structurer.crawl.products import emit_records
+from structurer.crawl.sinks import open_state
+from structurer.errors import FrontierError
 
 SITE = "127.0.0.1:9"
 
@@ -144,9 +144,9 @@ def test_refusals_are_one_line(tmp_path: Path) -> None:
 def test_memory_with_100k_pending_urls(tmp_path: Path) -> None:
     """Peak RSS of a process that queues 100,000 URLs and leases from them: < 300 MB."""
     script = textwrap.dedent(f"""
-        from structurer.runtime.crawl import crawl_site  # everything a crawl imports
-        from structurer.runtime.frontier import DETAIL, Link
-        from structurer.runtime.sinks import open_state
+        from structurer.crawl.crawler import crawl_site  # everything a crawl imports
+        from structurer.crawl.frontier import DETAIL, Link
+        from structurer.crawl.sinks import open_state
         f, _ = open_state({str(tmp_path / 'big')!r}, site="h:1", rules_hash="r", out="o",
                           fmt="jsonl", resume=False, recrawl=False)
         for start in range(0, 100_000, 5_000):

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from structurer.api import analyze_site
 from structurer.config import Settings
+from structurer.crawl.crawler import crawl_site, crawl_site_async
+from structurer.crawl.frontier import Frontier
+from structurer.crawl.stats import MAX_SAMPLES, SAMPLE_EVERY, CrawlStats, Sample
 from structurer.demo import DemoServer
-from structurer.runtime.crawl import crawl_site, crawl_site_async
-from structurer.runtime.frontier import Frontier
-from structurer.runtime.stats import MAX_SAMPLES, SAMPLE_EVERY, CrawlStats, Sample
 
 
 def _commit_every(stats: CrawlStats, seconds: float, until: float) -> None:

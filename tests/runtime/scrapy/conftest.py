@@ -19,9 +19,9 @@ import redis
 
 from structurer.api import analyze_site
 from structurer.config import Settings
+from structurer.crawl.crawler import crawl_site
 from structurer.demo import DemoServer
 from structurer.rules import save_rules
-from structurer.runtime.crawl import crawl_site
 
 SHOPS = ["kumo", "huaxia"]      # static shops; every product sits in two categories
 

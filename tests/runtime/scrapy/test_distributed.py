@@ -18,8 +18,8 @@ import pytest
 import redis
 
 from structurer.cli import main
+from structurer.crawl.scrapy.worker import crawl_name, worker_id
 from structurer.rules import load_rules
-from structurer.runtime.scrapy.worker import crawl_name, worker_id
 from tests.runtime.scrapy.conftest import Shops, finish, records, worker
 
 DELAY = "0.02"      # seconds between requests of a worker: a crawl of the two shops lasts
@@ -112,7 +112,7 @@ def test_a_killed_worker_loses_nothing(shops: Shops, redis_url: str, tmp_path: P
 def test_missing_scrapy_is_one_line(shops: Shops, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     for name in [m for m in sys.modules if m == "scrapy" or m.startswith(("scrapy.",
-                                                                           "structurer.runtime.scrapy"))]:
+                                                                           "structurer.crawl.scrapy"))]:
         monkeypatch.delitem(sys.modules, name)
     monkeypatch.setitem(sys.modules, "scrapy", None)     # import scrapy raises ImportError
     code = main(["crawl", str(shops.rules[0]), "--engine", "scrapy", "--out",

@@ -16,10 +16,7 @@ from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.error import ConnectionRefusedError, TimeoutError
 
 from structurer.config import Settings
-from structurer.errors import FetchError
-from structurer.fetch.base import Page
-from structurer.rules.model import SiteRules
-from structurer.runtime.scrapy.middleware import (
+from structurer.crawl.scrapy.middleware import (
     RENDER,
     SITE,
     BrowserMiddleware,
@@ -27,8 +24,11 @@ from structurer.runtime.scrapy.middleware import (
     Refused,
     failure_kind,
 )
-from structurer.runtime.scrapy.state import MemoryState
-from structurer.runtime.scrapy.worker import Site
+from structurer.crawl.scrapy.state import MemoryState
+from structurer.crawl.scrapy.worker import Site
+from structurer.errors import FetchError
+from structurer.fetch.base import Page
+from structurer.rules.model import SiteRules
 
 RULES = {"schema_version": 1, "site": "shop.test", "start_url": "http://shop.test/",
          "generated_at": "2026-01-01T00:00:00Z",
@@ -80,7 +80,7 @@ def test_browser_levels_go_through_the_project_fetcher(monkeypatch: pytest.Monke
         modes.append((mode, settings.allowed_hosts))
         return browser
 
-    monkeypatch.setattr("structurer.runtime.crawl.make_fetcher", make_fetcher)
+    monkeypatch.setattr("structurer.crawl.crawler.make_fetcher", make_fetcher)
     mw = BrowserMiddleware(_crawler(), Settings())
 
     async def run() -> tuple[Any, Any]:

@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 import redis
 
+from structurer.crawl.frontier import CATEGORY, Item, Link
+from structurer.crawl.products import build_product
+from structurer.crawl.scrapy.sink import RecordSink
+from structurer.crawl.scrapy.state import MemoryState, RedisState
 from structurer.errors import StructurerError
-from structurer.runtime.frontier import CATEGORY, Item, Link
-from structurer.runtime.record import build_product
-from structurer.runtime.scrapy.sink import RecordSink
-from structurer.runtime.scrapy.state import MemoryState, RedisState
 
 SITE = "shop.test:80"
 HOME, SHOES, TRAIL = "http://shop.test/", "http://shop.test/c/shoes/", "http://shop.test/c/shoes/trail/"

@@ -1,7 +1,7 @@
 """Output sinks: JSON lines, CSV or SQLite, each record written exactly once.
 
 Input: rows ``(seq, record JSON)`` from the state database's outbox (see
-:mod:`structurer.runtime.frontier`). Output: the file at ``path`` and a *mark* — the
+:mod:`structurer.crawl.frontier`). Output: the file at ``path`` and a *mark* — the
 file's length (JSON lines, CSV) or the last ``seq`` stored (SQLite) — after each write.
 
 The protocol that makes a crash harmless (:func:`attach`, :func:`sync`):
@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, Protocol, cast
 
+from structurer.crawl.frontier import SCHEMA_VERSION, Frontier
 from structurer.errors import FrontierError, StructurerError
-from structurer.runtime.frontier import SCHEMA_VERSION, Frontier
 
 __all__ = ["FORMATS", "CsvSink", "JsonlSink", "Sink", "SqliteSink", "attach", "check_writable",
            "open_sink", "open_state", "sync"]

@@ -5,7 +5,7 @@ their category path, detail records). Output: which links to request, and which
 products a worker may emit — each product is claimed by exactly one worker, and only
 once its site's category and list pages are all done (so its record holds every
 category path) and its detail page is settled: what ``structurer crawl`` does with its
-SQLite state (:func:`structurer.runtime.record.emit_records`).
+SQLite state (:func:`structurer.crawl.products.emit_records`).
 
 A page costs two calls: :meth:`store_page` (claim the category and list pages it links
 to, store its listings) before its follow-up requests are queued, then
@@ -30,8 +30,8 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from structurer.runtime.frontier import Item, Link
-from structurer.runtime.record import Listing
+from structurer.crawl.frontier import Item, Link
+from structurer.crawl.products import Listing
 
 __all__ = ["MemoryState", "RedisState", "Row", "Token"]
 

@@ -27,11 +27,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from structurer.errors import StructurerError
 from structurer.lexicon import load_lexicon
+from structurer.replay.extract import CompiledRules
 from structurer.rules.model import SiteRules
-from structurer.runtime.extract import CompiledRules
 
 if TYPE_CHECKING:
-    from structurer.runtime.frontier import Frontier
+    from structurer.crawl.frontier import Frontier
 
 log = logging.getLogger(__name__)
 

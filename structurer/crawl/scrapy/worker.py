@@ -3,7 +3,7 @@
 Input: the ``STRUCTURER_*`` settings (rule files, output, Redis URL, crawl name,
 worker id, heartbeat). Output: a :class:`Context` — one :class:`Site` per rule file
 (compiled rules, record columns, guards whose per-pattern page counts live in the
-shared state, and the :class:`~structurer.runtime.traverse.PageReader` both runtimes
+shared state, and the :class:`~structurer.crawl.traverse.PageReader` both runtimes
 use), the state (:class:`MemoryState`, or :class:`RedisState` with its
 :class:`Workers`), and the output, brought in line with this worker's claims. Opened
 before Scrapy runs, so that a bad rule file, an unreachable Redis or an output in use
@@ -20,15 +20,15 @@ from pathlib import Path
 from typing import Any
 
 from structurer.config import Settings
+from structurer.crawl.frontier import CATEGORY, Guards, Outcome, Task, url_pattern
+from structurer.crawl.products import build_product, record_columns, record_hash
+from structurer.crawl.scrapy.sink import RecordSink
+from structurer.crawl.scrapy.state import MemoryState, RedisState, Row
+from structurer.crawl.traverse import Modes, PageReader, render_modes
 from structurer.errors import StructurerError
+from structurer.replay.extract import CompiledRules, compile_rules
 from structurer.rules import load_rules
 from structurer.rules.model import SiteRules
-from structurer.runtime.extract import CompiledRules, compile_rules
-from structurer.runtime.frontier import CATEGORY, Guards, Outcome, Task, url_pattern
-from structurer.runtime.record import build_product, record_columns, record_hash
-from structurer.runtime.scrapy.sink import RecordSink
-from structurer.runtime.scrapy.state import MemoryState, RedisState, Row
-from structurer.runtime.traverse import Modes, PageReader, render_modes
 
 __all__ = ["Context", "Site", "State", "crawl_name", "open_context", "worker_id"]
 
@@ -158,7 +158,7 @@ def open_context(options: Mapping[str, Any]) -> Context:
     state: State
     workers: Any = None
     if redis_url:
-        from structurer.runtime.scrapy.queue import Workers
+        from structurer.crawl.scrapy.queue import Workers
 
         client = _redis(str(redis_url))
         state = RedisState(client, crawl, worker)

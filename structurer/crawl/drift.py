@@ -2,7 +2,7 @@
 
 Input: the rule file (its ``levels.<list|detail>.baseline``: items per list page and
 per-field fill rates seen by analysis, and the fields it defines) and a crawl's
-:class:`~structurer.runtime.stats.CrawlStats`. Output: :class:`Drift` warnings,
+:class:`~structurer.crawl.stats.CrawlStats`. Output: :class:`Drift` warnings,
 each naming the level and field that fell well below its baseline, such as
 ``detail.price: filled on 12% of 140 detail pages, baseline 100%``. Without a
 baseline a field that no page filled, and lists that came back empty, are reported.
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from structurer.crawl.stats import CrawlStats
 from structurer.rules.model import Baseline, SiteRules
-from structurer.runtime.stats import CrawlStats
 
 __all__ = ["Drift", "check_drift"]
 

@@ -97,7 +97,7 @@ class BrowserMiddleware:
         if request.meta.get(RENDER) != "browser":
             return None
         if self.fetcher is None:
-            from structurer.runtime.crawl import make_fetcher
+            from structurer.crawl.crawler import make_fetcher
 
             hosts = sorted({h for site in getattr(self.crawler.spider, "sites", {}).values()
                             for h in site.guards.hosts})

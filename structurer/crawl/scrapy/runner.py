@@ -35,13 +35,13 @@ from pathlib import Path
 from typing import Any
 
 from structurer.config import Settings
+from structurer.crawl.stats import CrawlStats
 from structurer.errors import StructurerError
 from structurer.rules import load_rules
-from structurer.runtime.stats import CrawlStats
 
 __all__ = ["WorkerResult", "run_worker", "scrapy_settings"]
 
-MIDDLEWARES = "structurer.runtime.scrapy.middleware"
+MIDDLEWARES = "structurer.crawl.scrapy.middleware"
 
 
 @dataclass
@@ -92,7 +92,7 @@ def scrapy_settings(rules: Sequence[str | Path], out: str | Path, settings: Sett
     if settings.max_pages:
         s["CLOSESPIDER_PAGECOUNT"] = settings.max_pages
     if redis_url:
-        from structurer.runtime.scrapy.worker import crawl_name
+        from structurer.crawl.scrapy.worker import crawl_name
 
         name = crawl or crawl_name([load_rules(p) for p in rules], None)
         if "%" in name:                  # scrapy-redis %-formats its key settings
@@ -100,7 +100,7 @@ def scrapy_settings(rules: Sequence[str | Path], out: str | Path, settings: Sett
         s.update({"STRUCTURER_CRAWL": name, "REDIS_URL": redis_url,
                   "SCHEDULER": "scrapy_redis.scheduler.Scheduler",
                   "SCHEDULER_PERSIST": True,
-                  "SCHEDULER_QUEUE_CLASS": "structurer.runtime.scrapy.queue.TrackedQueue",
+                  "SCHEDULER_QUEUE_CLASS": "structurer.crawl.scrapy.queue.TrackedQueue",
                   "SCHEDULER_QUEUE_KEY": f"{name}:requests",
                   "SCHEDULER_DUPEFILTER_KEY": f"{name}:dupefilter",
                   "DUPEFILTER_CLASS": "scrapy_redis.dupefilter.RFPDupeFilter"})
@@ -116,8 +116,8 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     from scrapy.crawler import CrawlerProcess
     from scrapy.exceptions import ScrapyDeprecationWarning
 
-    from structurer.runtime.scrapy.spider import RuleSpider
-    from structurer.runtime.scrapy.worker import open_context
+    from structurer.crawl.scrapy.spider import RuleSpider
+    from structurer.crawl.scrapy.worker import open_context
 
     if redis_url:
         try:

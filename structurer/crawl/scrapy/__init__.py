@@ -16,7 +16,7 @@ except ImportError:
     raise StructurerError("the Scrapy engine needs Scrapy: pip install 'structurer[scale]'"
                           ) from None
 
-from structurer.runtime.scrapy.runner import WorkerResult, run_worker, scrapy_settings
-from structurer.runtime.scrapy.spider import RuleSpider
+from structurer.crawl.scrapy.runner import WorkerResult, run_worker, scrapy_settings
+from structurer.crawl.scrapy.spider import RuleSpider
 
 __all__ = ["RuleSpider", "WorkerResult", "run_worker", "scrapy_settings"]

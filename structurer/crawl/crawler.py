@@ -2,8 +2,8 @@
 
 Input: :class:`~structurer.rules.model.SiteRules`, a sink (or an output path) and
 :class:`~structurer.config.Settings`. Output: one record per product in the sink
-(:mod:`structurer.runtime.record`), the crawl state beside it
-(:mod:`structurer.runtime.frontier`), and a :class:`CrawlResult` with the
+(:mod:`structurer.crawl.products`), the crawl state beside it
+(:mod:`structurer.crawl.frontier`), and a :class:`CrawlResult` with the
 statistics (also written as JSON beside the output) and drift warnings.
 
 Traversal: the start page's category links (``levels.category.link_xpath``, followed
@@ -12,16 +12,16 @@ pages too; list pages are followed through their pagination; every item's detail
 link is fetched. Category and list pages go first, so when the last of them is
 done every product's category paths are known: from then on a product's record is
 emitted as soon as its detail page is settled (fetched, failed or skipped).
-Extraction is :mod:`structurer.runtime.extract`, the one shared implementation;
-reading a fetched page into links, paths and items is :mod:`structurer.runtime.traverse`,
-shared with the Scrapy runtime (:mod:`structurer.runtime.scrapy`).
+Extraction is :mod:`structurer.replay.extract`, the one shared implementation;
+reading a fetched page into links, paths and items is :mod:`structurer.crawl.traverse`,
+shared with the Scrapy runtime (:mod:`structurer.crawl.scrapy`).
 
 Each level is fetched by the fetcher its ``render.mode`` asks for
 (:func:`make_fetcher`): static levels over HTTP, browser levels through
 ``structurer.fetch.browser`` (imported, and a browser launched, only when a page of
 such a level is fetched). Pages behind category links are read as lists too, so they
 get a browser when either the category or the list level needs one. Links are checked
-before they are queued (:class:`~structurer.runtime.frontier.Guards`): hosts of the
+before they are queued (:class:`~structurer.crawl.frontier.Guards`): hosts of the
 rule file, URL length, path depth, crawl depth, pages per URL pattern (category and
 list pages: detail pages lead nowhere), must-include / must-exclude keywords.
 """
@@ -38,13 +38,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from structurer.config import Settings
-from structurer.errors import FetchError, StructurerError
-from structurer.fetch.base import Fetcher, Page
-from structurer.fetch.http import HttpFetcher, run_sync
-from structurer.rules.model import SiteRules
-from structurer.runtime.drift import Drift, check_drift
-from structurer.runtime.extract import CompiledRules, compile_rules
-from structurer.runtime.frontier import (
+from structurer.crawl.drift import Drift, check_drift
+from structurer.crawl.frontier import (
     CATEGORY,
     DETAIL,
     Frontier,
@@ -54,10 +49,15 @@ from structurer.runtime.frontier import (
     Task,
     canonical,
 )
-from structurer.runtime.record import emit_records, record_columns, record_hash
-from structurer.runtime.sinks import Sink, attach, check_writable, open_sink, open_state, sync
-from structurer.runtime.stats import CrawlStats, LiveDisplay
-from structurer.runtime.traverse import PageReader, count_page, mode_for, render_modes
+from structurer.crawl.products import emit_records, record_columns, record_hash
+from structurer.crawl.sinks import Sink, attach, check_writable, open_sink, open_state, sync
+from structurer.crawl.stats import CrawlStats, LiveDisplay
+from structurer.crawl.traverse import PageReader, count_page, mode_for, render_modes
+from structurer.errors import FetchError, StructurerError
+from structurer.fetch.base import Fetcher, Page
+from structurer.fetch.http import HttpFetcher, run_sync
+from structurer.replay.extract import CompiledRules, compile_rules
+from structurer.rules.model import SiteRules
 
 log = logging.getLogger(__name__)
 
@@ -301,7 +301,7 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
 
 def crawl_site(rules: SiteRules, sink: Sink | str | Path, settings: Settings | None = None,
                **options: Any) -> CrawlResult:
-    """Crawl the site of ``rules`` into ``sink`` (a :class:`~structurer.runtime.sinks.Sink`
+    """Crawl the site of ``rules`` into ``sink`` (a :class:`~structurer.crawl.sinks.Sink`
     or an output path, whose suffix picks JSON lines, CSV or SQLite unless ``fmt`` says).
 
     Options: ``state`` (the state database; default ``<output>.state``), ``resume``

@@ -13,7 +13,7 @@ stored, the records they complete are written to the outbox — is one transacti
 A crawl killed at any instant loses only uncommitted pages, which stay in the run
 queue and are fetched again on ``--resume``. The sink copies outbox rows to the
 output file and then records how far it got (``sink_seq``, ``sink_mark``); see
-:mod:`structurer.runtime.sinks`.
+:mod:`structurer.crawl.sinks`.
 
 What may enter the run queue (:class:`Guards`): URLs are deduplicated by their w3lib
 canonical form, and refused when off the rule file's hosts, too long, too deep (path
@@ -171,7 +171,7 @@ def _path(text: str) -> tuple[str, ...]:
 
 class Frontier:
     """The state database of one site's crawl (``open_state`` in
-    :mod:`structurer.runtime.sinks` checks it belongs to the crawl at hand)."""
+    :mod:`structurer.crawl.sinks` checks it belongs to the crawl at hand)."""
 
     def __init__(self, path: Path, db: sqlite3.Connection) -> None:
         self.path = path

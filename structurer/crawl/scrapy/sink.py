@@ -1,7 +1,7 @@
 """A worker's output: JSON lines, one record per product this worker claimed.
 
 A worker writes a record right after claiming it (see
-:mod:`structurer.runtime.scrapy.state`), so its file holds its claims in their order:
+:mod:`structurer.crawl.scrapy.state`), so its file holds its claims in their order:
 line *n* is claim *n*. A killed worker may have claimed records it never wrote (or
 written half a line); when it starts again with the same output (the same worker id),
 :meth:`RecordSink.open` cuts a torn last line and writes the records of the claims

@@ -1,14 +1,14 @@
 """RuleSpider: ``structurer crawl``'s traversal of one or more rule files, on Scrapy.
 
-Input: the ``STRUCTURER_*`` settings (see :mod:`structurer.runtime.scrapy.runner`) or a
-ready :class:`~structurer.runtime.scrapy.worker.Context`. Output: product records —
+Input: the ``STRUCTURER_*`` settings (see :mod:`structurer.crawl.scrapy.runner`) or a
+ready :class:`~structurer.crawl.scrapy.worker.Context`. Output: product records —
 the same keys and values as the JSON lines ``structurer crawl`` writes — in the
 worker's output file, and its statistics beside it.
 
 Traversal and reading are the lightweight crawler's own
-(:class:`~structurer.runtime.traverse.PageReader`: category links, list items, next
+(:class:`~structurer.crawl.traverse.PageReader`: category links, list items, next
 pages, detail records, category paths carried in ``request.meta``); records are
-merged by the same :func:`~structurer.runtime.record.build_product`. As in
+merged by the same :func:`~structurer.crawl.products.build_product`. As in
 ``structurer crawl``, a product's record waits until its site's category and list
 pages are all done (so it has every category path) and its detail page is settled;
 then exactly one worker claims and writes it.
@@ -16,9 +16,9 @@ then exactly one worker claims and writes it.
 Order of the effects of one page, so that a worker killed at any instant loses
 nothing: store what the page gave (listings, claimed links), queue its follow-up
 requests, then in one step mark the page done, claim the records it completed and
-clear its in-flight token (:mod:`structurer.runtime.scrapy.queue`); write the records.
+clear its in-flight token (:mod:`structurer.crawl.scrapy.queue`); write the records.
 A page whose token was not cleared is read again; a record claimed but not written is
-written when the worker starts again (:mod:`structurer.runtime.scrapy.sink`).
+written when the worker starts again (:mod:`structurer.crawl.scrapy.sink`).
 """
 
 from __future__ import annotations
@@ -33,13 +33,13 @@ from scrapy.exceptions import DontCloseSpider
 from twisted.internet.task import LoopingCall
 
 from structurer.clean import decode_html
-from structurer.runtime.frontier import CATEGORY, DETAIL, Link, Outcome, Task, canonical
-from structurer.runtime.scrapy.middleware import RENDER, SITE, failure_kind
-from structurer.runtime.scrapy.queue import RECOVERED, TOKENS, Workers
-from structurer.runtime.scrapy.sink import RecordSink
-from structurer.runtime.scrapy.worker import Context, Site, State, open_context
-from structurer.runtime.stats import CrawlStats
-from structurer.runtime.traverse import count_page, mode_for
+from structurer.crawl.frontier import CATEGORY, DETAIL, Link, Outcome, Task, canonical
+from structurer.crawl.scrapy.middleware import RENDER, SITE, failure_kind
+from structurer.crawl.scrapy.queue import RECOVERED, TOKENS, Workers
+from structurer.crawl.scrapy.sink import RecordSink
+from structurer.crawl.scrapy.worker import Context, Site, State, open_context
+from structurer.crawl.stats import CrawlStats
+from structurer.crawl.traverse import count_page, mode_for
 
 log = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 Input: the compiled rules, the link guards, a task (URL, level, crawl depth, category
 path) and the page's decoded text and final URL. Output: an
-:class:`~structurer.runtime.frontier.Outcome` — the category and list pages it leads
+:class:`~structurer.crawl.frontier.Outcome` — the category and list pages it leads
 to (guarded, deduplicated by their canonical URL through ``first_seen``, each with
 its category path), its list items (each with its detail link when that may be
 fetched), the next list page, or its detail record. Both runtimes call
@@ -24,14 +24,7 @@ from urllib.parse import urlsplit
 from simhash import Simhash
 
 from structurer.clean import parse_html
-from structurer.rules.model import SiteRules
-from structurer.runtime.extract import (
-    CompiledRules,
-    extract_categories,
-    extract_detail,
-    extract_list,
-)
-from structurer.runtime.frontier import (
+from structurer.crawl.frontier import (
     CATEGORY,
     DETAIL,
     LEVELS,
@@ -43,8 +36,15 @@ from structurer.runtime.frontier import (
     Task,
     canonical,
 )
-from structurer.runtime.record import category_name, record_hash
-from structurer.runtime.stats import CrawlStats
+from structurer.crawl.products import category_name, record_hash
+from structurer.crawl.stats import CrawlStats
+from structurer.replay.extract import (
+    CompiledRules,
+    extract_categories,
+    extract_detail,
+    extract_list,
+)
+from structurer.rules.model import SiteRules
 
 __all__ = ["SKIPS", "PageReader", "count_page", "fingerprint", "mode_for", "render_modes"]
 

@@ -21,6 +21,14 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from structurer.errors import RuleError
+from structurer.replay.records import (
+    FieldPlan,
+    JsonLd,
+    XPathFn,
+    build_record,
+    compile_fields,
+    compile_xpath,
+)
 from structurer.rules.model import (
     DetailLayout,
     DetailVariant,
@@ -28,14 +36,6 @@ from structurer.rules.model import (
     ListVariant,
     Pagination,
     SiteRules,
-)
-from structurer.runtime.records import (
-    FieldPlan,
-    JsonLd,
-    XPathFn,
-    build_record,
-    compile_fields,
-    compile_xpath,
 )
 from structurer.values import Base, element_text, link_target
 

@@ -4,7 +4,7 @@ scrapy-redis hands a request to a worker by removing it from the queue; a worker
 before it finished the page would lose it (and the duplicate filter would refuse it
 later). :class:`TrackedQueue` moves each popped request, in one Lua step, into the
 worker's ``inflight`` hash under a token (the SHA-1 of its bytes); the spider's last
-call for the page (:mod:`structurer.runtime.scrapy.state`) deletes the token, once
+call for the page (:mod:`structurer.crawl.scrapy.state`) deletes the token, once
 every effect of the page is stored and its follow-up requests queued.
 What a worker leaves behind goes back to the queue (:meth:`Workers.reclaim`): its own
 at its restart, another's once that worker's heartbeat key has expired. Such a
