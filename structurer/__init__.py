@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import logging
 
-__version__ = "0.1.0"
-
+from structurer._version import __version__
 from structurer.config import Settings
 from structurer.errors import StructurerError
 from structurer.lexicon import Lexicon, load_lexicon
