@@ -33,10 +33,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.swde import matches, normalize, pages, read_truth  # noqa: E402
 from structurer.clean import decode_html  # noqa: E402
 from structurer.demo import DemoServer  # noqa: E402
 from structurer.demo.news import NewsSite  # noqa: E402
-from structurer.demo.swde import matches, normalize, pages, read_truth  # noqa: E402
 from structurer.fetch.replay import base_href, read_saved  # noqa: E402
 from structurer.generic.extract import extract_page_generic  # noqa: E402
 from structurer.lexicon import load_lexicon  # noqa: E402

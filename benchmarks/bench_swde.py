@@ -14,9 +14,9 @@ import sys
 import time
 from pathlib import Path
 
+from benchmarks.swde import pages, read_truth, score
 from structurer.api import analyze_pages
 from structurer.clean import decode_html, parse_html
-from structurer.demo.swde import pages, read_truth, score
 from structurer.fetch.replay import base_href, read_saved
 from structurer.replay.extract import compile_rules, extract_detail
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.swde import pages, read_truth, score
 from structurer.api import analyze_pages
 from structurer.clean import decode_html, parse_html
-from structurer.demo.swde import pages, read_truth, score
 from structurer.errors import AnalysisError
 from structurer.fetch.replay import base_href, read_saved
 from structurer.learn.detail import learn_detail
