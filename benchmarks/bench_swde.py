@@ -14,13 +14,14 @@ import sys
 import time
 from pathlib import Path
 
-from benchmarks.swde import pages, read_truth, score
-from structurer.api import analyze_pages
-from structurer.clean import decode_html, parse_html
-from structurer.fetch.replay import base_href, read_saved
-from structurer.replay.extract import compile_rules, extract_detail
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.swde import pages, read_truth, score  # noqa: E402
+from structurer.api import analyze_pages  # noqa: E402
+from structurer.clean import decode_html, parse_html  # noqa: E402
+from structurer.fetch.replay import base_href, read_saved  # noqa: E402
+from structurer.replay.extract import compile_rules, extract_detail  # noqa: E402
 FIELDS = {"title": "title", "author": "author", "isbn_13": "isbn", "publisher": "publisher",
           "publication_date": "publication_date"}
 
