@@ -22,6 +22,7 @@ from structurer.api import analyze_pages  # noqa: E402
 from structurer.clean import decode_html, parse_html  # noqa: E402
 from structurer.fetch.replay import base_href, read_saved  # noqa: E402
 from structurer.replay.extract import compile_rules, extract_detail  # noqa: E402
+
 FIELDS = {"title": "title", "author": "author", "isbn_13": "isbn", "publisher": "publisher",
           "publication_date": "publication_date"}
 
