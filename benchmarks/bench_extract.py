@@ -1,7 +1,7 @@
 """Speed of rule replay: lxml's parse time vs parse + extract, per page.
 
 Input: the demo shops (pages rendered in-process, no server) with the hand-written
-rule files of ``tests/runtime/fixtures/``, and, when the shared corpus is there,
+rule files of ``tests/fixtures/rules/``, and, when the shared corpus is there,
 large real list pages (``../shared/corpora/ieps-list-pages``, read-only) with small
 rule files written below. Output: a table with the median parse time, the median
 extract time (``extract_list`` / ``extract_detail`` on the parsed tree, rules
@@ -35,7 +35,7 @@ from structurer.replay import (  # noqa: E402
 )
 from structurer.rules import load_rules, rules_from_text  # noqa: E402
 
-FIXTURES = ROOT / "tests" / "runtime" / "fixtures"
+FIXTURES = ROOT / "tests" / "fixtures" / "rules"
 CORPUS = ROOT.parent / "shared" / "corpora" / "ieps-list-pages"
 BASE = "http://127.0.0.1:8000"
 LIMIT = 1.5

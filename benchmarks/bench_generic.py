@@ -41,7 +41,7 @@ from structurer.fetch.replay import base_href, read_saved  # noqa: E402
 from structurer.generic.extract import extract_page_generic  # noqa: E402
 from structurer.lexicon import load_lexicon  # noqa: E402
 from structurer.page.dates import parse_date  # noqa: E402
-from tests.analyze.test_density import token_f1  # noqa: E402
+from tests.page.test_density import token_f1  # noqa: E402
 
 Record = dict[str, Any]
 Extractor = Callable[[str, str], Record]

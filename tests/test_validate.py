@@ -20,7 +20,7 @@ from structurer.rules import load_rules
 from structurer.validate import validate_file
 
 ROOT = Path(__file__).resolve().parent.parent
-RULES = (Path(__file__).parent / "rules" / "fixtures" / "shop.yaml").read_text()
+RULES = (Path(__file__).parent / "fixtures" / "rules" / "shop.yaml").read_text()
 LEXICON = (ROOT / "templates" / "ecommerce.yaml").read_text()
 
 
@@ -147,7 +147,7 @@ def test_missing_file_and_directory(tmp_path: Path) -> None:
 def test_all_problems_are_listed() -> None:
     text = _edit(_edit(RULES, "        confidence: 0.91", "        confidence: 1.5"),
                  "        confidence: 0.96", "        confidence: high")
-    path = Path(__file__).parent / "rules" / "fixtures" / "shop.yaml"
+    path = Path(__file__).parent / "fixtures" / "rules" / "shop.yaml"
     tmp = path.with_name("two-errors.tmp.yaml")
     try:
         tmp.write_text(text)
@@ -161,12 +161,12 @@ def test_all_problems_are_listed() -> None:
 
 def test_good_files_are_ok() -> None:
     for path in [ROOT / "templates" / "ecommerce.yaml", ROOT / "templates" / "news.yaml",
-                 Path(__file__).parent / "rules" / "fixtures" / "shop.yaml"]:
+                 Path(__file__).parent / "fixtures" / "rules" / "shop.yaml"]:
         report = validate_file(path)
         assert report.ok, report.errors
     done = subprocess.run([sys.executable, "-m", "structurer", "validate",
                            str(ROOT / "templates" / "news.yaml"),
-                           str(Path(__file__).parent / "rules" / "fixtures" / "shop.yaml")],
+                           str(Path(__file__).parent / "fixtures" / "rules" / "shop.yaml")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert done.stdout.splitlines()[0].endswith("news.yaml: ok (lexicon)")

@@ -21,7 +21,7 @@ from structurer.rules import (
 )
 from structurer.rules.model import Levels, TemplateRef
 
-FIXTURE = Path(__file__).parent / "fixtures" / "shop.yaml"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "rules" / "shop.yaml"
 
 
 def test_fixture_loads_with_every_part() -> None:

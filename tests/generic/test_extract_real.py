@@ -24,7 +24,7 @@ from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
 from structurer.values import parse_money
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPORA = Path(os.environ.get("STRUCTURER_CORPORA", ROOT.parent / "shared" / "corpora"))
 SCRAPELY = CORPORA / "scrapely-samples"
 PORTIA = CORPORA / "portia-slybot-fixtures" / "extracted_html"

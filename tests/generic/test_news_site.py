@@ -24,7 +24,7 @@ from structurer.demo.news import NewsSite
 from structurer.demo.news.corpus import LAYOUTS, TIME_MODES
 from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
-from tests.analyze.test_density import token_f1
+from tests.page.test_density import token_f1
 
 
 def _get(url: str) -> str:

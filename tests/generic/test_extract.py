@@ -19,9 +19,9 @@ from structurer.clean import decode_html
 from structurer.cli import main
 from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
-from tests.analyze.test_density import EXPECTED, NEWS, token_f1
+from tests.page.test_density import EXPECTED, NEWS, token_f1
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CORPORA = Path(os.environ.get("STRUCTURER_CORPORA", ROOT.parent / "shared" / "corpora"))
 SWEEP = sorted(p for d in ("extruct-product-samples", "scrapely-samples")
                for p in (CORPORA / d).glob("*.htm*"))

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from structurer.cli import main
-from tests.runtime.conftest import FIXTURES
+from tests.conftest import FIXTURES
 
 Truth = dict[str, dict[str, Any]]
 

@@ -20,7 +20,7 @@ import redis
 from structurer.cli import main
 from structurer.crawl.scrapy.worker import crawl_name, worker_id
 from structurer.rules import load_rules
-from tests.runtime.scrapy.conftest import Shops, finish, records, worker
+from tests.crawl.scrapy.conftest import Shops, finish, records, worker
 
 DELAY = "0.02"      # seconds between requests of a worker: a crawl of the two shops lasts
                     # seconds, so that both workers get work and a kill lands mid-crawl

@@ -11,7 +11,7 @@ from structurer.learn.listing import choose_main_regions
 from structurer.lexicon import load_lexicon
 from structurer.page.mainlist import list_items, main_list
 from structurer.page.view import PageView
-from tests.analyze.test_linkclusters import LIST_SHOPS, fetch, ieps, news_page
+from tests.page.test_linkclusters import LIST_SHOPS, fetch, ieps, news_page
 
 LEX = load_lexicon()
 

@@ -27,7 +27,7 @@ from structurer.replay import (
 from structurer.replay import records as records_module
 from structurer.replay.records import optimize_xpath
 from structurer.rules import rules_from_text
-from tests.runtime.conftest import FIXTURES, STATIC_SHOPS, compiled_for
+from tests.conftest import FIXTURES, STATIC_SHOPS, compiled_for
 
 Truth = dict[str, dict[str, Any]]
 Tree = Callable[[str], Any]

@@ -13,7 +13,7 @@ from structurer.api import analyze_site
 from structurer.demo import DemoServer
 from structurer.demo.scoring import same
 from structurer.rules import save_rules
-from tests.runtime.scrapy.conftest import finish, records, worker
+from tests.crawl.scrapy.conftest import finish, records, worker
 
 
 def test_browser_level_through_scrapy(demo_server: DemoServer,

@@ -10,8 +10,8 @@ import pytest
 from structurer.clean import parse_html
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView, empty_noise
-from tests.analyze.test_density import EXPECTED, NEWS
-from tests.analyze.test_linkclusters import LIST_SHOPS, fetch, news_page, words
+from tests.page.test_density import EXPECTED, NEWS
+from tests.page.test_linkclusters import LIST_SHOPS, fetch, news_page, words
 
 
 def kind(url: str, html: str, template: str = "ecommerce") -> str:
