@@ -1,13 +1,14 @@
 """Speed of rule replay: lxml's parse time vs parse + extract, per page.
 
 Input: the demo shops (pages rendered in-process, no server) with the hand-written
-rule files of ``tests/fixtures/rules/``, and, when the shared corpus is there,
-large real list pages (``../shared/corpora/ieps-list-pages``, read-only) with small
-rule files written below. Output: a table with the median parse time, the median
+rule files of ``tests/fixtures/rules/``, and, when the shared corpora are there
+(``--corpora DIR``, default ``../shared/corpora``; skipped with a note when the default
+is missing), large real list pages of their ``ieps-list-pages`` (read in place) with
+small rule files written below. Output: a table with the median parse time, the median
 extract time (``extract_list`` / ``extract_detail`` on the parsed tree, rules
 compiled once), their ratio and the ratio of parse + extract to parse alone.
 
-    python benchmarks/bench_extract.py [--runs N] [--check]
+    python benchmarks/bench_extract.py [--runs N] [--check] [--corpora DIR]
 
 ``--check`` exits 1 when the median extract/parse ratio over the pages exceeds 1.5.
 """
@@ -25,6 +26,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.corpora import add_corpora_option, optional_corpora, require  # noqa: E402
 from structurer.clean import decode_html, parse_html  # noqa: E402
 from structurer.demo import get_shop  # noqa: E402
 from structurer.replay import (  # noqa: E402
@@ -36,7 +38,6 @@ from structurer.replay import (  # noqa: E402
 from structurer.rules import load_rules, rules_from_text  # noqa: E402
 
 FIXTURES = ROOT / "tests" / "fixtures" / "rules"
-CORPUS = ROOT.parent / "shared" / "corpora" / "ieps-list-pages"
 BASE = "http://127.0.0.1:8000"
 LIMIT = 1.5
 
@@ -99,12 +100,12 @@ def demo_pages() -> list[tuple[str, CompiledRules, str, str, Extract]]:
     return out
 
 
-def real_pages() -> list[tuple[str, CompiledRules, str, str, Extract]]:
+def real_pages(corpora: Path | None) -> list[tuple[str, CompiledRules, str, str, Extract]]:
     out: list[tuple[str, CompiledRules, str, str, Extract]] = []
+    if corpora is None:
+        return out
     for rel, (site, url, body) in REAL.items():
-        path = CORPUS / rel
-        if not path.is_file():
-            continue
+        path = require(corpora / "ieps-list-pages" / rel, "a real list page")
         compiled = compile_rules(rules_from_text(_HEAD.format(site=site) + body, rel))
         text, _ = decode_html(path.read_bytes())
         out.append((rel, compiled, url, text, extract_list))
@@ -116,14 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=300, help="runs per small page (median)")
     parser.add_argument("--check", action="store_true",
                         help=f"exit 1 if the median extract/parse ratio exceeds {LIMIT}")
+    add_corpora_option(parser)
     args = parser.parse_args(argv)
+    corpora = optional_corpora(args, "the real list pages")
 
     header = (f"{'page':<44} {'KB':>6} {'recs':>5} {'parse ms':>9} {'extract ms':>10} "
               f"{'extract/parse':>13} {'(parse+extract)/parse':>21}")
     print(header)
     print("-" * len(header))
     ratios, totals = [], []
-    for label, compiled, url, text, fn in demo_pages() + real_pages():
+    for label, compiled, url, text, fn in demo_pages() + real_pages(corpora):
         runs = max(10, args.runs if len(text) < 200_000 else args.runs // 20)
         parse = median_seconds(lambda t=text, u=url: parse_html(t, u), runs)
         tree = parse_html(text, url)

@@ -1,29 +1,32 @@
 """Speed of list-block detection (weighted trees + pruned tree edit distance) by page size.
 
-Usage: python benchmarks/bench_speed.py
+Usage: python benchmarks/bench_speed.py [--corpora DIR]
 
 Reports, in one run, the median time of ``find_regions`` on: a generated demo list
 page of about 300 KB (all products of the largest category on one page), the real
-list pages in ../shared/corpora/ieps-list-pages, and lxml's own parse time of each
-page for scale. The analyzer issue's bar: under 1 s for a 300 KB page.
+list pages of the shared corpora's ieps-list-pages (``--corpora DIR``, default
+../shared/corpora; skipped with a note when the default is missing), and lxml's own
+parse time of each page for scale. The analyzer issue's bar: under 1 s for a 300 KB page.
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
 from pathlib import Path
 
-from structurer.clean import decode_html, parse_html
-from structurer.demo import get_shop
-from structurer.lexicon import load_lexicon
-from structurer.page import treesim
-from structurer.page.lists import find_regions
-from structurer.page.view import PageView
-
 ROOT = Path(__file__).resolve().parent.parent
-LISTS = ROOT.parent / "shared" / "corpora" / "ieps-list-pages"
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.corpora import add_corpora_option, optional_corpora, require  # noqa: E402
+from structurer.clean import decode_html, parse_html  # noqa: E402
+from structurer.demo import get_shop  # noqa: E402
+from structurer.lexicon import load_lexicon  # noqa: E402
+from structurer.page import treesim  # noqa: E402
+from structurer.page.lists import find_regions  # noqa: E402
+from structurer.page.view import PageView  # noqa: E402
 
 
 def big_demo_page(target: int = 300_000) -> str:
@@ -51,9 +54,13 @@ def timed(fn: object, runs: int) -> float:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_corpora_option(parser)
+    corpora = optional_corpora(parser.parse_args(), "the real list pages")
+    lists = require(corpora / "ieps-list-pages", "real list pages") if corpora else None
     lexicon = load_lexicon()
     pages: list[tuple[str, str]] = [("demo kumo, every product on one page", big_demo_page())]
-    for path in sorted(LISTS.glob("*/*.html")):
+    for path in sorted(lists.glob("*/*.html")) if lists else ():
         text, _ = decode_html(path.read_bytes(), None)
         pages.append((f"{path.parent.name}/{path.name}", text))
     print(f"{'page':<40} {'KB':>6} {'parse ms':>9} {'regions ms':>11} {'items':>6}")

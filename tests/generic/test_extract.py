@@ -2,13 +2,12 @@
 
 Demo shops (static ones, with ground truth) for product detail fields and main
 lists, hand-written news articles (tests/fixtures/news) for the news template, and
-real saved product pages from ``../shared/corpora`` for robustness.
+the real saved product pages of ``tests/fixtures/real`` (extruct, scrapely) for robustness.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -20,11 +19,9 @@ from structurer.cli import main
 from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
 from tests.page.test_density import EXPECTED, NEWS, token_f1
+from tests.test_corpora import PAGES, REAL, real_text
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPORA = Path(os.environ.get("STRUCTURER_CORPORA", ROOT.parent / "shared" / "corpora"))
-SWEEP = sorted(p for d in ("extruct-product-samples", "scrapely-samples")
-               for p in (CORPORA / d).glob("*.htm*"))
+SWEEP = [str(p.relative_to(REAL)) for p in PAGES if p.parent.name in ("extruct", "scrapely")]
 STATIC_SHOPS = ["outfitters", "nordlicht", "brightline", "kumo", "huaxia", "maple", "ledger"]
 FIELDS = ("name", "price", "currency", "sku", "availability", "brand")
 
@@ -84,11 +81,8 @@ def test_news_articles_through_the_cli(name: str, capsys: pytest.CaptureFixture[
 
 
 def test_microdata_product_page(ecommerce: Any) -> None:
-    page = CORPORA / "extruct-product-samples" / "misc__product_microdata.html"
-    if not page.exists():
-        pytest.fail(f"{page} is missing (point STRUCTURER_CORPORA at the shared corpora)")
-    out = extract_page_generic(page.read_text(encoding="utf-8"), "http://shop.example/p/1",
-                               ecommerce)
+    out = extract_page_generic(real_text("extruct/product_microdata.html"),
+                               "http://shop.example/p/1", ecommerce)
     fields = out["fields"]
     assert out["kind"] == "detail"
     assert (fields["name"], fields["price"], fields["currency"]) == ("Executive Anvil", 119.99,
@@ -99,15 +93,15 @@ def test_microdata_product_page(ecommerce: Any) -> None:
     assert out["sources"]["price"] == "microdata"
 
 
-def test_corpora_are_there() -> None:
-    assert len(SWEEP) >= 10, f"no corpus pages under {CORPORA}"
+def test_real_pages_are_there() -> None:
+    assert len(SWEEP) == 10, SWEEP
 
 
-@pytest.mark.parametrize("page", SWEEP, ids=lambda p: p.name)
+@pytest.mark.parametrize("page", SWEEP)
 @pytest.mark.parametrize("template", ["ecommerce", "news"])
-def test_never_crashes_on_real_pages(page: Path, template: str) -> None:
-    text, _ = decode_html(page.read_bytes())
-    out = extract_page_generic(text, f"http://corpus.example/{page.name}", load_lexicon(template))
+def test_never_crashes_on_real_pages(page: str, template: str) -> None:
+    out = extract_page_generic(real_text(page), f"http://corpus.example/{page}",
+                               load_lexicon(template))
     assert out["kind"] in ("list", "detail", "other")
     json.dumps(out)
 

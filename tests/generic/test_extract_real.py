@@ -1,6 +1,8 @@
 """`extract-page` on real product pages nobody here wrote, scored against their truth.
 
-The truth comes from the corpora themselves: scrapely's and Portia's annotated pages
+The pages are the scrapely, Portia and autopager copies of ``tests/fixtures/real`` (each
+folder's NOTICE names its origin and license). The truth comes from the pages' sources
+themselves: scrapely's and Portia's annotated pages
 mark the name, price and item number with ``data-scrapy-annotate`` (read here, then
 stripped, so the extractor never sees them; Portia keeps the untouched original body
 beside each annotated one), and scrapely's Icône pair has its expected items in JSON.
@@ -11,31 +13,29 @@ prices in text tails after a "Price:" label, shipping costs and cart totals near
 from __future__ import annotations
 
 import json
-import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 from lxml import html as lxml_html
 
 from structurer.clean import decode_html
+from structurer.fetch.replay import read_saved
 from structurer.generic.extract import extract_page_generic
 from structurer.lexicon import load_lexicon
 from structurer.values import parse_money
+from tests.test_corpora import REAL, real_text, real_url
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPORA = Path(os.environ.get("STRUCTURER_CORPORA", ROOT.parent / "shared" / "corpora"))
-SCRAPELY = CORPORA / "scrapely-samples"
-PORTIA = CORPORA / "portia-slybot-fixtures" / "extracted_html"
+SCRAPELY = REAL / "scrapely"
+PORTIA = REAL / "portia"
 _ANNOTATION = re.compile(rb'\sdata-scrapy-annotate="[^"]*"')
 RENAMED = {"aaaa-aaaa": "price", "product_id": "sku"}   # Portia's project field names
 
 
-def annotated_truth(path: Path) -> dict[str, str]:
+def annotated_truth(body: bytes) -> dict[str, str]:
     """Field -> annotated text of a page (the first annotation of each field)."""
     out: dict[str, str] = {}
-    for el in lxml_html.fromstring(path.read_bytes()).xpath("//*[@data-scrapy-annotate]"):
+    for el in lxml_html.fromstring(body).xpath("//*[@data-scrapy-annotate]"):
         for attr, name in (json.loads(el.get("data-scrapy-annotate")).get("annotations")
                            or {}).items():
             value = el.text_content() if attr == "content" else el.get(attr)
@@ -46,17 +46,17 @@ def annotated_truth(path: Path) -> dict[str, str]:
 def cases() -> list[tuple[str, bytes, dict[str, str]]]:
     out: list[tuple[str, bytes, dict[str, str]]] = []
     for name in ("samples_pageparsing_0", "samples_htmlpage_0", "samples_htmlpage_1"):
-        page = SCRAPELY / f"{name}.html"
-        out.append((name, _ANNOTATION.sub(b"", page.read_bytes()), annotated_truth(page)))
+        body = read_saved(next(SCRAPELY.glob(f"{name}.html*")))
+        out.append((name, _ANNOTATION.sub(b"", body), annotated_truth(body)))
     for name in ("samples_scraper_loadstore_0", "samples_scraper_loadstore_1"):
         page = SCRAPELY / f"{name}.html"
         out.append((name, page.read_bytes(), json.loads(page.with_suffix(".json").read_text())))
-    for page in sorted(PORTIA.glob("*seedsofchange*annotated_body.html")):
-        truth = annotated_truth(page)
+    for page in sorted(PORTIA.glob("*seedsofchange*annotated_body.html.gz")):
+        truth = annotated_truth(read_saved(page))
         if "name" in truth:       # the annotated list page has no product fields
             original = PORTIA / page.name.replace("annotated_body", "original_body")
             site, template = page.name.split(".")[0].split("__")[-2:]
-            out.append((f"{site}-{template}", original.read_bytes(), truth))
+            out.append((f"{site}-{template}", read_saved(original), truth))
     return out
 
 
@@ -112,9 +112,8 @@ def test_availability_from_what_the_page_says(results: dict[str, Any]) -> None:
 def test_a_category_page_marking_up_each_product_is_no_product_page(name: str) -> None:
     # de Bijenkorf's paginated category pages (autopager corpus: they carry a pager)
     # mark every product card up as a schema.org Product
-    page = CORPORA / "autopager-pagination" / "html" / f"{name}.html"
-    html = decode_html(page.read_bytes(), None)[0]
+    html = real_text(f"autopager/{name}.html.gz")
     assert html.count("schema.org/Product") > 1
-    out = extract_page_generic(html, "http://www.debijenkorf.nl/herenmode/jassen",
+    out = extract_page_generic(html, real_url(f"autopager/{name}.html.gz"),
                                load_lexicon("ecommerce"))
     assert out["kind"] != "detail"

@@ -1,15 +1,16 @@
 """OPTICS link-list clustering (analyze.linkclusters): distances, the main list against
 "hot"/"recommended" side lists with longer titles, demo shop lists against their ground
-truth, and real list pages from ``../shared/corpora/ieps-list-pages``."""
+truth, and real shop list pages (``tests/fixtures/real/autopager``) against their own
+product tiles."""
 
 from __future__ import annotations
 
-import os
 import urllib.request
-from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
+from lxml import html as lxml_html
 
 from structurer.clean import decode_html, parse_html
 from structurer.lexicon import load_lexicon
@@ -23,10 +24,8 @@ from structurer.page.linkclusters import (
     text_length,
 )
 from structurer.page.view import PageView
+from tests.test_corpora import real_text, real_url
 
-ROOT = Path(__file__).resolve().parents[2]
-CORPORA = Path(os.environ.get("STRUCTURER_CORPORA", ROOT.parent / "shared" / "corpora"))
-IEPS = CORPORA / "ieps-list-pages"
 LIST_SHOPS = ["outfitters", "nordlicht", "brightline", "kumo", "huaxia", "ledger"]  # static lists
 WORDS = ["river", "council", "budget", "school", "storm", "market", "harbour", "rail",
          "festival", "museum", "bridge", "library", "election", "vote", "tram", "stadium",
@@ -157,27 +156,45 @@ def test_demo_shop_main_cluster_is_the_product_list(shop: str, demo_truth: dict[
     assert tp / (tp + fp) >= 0.95 and tp / (tp + fn) >= 0.95, (tp, fp, fn)
 
 
-def ieps(name: str) -> PageView:
-    path = IEPS / name
-    if not path.exists():
-        pytest.fail(f"{path} is missing (point STRUCTURER_CORPORA at the shared corpora)")
-    return PageView.from_html("http://corpus.test/list/", decode_html(path.read_bytes())[0],
-                              load_lexicon("ecommerce"))
+def real_view(name: str) -> PageView:
+    """A real shop list page of ``tests/fixtures/real/autopager``, read at its own URL."""
+    path = f"autopager/{name}.html.gz"
+    return PageView.from_html(real_url(path), real_text(path), load_lexicon("ecommerce"))
 
 
-@pytest.mark.parametrize(("name", "count"), [("overstock.com/jewelry01.html", 15),
-                                             ("overstock.com/jewelry02.html", 8)])
-def test_overstock_records(name: str, count: int) -> None:
-    main = ieps(name).main_links
-    assert main is not None and len(main) == count
-    assert all("PROD_ID=" in url for url in main.urls)
-    # the product names, not "More Info..." / "Click here to purchase." beside them
-    assert all(t.startswith(("10-", "14-", "18-")) for t in (i.text.lower() for i in main.items))
+#: The shops' own product-name links, read by their own markup (the analyzer never sees
+#: these): michelson.pl's Magento grid, whose first cell is a category blurb with a
+#: "Więcej" (more) link and whose products carry an image link beside the name, and
+#: baldur-garten.ch's search results, 32 tiles of varied markup (badges, a second price),
+#: each with an image link, the name, a "Details" button and a cart button.
+GRID = "//ul[contains(@class, 'products-grid')]/li/div/h3/a"
+TILE_NAMES = {
+    "17": GRID, "19": GRID,
+    "197": "//div[contains(@class, 'productsInner')]/div[contains(@class, 'tMProducts')]"
+           "//p[@class='productHeadline']/a",
+}
 
 
-def test_ebay_search_results() -> None:
-    view = ieps("ebay.com/football_eBay.html")
-    main = view.main_links
-    assert main is not None and len(main) == 212
-    assert sum("/itm/" in url for url in main.urls) >= 0.95 * 212
-    assert main.container.tag == "ul" and len({id(r) for r in main.records}) == 212
+def tiles(name: str) -> list[tuple[str, str]]:
+    """(product name, absolute URL) of every tile, in page order, read by lxml alone."""
+    path = f"autopager/{name}.html.gz"
+    tree = lxml_html.fromstring(real_text(path))
+    return [(" ".join(a.text_content().split()), urljoin(real_url(path), a.get("href")))
+            for a in tree.xpath(TILE_NAMES[name])]
+
+
+@pytest.mark.parametrize(("name", "count"), [("17", 11), ("19", 8), ("197", 32)])
+def test_real_shop_list_records(name: str, count: int) -> None:
+    main = real_view(name).main_links
+    want = tiles(name)
+    assert main is not None and len(want) == count
+    assert main.urls == [url for _, url in want]
+    # the product names, not the image links, "Details" or the blurb's "Więcej" beside them
+    assert [" ".join(i.text.split()) for i in main.items] == [title for title, _ in want]
+    assert len({id(r) for r in main.records}) == count
+
+
+def test_search_results_of_varied_tiles_are_one_cluster() -> None:
+    main = real_view("197").main_links
+    assert main is not None and len(set(main.urls)) == 32
+    assert "productsInner" in main.container.get("class", "")

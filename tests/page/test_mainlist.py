@@ -11,7 +11,7 @@ from structurer.learn.listing import choose_main_regions
 from structurer.lexicon import load_lexicon
 from structurer.page.mainlist import list_items, main_list
 from structurer.page.view import PageView
-from tests.page.test_linkclusters import LIST_SHOPS, fetch, ieps, news_page
+from tests.page.test_linkclusters import LIST_SHOPS, fetch, news_page, real_view, tiles
 
 LEX = load_lexicon()
 
@@ -77,20 +77,21 @@ def test_card_links_titled_by_their_first_block() -> None:
     assert [i["title"] for i in list_items(view)] == [f"Headline number {i}" for i in range(8)]
 
 
-def test_ebay_results_are_one_list() -> None:
-    """The regions cut eBay's 212 results into runs (167, 21, ...); the cluster joins them."""
-    view = ieps("ebay.com/football_eBay.html")
+def test_varied_search_results_are_one_list() -> None:
+    """The regions cut baldur-garten.ch's 32 results into a run of 22 (tiles with badges and
+    a second price differ); the cluster joins them."""
+    view = real_view("197")
     found = main_list(view)
     assert found is not None and found.source == "region+cluster"
-    assert len(view.product_regions[0]) < 200 and len(found) == 212
-    assert len({i["url"] for i in list_items(view)}) == 212
+    assert len(view.product_regions[0]) < 32 and len(found) == 32
+    items = list_items(view)
+    assert [(i["title"], i["url"]) for i in items] == tiles("197")
 
 
-@pytest.mark.parametrize(("name", "count"), [("overstock.com/jewelry01.html", 15),
-                                             ("overstock.com/jewelry02.html", 8)])
-def test_overstock_main_list(name: str, count: int) -> None:
-    items = list_items(ieps(name))
-    assert len(items) == count and all("PROD_ID=" in (i["url"] or "") for i in items)
+@pytest.mark.parametrize(("name", "count"), [("17", 11), ("19", 8)])
+def test_real_shop_grid_main_list(name: str, count: int) -> None:
+    items = list_items(real_view(name))
+    assert len(items) == count and [(i["title"], i["url"]) for i in items] == tiles(name)
 
 
 def test_close_regions_go_to_the_one_the_clusters_confirm() -> None:
