@@ -1,5 +1,7 @@
-# Quick start:  make demo   (set up, then serve and show the demo shops)
+# Quick start:  make demo   (set up, Chromium included if missing, then serve and show the demo shops)
 #               make test   (set up, Chromium and redis-server included if missing, then run the tests)
+# Chromium is looked for where structurer looks (scripts/ensure-chromium); as root on
+# Debian/Ubuntu a missing one is installed from the distribution.
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
@@ -20,7 +22,7 @@ browser:
 redis:
 	@scripts/ensure-redis
 
-demo: setup
+demo: setup browser
 	$(BIN)/structurer demo run
 
 test: setup browser redis

@@ -5,49 +5,165 @@ lxml tree. Output: decoded text and its encoding; an lxml HTML tree whose base U
 the page's URL; cleaned copies of trees (no scripts, styles, comments...) and their
 visible text. Pure functions: no network, no files.
 
-Decoding trusts, in order, a BOM, the HTTP header, ``<meta charset>``, then sniffing
-(w3lib), so GBK, Shift_JIS and Latin-1 pages come out without mojibake. Two
-declarations that the bytes plainly contradict are overridden: UTF-8 declared on a
-body that is mostly not UTF-8 (the ``<meta>`` charset is tried next, then
-windows-1252), and a Western single-byte charset declared by the header on a body
-that is valid UTF-8 (the usual server-default ``ISO-8859-1``).
+Decoding verifies what is declared instead of trusting it: a BOM decides; a body
+that is valid UTF-8 is UTF-8 whatever the header or ``<meta>`` say (other text is
+almost never valid UTF-8, and a wrong ``<meta charset>`` on a UTF-8 page is common);
+otherwise the header's charset, then the ``<meta>`` one, is used when the body
+decodes with it strictly and the text is plausible (:func:`_plausibility`); a body
+that is UTF-8 but for a few bad bytes stays UTF-8; anything else goes to a small
+detector that decodes with the usual CJK, Cyrillic and Western codecs and keeps the
+most plausible text. So a GBK page sent as ``charset=utf-8`` and a UTF-8 page with
+``<meta charset="gbk">`` both come out right.
+
+Parsing keeps pages nested deeper than libxml2's default limit of 255 levels
+(``huge_tree``); a page nested deeper than :data:`MAX_DEPTH` is parsed again with the
+never-closed tags that pile up the depth dropped (their content kept), then any tags
+still deeper, so that no page stops parsing half way and no tree is too deep to walk.
 """
 
 from __future__ import annotations
 
 import codecs
 import copy
-from collections.abc import Collection
+import logging
+import re
+from collections import Counter
+from collections.abc import Callable, Collection
+from typing import NamedTuple
 
 import lxml.html
 from lxml import etree
-from w3lib.encoding import html_body_declared_encoding, html_to_unicode, read_bom, to_unicode
+from w3lib.encoding import (
+    html_body_declared_encoding,
+    html_to_unicode,
+    http_content_type_encoding,
+    read_bom,
+)
 
 _PARSER = lxml.html.HTMLParser(  # type: ignore[call-arg]  # lxml-stubs lag behind
-    remove_comments=False, collect_ids=False, default_doctype=False)
-_WESTERN = frozenset({"cp1252", "iso8859-1", "iso8859-15", "ascii"})
+    remove_comments=False, collect_ids=False, default_doctype=False, huge_tree=True)
+log = logging.getLogger(__name__)
+
+#: Codecs the detector tries when nothing declared fits, in order of preference on ties.
+DETECT = ("gb18030", "big5", "shift_jis", "euc_jp", "euc_kr", "cp1251", "cp1252")
+#: The most frequent Chinese characters (simplified and traditional) and shop words.
+_COMMON_HAN = frozenset(
+    "的一是不了人我在有他这中大来上国个到说们为子和你地出道也时年得就那要下以生会自着去之过家"
+    "学对可她里后小么心多天而能好都然没日于起还发成事只作当想看文无开手十用主行方又如前所本见经"
+    "头面公同三已老从动两长知民样现分将外但身些与高意进把法此实回二理美点月明其种全工己话儿者向"
+    "情部正名定女问力机给等几很业最间新什打便位因重被走电四第门相次东政海口使教西再平真听世气信"
+    "北少关并内加化由却代产入先山五太水万市体别处总才场书比住员九性通目华报立马命张活难神数件安"
+    "表原车白应路期送价格购买货号码款质装商品元包邮销售库存评论颜尺寸鞋衣服男童手机数码"
+    "這個們來為國說時會對於著過發後裡與經麼學現當沒動進還開從實價購買貨號碼質裝銷售庫評論顏")
+_UTF = ("utf-16", "utf-16-le", "utf-16-be", "utf-32", "utf-32-le", "utf-32-be")
 
 
 def decode_html(body: bytes, content_type: str | None = None) -> tuple[str, str]:
-    """(text, encoding) of an HTML body; never raises on bad bytes."""
-    encoding, text = html_to_unicode(content_type, body)
-    encoding = _codec_name(encoding)
-    if read_bom(body)[0] is not None:
-        return text, encoding
-    if encoding == "utf-8":
-        if "\ufffd" in text and _mostly_not_utf8(text):
-            declared = _codec_name(html_body_declared_encoding(body))
-            if declared and declared != "utf-8":
-                return to_unicode(body, declared), declared
-            return to_unicode(body, "cp1252"), "cp1252"
-    elif encoding in _WESTERN and not body.isascii():
-        declared = _codec_name(html_body_declared_encoding(body))
-        if declared in ("", "utf-8"):
-            try:
-                return body.decode("utf-8"), "utf-8"
-            except UnicodeDecodeError:
-                pass
-    return text, encoding
+    """(text, encoding) of an HTML body; never raises on bad bytes (see the module doc)."""
+    bom, _ = read_bom(body)
+    header = _codec_name(http_content_type_encoding(content_type or ""))
+    meta = _codec_name(html_body_declared_encoding(body))
+    if bom is not None:
+        encoding, text = html_to_unicode(content_type, body)
+        return text, _codec_name(encoding)
+    for declared in (header, meta):
+        wide = _strict(body, declared) if declared in _UTF else None
+        if wide is not None:
+            return wide, declared
+    if body.isascii():
+        declared = next((e for e in (header, meta) if e and _ascii_based(e)), "utf-8")
+        return body.decode("ascii"), declared
+    try:
+        return body.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    for declared in dict.fromkeys(e for e in (header, meta) if e and e != "utf-8"):
+        strict = _strict(body, declared)
+        if strict is None or _plausibility(strict) < 0.5:
+            continue
+        # a single-byte codec decodes any bytes: it must also beat the detector
+        return _detect(body, [declared]) if _single_byte(declared) else (strict, declared)
+    lenient = body.decode("utf-8", "replace")
+    if not _mostly_not_utf8(lenient) and (not (header or meta) or "utf-8" in (header, meta)):
+        return lenient, "utf-8"   # UTF-8 with a few bad bytes
+    return _detect(body, [e for e in (header, meta) if e and e != "utf-8"])
+
+
+def _strict(body: bytes, encoding: str) -> str | None:
+    try:
+        return body.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
+
+
+def _single_byte(encoding: str) -> bool:
+    """Every byte is one character (Latin-1, windows-125x, KOI8-R ...)."""
+    return len(bytes(range(0x80, 0x100)).decode(encoding, "replace")) == 0x80
+
+
+def _ascii_based(encoding: str) -> bool:
+    try:
+        return "<p>a</p>".encode(encoding) == b"<p>a</p>"
+    except (LookupError, UnicodeEncodeError):
+        return False
+
+
+def _detect(body: bytes, declared: list[str]) -> tuple[str, str]:
+    """The most plausible decoding among the declared codecs and :data:`DETECT`; a
+    codec that cannot decode the body strictly competes with its replacement marks."""
+    best: tuple[float, str, str] | None = None
+    for rank, encoding in enumerate(dict.fromkeys([*declared, *DETECT])):
+        try:
+            text = body.decode(encoding, "replace")
+        except LookupError:
+            continue
+        # what is declared wins unless another codec reads clearly better; ties: DETECT order
+        score = _plausibility(text) - (0.3 if rank >= len(declared) else 0) - rank * 1e-3
+        if best is None or score > best[0]:
+            best = (score, text, encoding)
+    assert best is not None  # DETECT's codecs always exist
+    return best[1], best[2]
+
+
+def _plausibility(text: str, sample: int = 4000) -> float:
+    """Mean plausibility of the non-ASCII characters of decoded text (up to ``sample``):
+    about 1 or more for real text, below 0.5 for a wrong codec's output — frequent Han
+    characters, kana and Hangul score high, runs of accented letters with no ASCII
+    letter beside them, private-use, rare or half-width characters and replacement
+    marks score low."""
+    total = count = 0.0
+    for match in _NON_ASCII.finditer(text):
+        i = match.start()
+        total += _weight(text[i], text[i - 1:i], text[i + 1:i + 2])
+        count += 1
+        if count >= sample:
+            break
+    return total / count if count else 1.0
+
+
+def _weight(char: str, before: str, after: str) -> float:
+    code = ord(char)
+    if char in _COMMON_HAN or 0x3040 <= code <= 0x30FF:
+        return 2.0
+    if 0xAC00 <= code <= 0xD7A3:
+        return 1.5
+    if 0x4E00 <= code <= 0x9FFF:
+        return 0.5
+    if (0x3000 <= code <= 0x303F or 0xFF01 <= code <= 0xFF5E or 0xFFE0 <= code <= 0xFFE6
+            or 0x2010 <= code <= 0x205E or 0x20A0 <= code <= 0x20BF):
+        return 1.0
+    if 0xA0 <= code <= 0xBF or code in (0xD7, 0xF7):   # Latin-1 signs: next to plain text
+        return 1.0 if any(c.isascii() for c in before + after) else 0.0
+    if 0xC0 <= code <= 0x24F or 0x370 <= code <= 0x4FF:
+        # a letter of an alphabet: plausible beside a letter of the same script
+        near = before + after
+        same = any(c.isascii() and c.isalpha() for c in near) if code <= 0x24F else any(
+            0x370 <= ord(c) <= 0x4FF for c in near)
+        return 1.0 if same else 0.0
+    return -1.0
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 
 
 def _codec_name(encoding: str | None) -> str:
@@ -77,10 +193,99 @@ def parse_html(text: str | bytes, base_url: str | None = None) -> lxml.html.Html
     if text.lstrip().startswith("<?xml"):
         text = text.split("?>", 1)[1] if "?>" in text else text
     root = etree.fromstring(text, _PARSER, base_url=base_url)  # type: ignore[arg-type]
+    if root is not None and (_DEEPER(root) or any(
+            "Excessive depth" in error.message for error in _PARSER.error_log)):
+        log.warning("%s: nested deeper than %d levels; parsed without its never-closed tags",
+                    base_url or "a page", MAX_DEPTH)
+        root = etree.fromstring(_shallower(text), _PARSER,
+                                base_url=base_url)  # type: ignore[arg-type]
     if root is None:
         root = etree.fromstring("<html><body></body></html>", _PARSER,
                                 base_url=base_url)  # type: ignore[arg-type]
     return root
+
+
+#: Tags never pushed on the open-element stack, and tags whose end tag HTML implies.
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                   "param", "source", "track", "wbr"})
+_IMPLIED_END = frozenset({"p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup",
+                          "thead", "tbody", "tfoot", "colgroup", "caption", "rb", "rt", "rp",
+                          "html", "head", "body"})
+_TOKEN = re.compile(r"<!--.*?-->|<(script|style)\b.*?</\1\s*>"
+                    r"|<(/?)([a-zA-Z][a-zA-Z0-9:-]*)\b[^>]*?(/?)>", re.S | re.I)
+#: Deeper trees are parsed again shallower: code that walks trees recursively must not
+#: run out of Python's stack (1000 frames), and browsers stop nesting at 512 too.
+MAX_DEPTH = 400
+#: True when the tree has an element MAX_DEPTH levels down (linear: one step per level).
+_DEEPER = etree.XPath("boolean(" + "/*" * MAX_DEPTH + ")")
+
+
+def _shallower(text: str) -> str:
+    """``text`` without the start tags that are never closed (their content stays where
+    it is: what piles up depth in a page libxml2 gives up on, like hundreds of unclosed
+    ``<div>``), then without tags nested deeper than :data:`MAX_DEPTH`."""
+    return _cut(_cut(text, _never_closed), _too_deep)
+
+
+def _cut(text: str, pick: Callable[[list[_Tag]], set[int]]) -> str:
+    tags = []
+    for match in _TOKEN.finditer(text):
+        name = (match.group(3) or "").lower()
+        if name and name not in _VOID and not match.group(4):
+            tags.append(_Tag(match.start(), match.end(), name, bool(match.group(2))))
+    out, last = [], 0
+    for index in sorted(pick(tags)):
+        out.append(text[last:tags[index].start])
+        last = tags[index].end
+    out.append(text[last:])
+    return "".join(out)
+
+
+class _Tag(NamedTuple):
+    start: int
+    end: int
+    name: str
+    closing: bool
+
+
+def _never_closed(tags: list[_Tag]) -> set[int]:
+    """Start tags that no end tag closes (an end tag closes the innermost open tag of its
+    name and, implicitly, those opened inside it), save those HTML lets go unclosed."""
+    stack: list[tuple[str, int]] = []
+    open_names: Counter[str] = Counter()
+    unclosed: set[int] = set()
+    for index, tag in enumerate(tags):
+        if not tag.closing:
+            stack.append((tag.name, index))
+            open_names[tag.name] += 1
+        elif open_names[tag.name]:
+            while stack:
+                name, at = stack.pop()
+                open_names[name] -= 1
+                if name == tag.name:
+                    break
+                unclosed.add(at)
+    unclosed.update(at for _, at in stack)
+    return {at for at in unclosed if tags[at].name not in _IMPLIED_END}
+
+
+def _too_deep(tags: list[_Tag]) -> set[int]:
+    """Start and end tags nested deeper than :data:`MAX_DEPTH` (those whose end HTML
+    implies do not count: libxml2 closes them itself)."""
+    depth, deep = 0, set()
+    for index, tag in enumerate(tags):
+        if tag.name in _IMPLIED_END:
+            continue
+        if tag.closing:
+            depth -= 1
+            if depth >= MAX_DEPTH:
+                deep.add(index)
+            depth = max(depth, 0)
+        else:
+            if depth >= MAX_DEPTH:
+                deep.add(index)
+            depth += 1
+    return deep
 
 
 # ----- cleaning ------------------------------------------------------------------------

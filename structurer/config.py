@@ -7,7 +7,6 @@ analysis thresholds themselves live in the lexicon, where a person edits them.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -17,6 +16,7 @@ from pydantic import Field
 from structurer import __version__, yamlio
 from structurer.schema import Strict
 
+#: Debian's Chromium, the last place :func:`structurer.fetch.chromium.find_chromium` looks.
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = (
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -30,9 +30,11 @@ class Settings(Strict):
 
     user_agent: str = USER_AGENT
     obey_robots: bool = True
-    timeout: float = Field(20.0, gt=0, description="seconds per request")
+    # floats are finite and bounded: ``--delay inf`` or ``nan`` would stall a crawl forever
+    timeout: float = Field(20.0, gt=0, le=600, allow_inf_nan=False,
+                           description="seconds per request")
     retries: int = Field(3, ge=0, le=10)
-    max_page_bytes: int = Field(8_000_000, gt=0)
+    max_page_bytes: int = Field(8_000_000, gt=0, le=1_000_000_000)
     max_redirects: int = Field(5, ge=0, le=20)
     max_url_length: int = Field(2048, ge=64)
     max_path_depth: int = Field(12, ge=1)
@@ -41,14 +43,17 @@ class Settings(Strict):
     max_pages_per_pattern: int = Field(5000, ge=1, description="crawler-trap guard")
     concurrency: int = Field(8, ge=1, le=256)
     per_host_concurrency: int = Field(4, ge=1, le=64)
-    delay: float = Field(0.0, ge=0, description="seconds between requests to one host")
+    delay: float = Field(0.0, ge=0, le=600, allow_inf_nan=False,
+                         description="seconds between requests to one host")
+    # hosts a crawl may visit (see structurer.fetch.scope); empty: each fetch stays on
+    # the site of the URL it was given
     allowed_hosts: list[str] = Field(default_factory=list)
     must_include: list[str] = Field(default_factory=list)
     must_exclude: list[str] = Field(default_factory=list)
     analyze_max_pages: int = Field(60, ge=3, description="pages fetched while analyzing a site")
-    chromium_path: str = Field(default_factory=lambda: os.environ.get(
-        "STRUCTURER_CHROMIUM", DEFAULT_CHROMIUM))
-    browser_timeout: float = Field(30.0, gt=0)
+    chromium_path: str | None = Field(None, description="Chromium binary; None: found by "
+                                      "structurer.fetch.chromium.find_chromium")
+    browser_timeout: float = Field(30.0, gt=0, le=600, allow_inf_nan=False)
     browser_pages: int = Field(4, ge=1, le=32, description="pages kept open in the browser pool")
     # static or browser for every level, or "auto": decide per level by comparing pages
     render: Literal["auto", "static", "browser"] = "auto"

@@ -84,6 +84,61 @@ def test_header_latin1_on_utf8_body_and_real_mismatch_to_meta() -> None:
     assert "手机数码 智能手表" in text
 
 
+ZH = "<html><head><title>华夏优品 手机数码</title></head><body><p>价格：￥1299 有货 立即购买 这款智能手表的续航时间很长，支持心率监测和睡眠分析。</p></body></html>"
+TW = "<html><body><p>價格：NT$1299 有貨 立即購買 這款智慧手錶的續航時間很長，支援心率監測。</p></body></html>"
+JA = "<html><body><p>価格：1,980円 在庫あり。この商品は人気があります。送料無料でお届けします。</p></body></html>"
+KO = "<html><body><p>가격: 19,800원 재고 있음. 이 상품은 인기가 많습니다. 무료 배송.</p></body></html>"
+RU = "<html><body><p>Цена: 1 990 руб. В наличии. Этот товар очень популярен.</p></body></html>"
+FR = "<html><body><p>Café crème, 12,50 €, naïve — déjà vu. Prix réduit: 9,99 € «ações»</p></body></html>"
+
+
+@pytest.mark.parametrize("declared", ["text/html; charset=utf-8", "text/html; charset=ISO-8859-1",
+                                      "text/html", None])
+@pytest.mark.parametrize(("html", "codec"), [(ZH, "gbk"), (TW, "big5"), (JA, "shift_jis"),
+                                             (JA, "euc_jp"), (KO, "euc_kr"), (RU, "cp1251"),
+                                             (FR, "cp1252")],
+                         ids=["gbk", "big5", "shift_jis", "euc_jp", "euc_kr", "cp1251", "cp1252"])
+def test_a_wrong_or_missing_header_charset_is_detected(html: str, codec: str,
+                                                       declared: str | None) -> None:
+    """The server's default charset (UTF-8, ISO-8859-1) on a page in another one, no <meta>."""
+    text, encoding = decode_html(html.encode(codec), declared)
+    assert text == html
+    assert codecs.lookup(encoding).name == codecs.lookup(
+        "gb18030" if codec == "gbk" else codec).name
+
+
+@pytest.mark.parametrize("meta", ["gbk", "iso-8859-1", "shift_jis", "windows-1251"])
+def test_a_wrong_meta_charset_on_utf8_is_overridden(meta: str) -> None:
+    html = f'<html><head><meta charset="{meta}"></head><body>手机数码 Zürich — 5 € Цена</body></html>'
+    for header in (None, "text/html", f"text/html; charset={meta}"):
+        assert decode_html(html.encode(), header) == (html, "utf-8")
+
+
+def test_a_right_declaration_is_kept() -> None:
+    body = ZH.encode("gbk")
+    assert decode_html(body, "text/html; charset=gbk") == (ZH, "gb18030")
+    western = "<p>Preis: 12 € – Größe 42</p>"
+    assert decode_html(western.encode("cp1252"), "text/html; charset=windows-1252") == (
+        western, "cp1252")
+
+
+@pytest.mark.parametrize("depth", [300, 1500, 5000])
+def test_a_page_nested_deeper_than_libxml2_allows_is_parsed_whole(depth: int) -> None:
+    """libxml2 stops at 255 levels (2048 with huge_tree) and drops the rest of the page."""
+    from structurer.generic.extract import extract_tree_generic
+    from structurer.lexicon import load_lexicon
+
+    html = ("<html><head><title>Trail Boot X</title></head><body>"
+            + '<div class="wrap">' * depth
+            + '<div class="product"><h1 class="product-title">Trail Boot X</h1>'
+              '<span class="price">Price: $129.99</span><p>In stock</p></div></body></html>')
+    tree = parse_html(html, "http://shop.test/p/1.html")
+    assert tree.xpath("string(//h1)") == "Trail Boot X"
+    result = extract_tree_generic(tree, "http://shop.test/p/1.html", load_lexicon("ecommerce"))
+    assert result["kind"] == "detail"
+    assert result["fields"]["name"] == "Trail Boot X" and result["fields"]["price"] == 129.99
+
+
 def test_parse_empty_and_xml_prolog() -> None:
     assert parse_html("").tag == "html"
     tree = parse_html('<?xml version="1.0" encoding="utf-8"?><html><body><p>x</p></body></html>')

@@ -1,8 +1,11 @@
-"""Page sources behind one protocol: HTTP (aiohttp), saved files (replay).
+"""Page sources behind one protocol: HTTP (aiohttp), saved files (replay), Chromium.
 
 Input: URLs (and Settings, or saved pages). Output: :class:`Page` objects, or a
 one-line :class:`~structurer.errors.FetchError`. ``fetcher_for`` picks the source:
-saved pages when given, the network otherwise.
+saved pages when given, the network otherwise. Which hosts a fetch may reach is
+:mod:`structurer.fetch.scope` (every fetch path asks it before a request leaves);
+finding and launching Chromium is :mod:`structurer.fetch.chromium`, and the route
+every browser tab goes through is :mod:`structurer.fetch.guard`.
 """
 
 from __future__ import annotations

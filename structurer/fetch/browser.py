@@ -1,4 +1,4 @@
-"""Browser fetching with Playwright: Debian's Chromium renders pages built by JavaScript.
+"""Browser fetching with Playwright: Chromium renders pages built by JavaScript.
 
 Input: URLs and a :class:`~structurer.config.Settings` (``chromium_path``,
 ``browser_timeout``, ``browser_pages``, ``user_agent``, ``obey_robots``, ``delay``,
@@ -13,17 +13,25 @@ What every fetch goes through, in order:
    (an HttpFetcher with the same settings asks for robots.txt, so both fetchers agree),
    and the per-host spacing of ``delay`` / ``Crawl-delay``;
 2. a tab from a small pool (at most ``browser_pages`` open, reused between fetches);
-   images, fonts and media are refused unless the fetcher was built with ``block=()``;
-3. navigation, then waiting until the network is idle (no request for 500 ms) or, with
-   ``wait_for_xpath``, until that XPath matches; ``browser_timeout`` caps navigation
-   and waiting together (counted from taking a tab, so queueing for the pool is free)
-   and :class:`RenderTimeout` reports running out of it. A loaded page whose network
-   never goes quiet (polling, chat widgets) is taken as it stands after half of
-   ``browser_timeout`` rather than lost;
-4. the final URL (after redirects) is checked again against the host list and robots.txt.
+   every request of the tab passes :class:`~structurer.fetch.guard.RouteGuard`: images,
+   fonts and media are refused unless the fetcher was built with ``block=()``, and
+   documents, XHR/fetch and the like go nowhere off ``allowed_hosts`` (without them,
+   off the site of the URL fetched) — refused before Chromium sends them;
+3. navigation (the page's redirects followed hop by hop, each checked like 1. before
+   it is requested, at most ``max_redirects``), then waiting until the page has loaded
+   and its network is idle (no request for 500 ms) or, with ``wait_for_xpath``, until
+   that XPath matches; ``browser_timeout`` caps navigation and waiting together
+   (counted from taking a tab, so queueing for the pool is free) and
+   :class:`RenderTimeout` reports running out of it. A page that arrived but never
+   finishes loading or never goes quiet (polling, chat widgets) is taken as it stands
+   after half of ``browser_timeout`` rather than lost;
+4. the final URL (a script may have navigated) is checked again against the hosts and
+   robots.txt; a page larger than ``max_page_bytes`` is refused.
 
-Chromium is never downloaded: a missing binary is one :class:`BrowserFetchError`
-naming the path and how to install it. Everything opened (Playwright driver, browser,
+Chromium is found and launched by :mod:`structurer.fetch.chromium` and never
+downloaded: a missing binary is one :class:`BrowserFetchError` saying where it was
+looked for and how to install one. A URL's ``user:password@`` is dropped (the
+browser sends no credentials). Everything opened (Playwright driver, browser,
 context, tabs, the robots HttpFetcher) is closed by :meth:`BrowserFetcher.close`, which
 ``async with`` calls also on errors, Ctrl-C and task cancellation; a tab whose fetch
 failed or was cancelled is closed at once instead of going back to the pool.
@@ -34,7 +42,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Collection, Iterable
@@ -48,7 +55,6 @@ from playwright.async_api import (
     Browser,
     BrowserContext,
     Playwright,
-    Route,
     ViewportSize,
     async_playwright,
 )
@@ -56,30 +62,21 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as Tab
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.config import Settings
 from structurer.errors import FetchError, RenderTimeout
 from structurer.fetch.base import Page
+from structurer.fetch.chromium import BrowserFetchError, first_line, launch
+from structurer.fetch.guard import RouteGuard, ms_left, settle
 from structurer.fetch.http import HttpFetcher, HttpFetchError
 from structurer.fetch.robots import origin_of
+from structurer.fetch.scope import strip_userinfo
 
 log = logging.getLogger(__name__)
 
 #: Playwright resource types refused by default: they never change the DOM's structure.
 BLOCKED_RESOURCES = frozenset({"image", "font", "media"})
-INSTALL_HINT = "install it with `apt-get install chromium` or set STRUCTURER_CHROMIUM"
 VIEWPORT: ViewportSize = {"width": 1366, "height": 900}
-
-
-class BrowserFetchError(FetchError):
-    """A failed browser fetch. ``kind`` is one of: browser (missing or not starting),
-    url, offsite, robots, connection, dns, tls, http. ``status`` is the HTTP status when
-    known. Running out of time is :class:`~structurer.errors.RenderTimeout` instead."""
-
-    def __init__(self, message: str, *, url: str | None, kind: str,
-                 status: int | None = None) -> None:
-        super().__init__(" ".join(message.split()), url=url)
-        self.kind = kind
-        self.status = status
+__all__ = ["BLOCKED_RESOURCES", "BrowserFetchError", "BrowserFetcher", "BrowserStats"]
 
 
 @dataclass
@@ -91,21 +88,15 @@ class BrowserStats:
     in_flight: int = 0        # fetches holding a tab now
     max_in_flight: int = 0    # the most at once
     blocked: int = 0          # requests refused (images, fonts, media)
+    refused: Counter[str] = field(default_factory=Counter)  # off-site, too large ... by kind
     unsettled: int = 0        # loaded pages taken before their network went idle
     errors: Counter[str] = field(default_factory=Counter)
 
     def as_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["errors"] = dict(self.errors)
+        data["refused"] = dict(self.refused)
         return data
-
-
-def chromium_problem(path: str) -> str | None:
-    """Why ``path`` cannot be Chromium ('Chromium not found at ...'), or None if usable."""
-    if os.path.isfile(path) and os.access(path, os.X_OK):
-        return None
-    what = "is not executable" if os.path.isfile(path) else "not found"
-    return f"Chromium {what} at {path!r}: {INSTALL_HINT}"
 
 
 class BrowserFetcher:
@@ -118,6 +109,10 @@ class BrowserFetcher:
         self.block = frozenset(block)
         self.stats = BrowserStats()
         self.http = HttpFetcher(self.settings)   # robots.txt and URL checks
+        self.guard = RouteGuard(self.http.scope, block=self.block,
+                                max_redirects=self.settings.max_redirects,
+                                max_bytes=self.settings.max_page_bytes,
+                                timeout=self.settings.browser_timeout, on_refuse=self._refused)
         self._playwright: Playwright | None = None
         self._browser: Browser | None = None
         self._context: BrowserContext | None = None
@@ -147,29 +142,21 @@ class BrowserFetcher:
         async with self._start_lock:
             if self._context is not None:
                 return
-            path = self.settings.chromium_path
-            problem = chromium_problem(path)
-            if problem:
-                raise BrowserFetchError(problem, url=None, kind="browser")
             try:
                 self._playwright = await async_playwright().start()
-                self._browser = await self._playwright.chromium.launch(
-                    executable_path=path, args=list(CHROMIUM_FLAGS), headless=True,
-                    timeout=self.settings.browser_timeout * 1000)
+                self._browser = await launch(self._playwright, self.settings)
                 context = await self._browser.new_context(
                     user_agent=self.settings.user_agent, viewport=VIEWPORT,
                     service_workers="block")
-                if self.block:
-                    await context.route("**/*", self._route)
+                await self.guard.install(context)
                 self._context = context
             except BaseException as error:
                 await self.close()
                 if isinstance(error, PlaywrightError):
-                    raise BrowserFetchError(f"cannot start Chromium at {path!r}: "
-                                            f"{_first_line(error)}; {INSTALL_HINT}",
+                    raise BrowserFetchError(f"Chromium did not start: {first_line(error)}",
                                             url=None, kind="browser") from None
                 raise
-            log.debug("Chromium %s started from %s", self._browser.version, path)
+            log.debug("Chromium %s started", self._browser.version)
 
     async def close(self) -> None:
         """Close tabs, context, browser, the Playwright driver and the robots fetcher."""
@@ -191,6 +178,7 @@ class BrowserFetcher:
     async def fetch(self, url: str, wait_for_xpath: str | None = None) -> Page:
         """Render ``url``; wait for network idle, or for ``wait_for_xpath`` to match."""
         started = time.monotonic()
+        url = strip_userinfo(url)
         try:
             await self._check(url, url, redirected=False)
             await self.start()
@@ -274,19 +262,20 @@ class BrowserFetcher:
         limit = self.settings.browser_timeout
         deadline = time.monotonic() + limit  # from getting a tab: queueing is not rendering
         try:
-            response = await tab.goto(url, wait_until="domcontentloaded" if xpath else "load",
-                                      timeout=_ms_left(deadline))
+            response = await self.guard.open(
+                tab, url, wait_until="commit", timeout=lambda: ms_left(deadline),
+                check=lambda target: self._check(url, target, redirected=True))
             if xpath:
                 await tab.wait_for_selector(f"xpath={xpath}", state="attached",
-                                            timeout=_ms_left(deadline))
-            else:
-                await self._settle(tab, min(deadline, time.monotonic() + limit / 2))
+                                            timeout=ms_left(deadline))
+            elif not await settle(tab, min(deadline, time.monotonic() + limit / 2)):
+                self.stats.unsettled += 1
             text = await _content(tab, deadline)
         except PlaywrightTimeout:
             what = f"XPath {xpath} did not match" if xpath else "page did not finish loading"
             raise RenderTimeout(f"{what} within {limit:g}s", url=url) from None
         except PlaywrightError as error:
-            message = _first_line(error)
+            message = first_line(error)
             raise BrowserFetchError(message, url=url, kind=_kind(message)) from None
         final_url = tab.url
         if final_url != url:
@@ -297,28 +286,18 @@ class BrowserFetcher:
             reason = (response.status_text if response is not None else "") or _phrase(status)
             raise BrowserFetchError(f"HTTP {status} {reason}", url=url, kind="http",
                                     status=status)
+        if len(text) > self.settings.max_page_bytes:
+            raise BrowserFetchError(f"rendered page larger than {self.settings.max_page_bytes}"
+                                    " characters", url=url, kind="too_large")
         return Page(url=url, final_url=final_url, status=status, body=text.encode("utf-8"),
                     text=text, encoding="utf-8", headers=headers, rendered=True,
                     elapsed=time.monotonic() - started)
 
-    async def _settle(self, tab: Tab, until: float) -> None:
-        """Wait for the network to go idle, but not past ``until``: a loaded page that
-        never goes quiet (polling, a chat widget, beacons) is taken as it stands then."""
-        try:
-            await tab.wait_for_load_state("networkidle", timeout=_ms_left(until))
-        except PlaywrightTimeout:
-            self.stats.unsettled += 1
-
-    async def _route(self, route: Route) -> None:
-        """Refuse blocked resource types; let everything else through."""
-        try:
-            if route.request.resource_type in self.block:
-                self.stats.blocked += 1
-                await route.abort("blockedbyclient")
-            else:
-                await route.fallback()
-        except PlaywrightError:  # the tab or browser closed meanwhile
-            return
+    def _refused(self, kind: str) -> None:
+        if kind == "blocked":
+            self.stats.blocked += 1
+        else:
+            self.stats.refused[kind] += 1
 
 
 async def _content(tab: Tab, deadline: float) -> str:
@@ -329,7 +308,7 @@ async def _content(tab: Tab, deadline: float) -> str:
         except PlaywrightError as error:
             if "navigating" not in str(error):
                 raise
-            await tab.wait_for_load_state("load", timeout=_ms_left(deadline))
+            await tab.wait_for_load_state("load", timeout=ms_left(deadline))
     return await tab.content()
 
 
@@ -340,18 +319,6 @@ def _kind(message: str) -> str:
     if "ERR_CERT_" in message or "ERR_SSL_" in message:
         return "tls"
     return "connection"
-
-
-def _ms_left(deadline: float) -> float:
-    """Milliseconds until ``deadline`` (at least 1: Playwright reads 0 as 'no limit')."""
-    return max(1.0, (deadline - time.monotonic()) * 1000)
-
-
-def _first_line(error: BaseException) -> str:
-    """Playwright's message without the API prefix and the call log."""
-    text = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-    head, sep, rest = text.partition(": ")
-    return rest if sep and "." in head and " " not in head else text
 
 
 def _phrase(status: int) -> str:

@@ -8,17 +8,24 @@ redirects) or a one-line :class:`HttpFetchError` (a ``FetchError`` with ``kind``
 What every request goes through, in order:
 
 1. URL checks: http(s) only, at most ``max_url_length`` characters, host in
-   ``allowed_hosts`` when that list is non-empty (a name there also admits its
-   subdomains; ``host:port`` admits exactly that origin);
+   ``allowed_hosts`` (matched by :class:`~structurer.fetch.scope.HostScope`); with
+   no ``allowed_hosts`` every hop must stay on the site of the URL asked for, so a
+   redirect to another host is refused before it is requested;
 2. robots.txt when ``obey_robots`` (see :mod:`structurer.fetch.robots`);
 3. politeness: at most ``per_host_concurrency`` requests in flight per host and
    ``concurrency`` overall; request *starts* to one host are spaced by the larger of
    ``delay`` and the robots.txt ``Crawl-delay`` (capped by ``RetryPolicy.max_crawl_delay``);
 4. the GET itself, redirects followed here (each hop checked again) up to
    ``max_redirects``; bodies streamed and refused past ``max_page_bytes``;
+   robots.txt redirects are followed only on the same host (up to 5; one leading
+   elsewhere counts as no robots.txt, like one that keeps redirecting);
 5. retries on connection errors, timeouts and 429/500/502/503/504: at most
    ``retries`` more attempts, exponential backoff with jitter, or ``Retry-After``
    (seconds or an HTTP date, capped) when the server sends it.
+
+Credentials in a URL (``http://user:secret@host/``) are taken out of it: every Page,
+error and redirect names the URL without them, and they are sent as Basic auth only to
+that URL's host and port (and to later fetches there), never to another host.
 
 Status handling: a final non-2xx status raises ``HttpFetchError("HTTP 404 Not
 Found", status=404)``, unless the status is in ``allow_status`` (per call) or the
@@ -28,6 +35,7 @@ fetcher was built with ``raise_for_status=False``; then the page is returned as 
 from __future__ import annotations
 
 import asyncio
+import base64
 import concurrent.futures
 import email.utils
 import errno
@@ -50,7 +58,8 @@ from structurer.clean import decode_html
 from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch.base import Page
-from structurer.fetch.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules
+from structurer.fetch.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules, origin_of
+from structurer.fetch.scope import HostScope, same_host, split_userinfo, strip_userinfo
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +156,8 @@ class HttpFetcher:
         self._host_slots: dict[str, asyncio.Semaphore] = {}
         self._host_locks: dict[str, asyncio.Lock] = {}
         self._last_start: dict[str, float] = {}
-        self._allowed = [h.lower() for h in self.settings.allowed_hosts]
+        self.scope = HostScope(self.settings.allowed_hosts)
+        self._auth: dict[str, str] = {}   # origin -> Authorization from a URL's userinfo
 
     # ----- lifecycle -------------------------------------------------------------------
     async def __aenter__(self) -> HttpFetcher:
@@ -178,6 +188,7 @@ class HttpFetcher:
     async def fetch(self, url: str, *, allow_status: Collection[int] = ()) -> Page:
         """GET ``url``; statuses in ``allow_status`` come back as Pages instead of errors."""
         started = time.monotonic()
+        url = self._credentials(url)
         try:
             page = await self._fetch(url, allow_status, started)
         except HttpFetchError as error:
@@ -195,6 +206,14 @@ class HttpFetcher:
             except FetchError as error:
                 return error
         return list(await asyncio.gather(*(one(u) for u in urls)))
+
+    def _credentials(self, url: str) -> str:
+        """``url`` without userinfo; its credentials are kept for its origin only."""
+        url, userinfo = split_userinfo(url)
+        if userinfo is not None:
+            pair = ":".join(userinfo).encode("utf-8")
+            self._auth[origin_of(url)] = "Basic " + base64.b64encode(pair).decode("ascii")
+        return url
 
     async def allowed_by_robots(self, url: str) -> bool:
         """True unless robots.txt (fetched if needed) disallows ``url`` for our agent."""
@@ -228,7 +247,7 @@ class HttpFetcher:
                 raise HttpFetchError(f"too many redirects ({redirects})", url=url,
                                      kind="redirects", status=response.status)
             self.stats.redirects += 1
-            current = urljoin(current, location.strip())
+            current = strip_userinfo(urljoin(current, location.strip()))
         status = response.status
         if not 200 <= status < 300 and self.raise_for_status and status not in allow_status:
             after = f" (after {response.attempts} attempts)" if response.attempts > 1 else ""
@@ -248,28 +267,19 @@ class HttpFetcher:
             raise HttpFetchError(f"{what} longer than {limit} characters", url=url, kind="url")
         try:
             parts = urlsplit(target)
-            port = parts.port
+            _ = parts.port  # a port that is no number raises here
         except ValueError:
             raise HttpFetchError(f"invalid URL {target}", url=url, kind="url") from None
         if parts.scheme not in ("http", "https"):
             raise HttpFetchError(f"unsupported URL scheme {parts.scheme!r} in {target}",
                                  url=url, kind="url")
-        host = (parts.hostname or "").lower()
-        if not host:
+        if not parts.hostname:
             raise HttpFetchError(f"invalid URL {target} (no host)", url=url, kind="url")
-        if self._allowed and not self._host_allowed(host, port or _default_port(parts.scheme)):
-            what = f"off-site redirect to {target}" if redirected else f"off-site host {host}"
-            raise HttpFetchError(f"{what} (allowed: {', '.join(self._allowed)})", url=url,
-                                 kind="offsite")
-
-    def _host_allowed(self, host: str, port: int) -> bool:
-        for entry in self._allowed:
-            if ":" in entry and entry.rsplit(":", 1)[1].isdigit():
-                if entry == f"{host}:{port}":
-                    return True
-            elif host == entry or host.endswith("." + entry):
-                return True
-        return False
+        if not self.scope.allows(target, start=url):
+            what = f"off-site redirect to {target}" if redirected else \
+                f"off-site host {parts.netloc.rsplit('@', 1)[-1]}"
+            allowed = self.scope.describe() or f"the site of {url}"
+            raise HttpFetchError(f"{what} (allowed: {allowed})", url=url, kind="offsite")
 
     async def _robots_rules(self, url: str, target: str) -> RobotsRules:
         try:
@@ -279,7 +289,9 @@ class HttpFetcher:
                                  status=error.status) from None
 
     async def _get_robots(self, robots_url: str) -> tuple[int, bytes]:
-        """robots.txt: redirects followed (up to 5, any host), body cut at 500 KiB."""
+        """robots.txt: redirects followed up to 5 times on the same host only (RFC 9309
+        follows 5 anywhere; another host is never asked), body cut at 500 KiB. A redirect
+        off the host, like one still redirecting after 5, means no robots.txt (404)."""
         self.stats.robots_fetches += 1
         current = robots_url
         for _ in range(6):
@@ -288,7 +300,11 @@ class HttpFetcher:
             location = response.headers.get("Location")
             if response.status not in REDIRECT_STATUSES or not location:
                 return response.status, response.body
-            current = urljoin(current, location.strip())
+            current = strip_userinfo(urljoin(current, location.strip()))
+            if not same_host(current, robots_url):
+                log.info("robots.txt %s redirects off the host to %s: taken as missing",
+                         robots_url, current)
+                return 404, b""
         return 404, b""  # still redirecting: no robots.txt (Google's convention)
 
     # ----- one URL: retries, politeness, streaming -------------------------------------
@@ -324,7 +340,10 @@ class HttpFetcher:
             self.stats.requests += 1
             self.stats.in_flight += 1
             try:
-                async with session.get(target, allow_redirects=False) as resp:
+                auth = self._auth.get(origin_of(target))
+                async with session.get(target, allow_redirects=False,
+                                       headers={"Authorization": auth} if auth else None
+                                       ) as resp:
                     body = await self._read_body(url, resp, max_bytes, truncate)
                     headers = CIMultiDict(resp.headers)
                     reason = resp.reason or _phrase(resp.status)
@@ -444,7 +463,9 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
 
 def fetch_sync(urls: Iterable[str], settings: Settings | None = None, *,
                allow_status: Collection[int] = ()) -> list[Page | FetchError]:
-    """Fetch URLs from sync code (the CLI): one result per URL, in order, errors in place."""
+    """Fetch URLs from sync code (the CLI): one result per URL, in order, errors in place.
+    Without ``allowed_hosts`` in ``settings`` each URL stays on its own site: a redirect
+    to another host is refused, not followed."""
     url_list = list(urls)
 
     async def run() -> list[Page | FetchError]:

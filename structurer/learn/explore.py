@@ -4,6 +4,14 @@ Input: an entry URL, a lexicon, settings and a :class:`Fetcher`. Output:
 :class:`SiteRules` and an :class:`ExploreReport` (pages fetched, what each page
 was). This is the only analysis module that does I/O, and only through the
 fetcher; everything it learns comes from the pure functions in ``analyze/``.
+
+Analysis stays on the entry URL's site and the site it redirects to (a fetcher
+follows a redirect only on the same site: ``www.`` added or dropped, http to https),
+or on ``Settings.allowed_hosts`` when given; links elsewhere are never fetched.
+Credentials in the entry URL (``user:secret@``) are used for its host only and kept
+out of the rule file and every URL it records. When no browser is usable and the
+shop cannot be learned from its raw HTML, the error says that the pages need a
+browser and how to install one (exit 2), not that there are no product lists.
 """
 
 from __future__ import annotations
@@ -24,6 +32,8 @@ from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
 from structurer.fetch.base import Fetcher, Page
+from structurer.fetch.chromium import BrowserFetchError
+from structurer.fetch.scope import address, strip_userinfo
 from structurer.learn.categories import (
     LinkGroup,
     category_xpath,
@@ -92,13 +102,14 @@ class Explorer:
         return view
 
     async def view(self, url: str, level: str, *, record: bool = True) -> PageView:
-        if url in self.views:
-            return self.views[url]
+        key = strip_userinfo(url)   # the fetcher gets the credentials, nothing else does
+        if key in self.views:
+            return self.views[key]
         if self.report.fetched >= self.settings.analyze_max_pages:
             raise AnalysisError(f"page budget of {self.settings.analyze_max_pages} used up",
-                                url=url)
+                                url=key)
         self.report.fetched += 1
-        return self._keep(url, await self.sampler.page(url, level, record=record))
+        return self._keep(key, await self.sampler.page(url, level, record=record))
 
     async def views_of(self, urls: Sequence[str], level: str, *,
                        record: bool = True) -> list[PageView]:
@@ -315,10 +326,12 @@ def template_ref(lexicon: Lexicon, path: str | None) -> TemplateRef:
 
 
 def site_of(url: str) -> str:
-    parts = urlsplit(url)
-    host = (parts.hostname or "local").lower()
-    default = {"http": 80, "https": 443}.get(parts.scheme)
-    return f"{host}:{parts.port}" if parts.port and parts.port != default else host
+    """``host``, or ``host:port`` off the default port (``[v6]:port`` for IPv6)."""
+    where = address(url)
+    if where is None:
+        return (urlsplit(url).hostname or "local").lower()
+    host = f"[{where.host}]" if ":" in where.host else where.host
+    return host if where.default_port else f"{host}:{where.port}"
 
 
 def _pagination(guess: PaginationGuess | None) -> Pagination | None:
@@ -376,6 +389,12 @@ async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: F
     ex = Explorer(fetcher, lexicon, settings, progress)
     try:
         return await _analyze(ex, url, template_path, started)
+    except AnalysisError as error:
+        if ex.sampler.unavailable is None:
+            raise
+        raise BrowserFetchError(f"this shop's pages need a browser (without one: "
+                                f"{error.message}) and {ex.sampler.unavailable}",
+                                url=strip_userinfo(url), kind="browser") from None
     finally:
         await ex.sampler.close()
 
@@ -384,6 +403,8 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
                    started: float) -> tuple[SiteRules, ExploreReport]:
     lexicon, settings = ex.lexicon, ex.settings
     entry = await ex.view(url, "category", record=False)
+    url = strip_userinfo(url)
+    ex.sampler.confine(list(dict.fromkeys([site_of(url), site_of(entry.url)])))
     group, candidates = await ex.categories(entry)
     lists = await ex.list_pages(entry, candidates)
     layouts = learn_list_layouts(lists, lexicon)

@@ -6,6 +6,10 @@ fetcher, settings and the lexicon's render threshold. Output: the page to analyz
 per level, a :class:`RenderDecision` with the similarities that decided it. While a
 level is undecided its pages are fetched both ways and compared; from two pages on
 the level is marked and later pages are fetched one way only.
+
+Every page fetched, either way, must lie in :attr:`RenderSampler.scope` (the hosts
+analysis may visit, see :meth:`RenderSampler.confine`): one that does not is an
+``offsite`` :class:`~structurer.fetch.http.HttpFetchError`, and nothing is requested.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ from typing import Any, Literal
 from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch.base import Fetcher, Page
+from structurer.fetch.http import HttpFetchError
+from structurer.fetch.scope import HostScope, strip_userinfo
 from structurer.learn.render import decide_level, override, render_similarity
 from structurer.rules.model import RenderDecision
 
@@ -41,17 +47,34 @@ class RenderSampler:
         self.browser: Any = None
         self.unavailable: str | None = None    # why no browser could be used
         self.renders = 0
+        self.scope = HostScope(settings.allowed_hosts)
+
+    def confine(self, sites: list[str]) -> None:
+        """Analysis stays on these sites (``host`` or ``host:port``) unless the settings
+        name the allowed hosts themselves."""
+        if not self.settings.allowed_hosts:
+            self.scope = HostScope(sites)
+
+    def _check(self, url: str) -> str:
+        """``url`` without userinfo: the key pages are kept by; refused when off the scope."""
+        key = strip_userinfo(url)
+        if self.scope and not self.scope.allows(key):
+            raise HttpFetchError(f"off-site host (analysis stays on {self.scope.describe()})",
+                                 url=key, kind="offsite")
+        return key
 
     # ----- the two ways to fetch -------------------------------------------------------
     async def fetch_raw(self, url: str) -> Page:
-        if url not in self.raw:
-            self.raw[url] = await self.http.fetch(url)
-        return self.raw[url]
+        key = self._check(url)
+        if key not in self.raw:
+            self.raw[key] = await self.http.fetch(url)
+        return self.raw[key]
 
     async def rendered(self, url: str) -> Page | None:
         """The browser's DOM of ``url`` (None when no browser can be had)."""
-        if url in self.rendered_pages:
-            return self.rendered_pages[url]
+        key = self._check(url)
+        if key in self.rendered_pages:
+            return self.rendered_pages[key]
         if self.unavailable is not None:
             return None
         if self.browser is None:
@@ -68,9 +91,9 @@ class RenderSampler:
                 log.warning("render modes not checked: %s", error.message)
                 return None
             self.browser = browser
-        page: Page = await self.browser.fetch(url)
+        page: Page = await self.browser.fetch(key)
         self.renders += 1
-        self.rendered_pages[url] = page
+        self.rendered_pages[key] = page
         return page
 
     async def close(self) -> None:
@@ -114,7 +137,7 @@ class RenderSampler:
         rendered = await self.rendered(url)
         if rendered is None:
             return raw
-        similarity = (self._record(level, url, raw, rendered) if record
+        similarity = (self._record(level, raw.url, raw, rendered) if record
                       else render_similarity(raw.text, rendered.text))
         return rendered if similarity < self.threshold else raw
 

@@ -6,30 +6,37 @@ Input: URLs, an item XPath and field XPaths, :class:`~structurer.config.Settings
 :class:`Shot` — the rendered DOM, a full-page JPEG as a ``data:`` URI and one
 :class:`Box` per node the XPaths select (``document.evaluate`` in the page, each
 match's ``getBoundingClientRect`` in CSS pixels of the full page) — or just the DOM
-of further sample pages (:meth:`Camera.dom`). Every URL passes the crawler's URL
-checks and robots.txt verdict first.
+of further sample pages (:meth:`Camera.dom`). Every URL, and every redirect hop, passes
+the crawler's URL checks (the rule file's hosts) and robots.txt verdict before it is
+requested, and every request of a tab goes through the browser fetcher's
+:class:`~structurer.fetch.guard.RouteGuard`: documents and XHR go nowhere off the
+hosts, and a page larger than ``max_page_bytes`` (as served or as rendered) is refused.
 """
 
 from __future__ import annotations
 
 import base64
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
-from playwright.async_api import Browser, Route, ViewportSize
+from playwright.async_api import Browser, ViewportSize
 from playwright.async_api import Page as Tab
 
 from structurer.config import Settings
-from structurer.fetch.browser import BrowserFetchError
+from structurer.fetch.browser import BLOCKED_RESOURCES, BrowserFetchError
+from structurer.fetch.guard import RouteGuard, ms_left, settle
 from structurer.fetch.http import HttpFetcher
 
-__all__ = ["MAX_HEIGHT", "VIEWPORT", "Box", "Camera", "FieldsOf", "Shot"]
+__all__ = ["MAX_HEIGHT", "MAX_WIDTH", "VIEWPORT", "Box", "Camera", "FieldsOf", "Shot"]
 
 #: The window every sample page is photographed in (tests open pages the same way).
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
-#: Screenshots stop here (Chromium cannot capture much taller pages in one image).
+#: Screenshots stop here (Chromium cannot capture much taller pages in one image, and the
+#: report embeds it): a page's top and left part.
 MAX_HEIGHT = 8000
+MAX_WIDTH = 4000
 CONTAINER_COLOUR, ITEM_COLOUR = "#111111", "#757575"
 
 #: Evaluates XPaths in the page; returns every matched node's box in CSS pixels.
@@ -88,6 +95,7 @@ class Shot:
     """A photographed page: its DOM, its picture and where the XPaths point in it."""
 
     html: str
+    url: str = ""      # where the page ended up (after redirects)
     image: str = ""
     width: int = 0
     height: int = 0
@@ -100,13 +108,6 @@ class Shot:
 FieldsOf = Callable[[str], list[tuple[str, str, str]]]
 
 
-async def _no_media(route: Route) -> None:
-    if route.request.resource_type in ("image", "media", "font"):
-        await route.abort()
-    else:
-        await route.continue_()
-
-
 class Camera:
     """Chromium tabs that open pages, photograph them and measure XPath matches."""
 
@@ -115,42 +116,61 @@ class Camera:
         self.settings = settings
         self.http = http  # the crawler's URL checks and robots.txt verdict
 
+    async def _check(self, url: str, target: str, *, redirected: bool) -> None:
+        self.http.check_url(url, target, redirected=redirected)
+        if self.settings.obey_robots and not await self.http.allowed_by_robots(target):
+            where = f" (redirected to {target})" if redirected else ""
+            raise BrowserFetchError(f"disallowed by robots.txt{where}", url=url, kind="robots")
+
     @asynccontextmanager
     async def _tab(self, url: str, *, media: bool) -> AsyncIterator[Tab]:
-        """A tab with ``url`` loaded and the network idle, closed afterwards."""
-        self.http.check_url(url, url, redirected=False)
-        if self.settings.obey_robots and not await self.http.allowed_by_robots(url):
-            raise BrowserFetchError("disallowed by robots.txt", url=url, kind="robots")
+        """A tab with ``url`` loaded and the network idle (or as it stands after half of
+        ``browser_timeout``), closed afterwards."""
+        await self._check(url, url, redirected=False)
+        s = self.settings
         context = await self.browser.new_context(
-            viewport=VIEWPORT, user_agent=self.settings.user_agent, service_workers="block")
+            viewport=VIEWPORT, user_agent=s.user_agent, service_workers="block")
         try:
-            if not media:
-                await context.route("**/*", _no_media)
+            guard = RouteGuard(self.http.scope, block=() if media else BLOCKED_RESOURCES,
+                               max_redirects=s.max_redirects, max_bytes=s.max_page_bytes,
+                               timeout=s.browser_timeout)
+            await guard.install(context)
             tab = await context.new_page()
-            timeout = self.settings.browser_timeout * 1000
-            await tab.goto(url, wait_until="load", timeout=timeout)
-            await tab.wait_for_load_state("networkidle", timeout=timeout)
+            deadline = time.monotonic() + s.browser_timeout
+            await guard.open(tab, url, wait_until="commit", timeout=lambda: ms_left(deadline),
+                             check=lambda target: self._check(url, target, redirected=True))
+            await settle(tab, min(deadline, time.monotonic() + s.browser_timeout / 2))
             yield tab
         finally:
             await context.close()
 
-    async def dom(self, url: str) -> str:
-        """The rendered DOM of ``url`` (images, media and fonts not loaded)."""
+    async def _content(self, tab: Tab, url: str) -> str:
+        """The rendered DOM, refused past ``max_page_bytes`` characters."""
+        html = str(await tab.content())
+        if len(html) > self.settings.max_page_bytes:
+            raise BrowserFetchError(f"rendered page larger than {self.settings.max_page_bytes}"
+                                    " characters", url=url, kind="too_large")
+        return html
+
+    async def dom(self, url: str) -> tuple[str, str]:
+        """The rendered DOM of ``url`` and where it ended up (images, media, fonts not
+        loaded)."""
         async with self._tab(url, media=False) as tab:
-            return str(await tab.content())
+            return await self._content(tab, url), tab.url
 
     async def shoot(self, url: str, item_xpath: str | None, fields_of: FieldsOf) -> Shot:
         """Photograph ``url`` in full and box every node the XPaths select."""
         async with self._tab(url, media=True) as tab:
-            shot = Shot(str(await tab.content()))
+            shot = Shot(await self._content(tab, url), tab.url)
             fields = fields_of(shot.html)
             spec = {"items": item_xpath, "fields": [[name, xp] for name, xp, _ in fields]}
             colours = {name: colour for name, _, colour in fields}
             size = await tab.evaluate("() => [document.documentElement.scrollWidth, "
                                       "document.documentElement.scrollHeight]")
-            shot.width, shot.height = int(size[0]), min(int(size[1]), MAX_HEIGHT)
+            shot.width, shot.height = min(int(size[0]), MAX_WIDTH), min(int(size[1]), MAX_HEIGHT)
             for raw in await tab.evaluate(_BOXES_JS, spec):
-                if raw["box"] is None or raw["box"][1] + raw["box"][3] > shot.height:
+                if raw["box"] is None or raw["box"][1] + raw["box"][3] > shot.height \
+                        or raw["box"][0] + raw["box"][2] > shot.width:
                     shot.unseen[raw["field"]] = shot.unseen.get(raw["field"], 0) + 1
                     continue
                 x, y, w, h = (round(float(v), 1) for v in raw["box"])

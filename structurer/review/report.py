@@ -1,9 +1,15 @@
 """The review report: what a rule file learned, drawn over screenshots of its sample pages.
 
 Input: a :class:`~structurer.rules.model.SiteRules` and :class:`~structurer.config.Settings`
-(``chromium_path``, ``browser_timeout``, ``user_agent``). Output: one self-contained
+(``chromium_path``, ``browser_timeout``, ``user_agent``, ``max_page_bytes``). Output: one
+self-contained
 HTML file (inline CSS, screenshots as ``data:`` URIs, no scripts, nothing fetched when
-viewed), rendered from ``templates/review.html.j2``.
+viewed; only http(s) URLs are links), rendered from ``templates/review.html.j2``.
+
+Like a crawl, the review stays on the rule file's hosts (``site``, the start URL's
+host and ``hosts``, unless the settings name ``allowed_hosts``): a sample link or
+redirect elsewhere is reported, never requested. Pages larger than ``max_page_bytes``
+are refused, as the crawler refuses them, and each page is parsed once.
 
 Each level gets several sample pages: category, the start URL; list, up to three
 pages that yield items (category links first, else the start page, then the pages
@@ -28,15 +34,16 @@ from pathlib import Path
 from typing import Any
 
 from lxml import etree
+from lxml.html import HtmlElement
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import async_playwright
 
 from structurer import __version__
 from structurer.clean import parse_html
-from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch import run_sync
-from structurer.fetch.browser import INSTALL_HINT, BrowserFetchError, chromium_problem
+from structurer.fetch.chromium import launch
 from structurer.fetch.http import HttpFetcher
 from structurer.replay.extract import (
     CompiledRules,
@@ -126,12 +133,11 @@ def _fields(rules: dict[str, FieldRule]) -> list[FieldView]:
     return views
 
 
-def _detail_fields(rules: SiteRules, html: str) -> dict[str, FieldRule]:
+def _detail_fields(rules: SiteRules, root: HtmlElement) -> dict[str, FieldRule]:
     """The detail fields in force on this page: a variant's whose ``when`` holds, else the
     level's own (a variant's fields override the level's)."""
     detail = rules.levels.detail
     assert detail is not None
-    root = parse_html(html)
     for variant in detail.variants:
         try:
             holds = bool(root.xpath(variant.when))
@@ -142,8 +148,7 @@ def _detail_fields(rules: SiteRules, html: str) -> dict[str, FieldRule]:
     return dict(detail.fields)
 
 
-def _extract(compiled: CompiledRules, level: str, html: str, url: str) -> Extracted:
-    tree = parse_html(html, url)
+def _extract(compiled: CompiledRules, level: str, tree: HtmlElement, url: str) -> Extracted:
     if level == "category":
         links = extract_categories(compiled, tree, url)
         return Extracted([{"name": name, "url": link} for name, link in links],
@@ -174,11 +179,17 @@ class _Sampler:
 
     def __init__(self, rules: SiteRules, camera: Camera) -> None:
         self.rules, self.compiled, self.camera = rules, compile_rules(rules), camera
+        self._parsed: tuple[str, HtmlElement] | None = None  # the last page, parsed once
+
+    def _tree(self, html: str) -> HtmlElement:
+        if self._parsed is None or self._parsed[0] is not html:
+            self._parsed = (html, parse_html(html))
+        return self._parsed[1]
 
     def _fields_of(self, view: LevelView) -> FieldsOf:
         def fields_of(html: str) -> list[tuple[str, str, str]]:
             if view.level == "detail" and self.rules.levels.detail is not None:
-                view.fields = _fields(_detail_fields(self.rules, html))
+                view.fields = _fields(_detail_fields(self.rules, self._tree(html)))
             return [(f.name, f.xpath, f.colour) for f in view.fields]
         return fields_of
 
@@ -194,7 +205,8 @@ class _Sampler:
         view.photograph(url, shot)
         for earlier in view.samples:   # tried before, without records: not the one shown
             earlier.photographed = False
-        found = _extract(self.compiled, view.level, shot.html, url)
+        tree, self._parsed = self._tree(shot.html), None
+        found = _extract(self.compiled, view.level, tree, shot.url or url)
         view.add(SamplePage(url, len(found.records), photographed=True), found.records)
         return found
 
@@ -202,14 +214,14 @@ class _Sampler:
         """A further sample page, fetched the way the crawler fetches its level."""
         try:
             if view.decision.mode == "browser":
-                html, final = await self.camera.dom(url), url
+                html, final = await self.camera.dom(url)
             else:
                 page = await self.camera.http.fetch(url)
                 html, final = page.text, page.final_url
         except (PlaywrightError, FetchError) as error:
             view.add(SamplePage(url, problem=_problem(url, error)), [])
             return Extracted([], [])
-        found = _extract(self.compiled, view.level, html, final)
+        found = _extract(self.compiled, view.level, parse_html(html, final), final)
         view.add(SamplePage(final, len(found.records)), found.records)
         return found
 
@@ -246,20 +258,12 @@ class _Sampler:
 
 
 async def _collect(rules: SiteRules, settings: Settings) -> list[LevelView]:
-    problem = chromium_problem(settings.chromium_path)
-    if problem:
-        raise BrowserFetchError(problem, url=None, kind="browser")
+    if not settings.allowed_hosts:   # the crawl's hosts: the review goes nowhere else
+        settings = settings.model_copy(update={"allowed_hosts": sorted(rules.allowed_hosts)})
     levels = rules.levels
     views: list[LevelView] = []
     async with async_playwright() as playwright:
-        try:
-            browser = await playwright.chromium.launch(
-                executable_path=settings.chromium_path, args=list(CHROMIUM_FLAGS),
-                headless=True, timeout=settings.browser_timeout * 1000)
-        except PlaywrightError as error:
-            raise BrowserFetchError(f"cannot start Chromium at {settings.chromium_path!r}: "
-                                    f"{str(error).splitlines()[0]}; {INSTALL_HINT}",
-                                    url=None, kind="browser") from None
+        browser = await launch(playwright, settings)
         sampler = _Sampler(rules, Camera(browser, settings, HttpFetcher(settings)))
         try:
             categories: list[str] = []

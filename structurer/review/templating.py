@@ -2,16 +2,19 @@
 
 Input: template names under ``structurer/review/templates``. Output: HTML text; values are
 escaped unless a template says otherwise, and an undefined name is an error, not a blank.
+Only http(s) URLs may become links (the ``linkable`` test): a ``javascript:`` URL from a
+rule file or a page is shown as text.
 """
 
 from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import urlsplit
 
 import jinja2
 
-__all__ = ["cell", "count", "environment", "number", "ordered", "rate", "raw"]
+__all__ = ["cell", "count", "environment", "linkable", "number", "ordered", "rate", "raw"]
 
 
 def cell(value: Any) -> str:
@@ -43,6 +46,17 @@ def ordered(mapping: dict[str, Any], *first: str) -> list[tuple[str, Any]]:
     return sorted(mapping.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
 
 
+def linkable(value: Any) -> bool:
+    """An absolute http(s) URL, safe as an ``href``."""
+    if not isinstance(value, str) or any(c.isspace() or ord(c) < 32 for c in value):
+        return False
+    try:
+        parts = urlsplit(value)
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(parts.netloc)
+
+
 def raw(value: Any) -> str:
     """The value exactly as the JSON file holds it (for ``data-value`` attributes)."""
     return json.dumps(value)
@@ -56,4 +70,5 @@ def environment() -> jinja2.Environment:
     env.filters["pct"] = lambda value, total: f"{100 * value / total:.4f}%" if total else "0%"
     env.filters.update(cell=cell, count=count, rate=rate, number=number, raw=raw,
                        ordered=ordered)
+    env.tests["linkable"] = linkable
     return env

@@ -2,7 +2,8 @@
 
 Routes map a path to a function that writes the response; the server records every
 request (path, headers, start time) and the most requests it had in flight at once.
-Several servers can share one :class:`Gauge` to measure global concurrency.
+Several servers can share one :class:`Gauge` to measure global concurrency. A server
+listens on 127.0.0.1 unless given another loopback address (``127.0.0.2``, or ``::1``).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 @dataclass
 class Hit:
     path: str
-    headers: dict[str, str]
+    headers: dict[str, str]   # names in Title-Case (a browser may send them lower-case)
     started: float
 
 
@@ -65,6 +66,10 @@ def page(body: str, status: int = 200, **headers: str) -> Route:
     return lambda h, s: send(h, status, body, headers)
 
 
+class _Server6(ThreadingHTTPServer):
+    address_family = socket.AF_INET6
+
+
 @dataclass
 class LoopbackServer:
     routes: dict[str, Route] = field(default_factory=dict)
@@ -72,13 +77,16 @@ class LoopbackServer:
     hits: list[Hit] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
     state: dict[str, Any] = field(default_factory=dict)
+    host: str = "127.0.0.1"
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        kind = _Server6 if ":" in self.host else ThreadingHTTPServer
+        self._server = kind((self.host, 0), self._handler())
         self._server.daemon_threads = True
         self.port = self._server.server_address[1]
-        self.base = f"http://127.0.0.1:{self.port}"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        self.base = f"http://{host}:{self.port}"
         self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,),
                                         daemon=True)
 
@@ -105,7 +113,8 @@ class LoopbackServer:
 
             def do_GET(self) -> None:
                 with server._lock:
-                    server.hits.append(Hit(self.path, dict(self.headers), time.monotonic()))
+                    headers = {k.title(): v for k, v in self.headers.items()}
+                    server.hits.append(Hit(self.path, headers, time.monotonic()))
                     server.counts[self.path] += 1
                 route = server.routes.get(self.path)
                 with server.gauge:

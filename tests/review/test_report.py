@@ -21,6 +21,7 @@ from structurer.api import analyze_site
 from structurer.cli import main
 from structurer.config import CHROMIUM_FLAGS, Settings
 from structurer.demo.scoring import same
+from structurer.fetch.chromium import find_chromium
 from structurer.review import VIEWPORT, build_review
 from structurer.rules import load_rules, save_rules
 from structurer.rules.model import SiteRules
@@ -121,7 +122,7 @@ def _close(a: list[float], b: list[float]) -> bool:
 def test_overlays_sit_on_the_nodes_the_rules_select(
         reports: dict[str, tuple[SiteRules, Path]], tmp_path: Path) -> None:
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=Settings().chromium_path,
+        browser = playwright.chromium.launch(executable_path=find_chromium(Settings()),
                                              args=list(CHROMIUM_FLAGS))
         try:
             report_tab = browser.new_page(viewport={"width": 1366, "height": 900})
@@ -226,7 +227,7 @@ def test_records_come_from_several_sample_pages(
 def test_report_opens_without_network(reports: dict[str, tuple[SiteRules, Path]]) -> None:
     _, path = reports[SHOPS[1]]
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=Settings().chromium_path,
+        browser = playwright.chromium.launch(executable_path=find_chromium(Settings()),
                                              args=list(CHROMIUM_FLAGS))
         try:
             tab = browser.new_page()
@@ -249,7 +250,7 @@ def test_review_without_chromium_is_one_line(
     monkeypatch.setenv("STRUCTURER_CHROMIUM", str(tmp_path / "no-chromium"))
     assert main(["review", str(tmp_path / "shop.yaml")]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and "Chromium not found" in err
+    assert err.count("\n") == 0 and "no Chromium was found at" in err
     assert not (tmp_path / "shop.review.html").exists()
 
 
@@ -261,3 +262,40 @@ def test_unreachable_sample_pages_are_reported_not_raised(
     html = build_review(gone)
     assert html.count('role="alert"') == 3 and "could not open http://127.0.0.1:9/" in html
     assert 'class="box' not in html
+
+
+def test_only_http_urls_become_links() -> None:
+    """A rule file's samples (or a page's links) may hold javascript: URLs."""
+    from structurer.review.report import LevelView, SamplePage, render_review
+    from structurer.rules.model import RenderDecision, RenderSample
+    from tests.conftest import fixture_rules
+
+    rules = fixture_rules("shop")
+    decision = RenderDecision(mode="static", decided_by="auto", threshold=0.8, samples=[
+        RenderSample(url="javascript:alert('sample')", similarity=0.5),
+        RenderSample(url="http://127.0.0.1:8001/c/ok/", similarity=0.9)])
+    view = LevelView("list", "javascript:alert('shot')", decision, [])
+    view.add(SamplePage(" javascript:alert('page')", records=1), [{"name": "Boot"}])
+    view.add(SamplePage("java\nscript:alert('split')"), [])
+    html = render_review(rules, [view])
+    links = re.findall(r'href="([^"]*)"', html)
+    assert [u for u in links if not u.startswith("#")] == [
+        rules.start_url, "http://127.0.0.1:8001/c/ok/"]
+    assert "javascript:alert(&#39;sample&#39;)" in html and "javascript:alert(&#39;page&#39;)" in html
+
+
+@pytest.mark.browser
+def test_pages_larger_than_max_page_bytes_are_not_reviewed(tiny_site: Any) -> None:
+    """A 50 MB page used 3.4 GB: pages are bounded by max_page_bytes, as in a crawl."""
+    from tests.conftest import fixture_rules
+
+    big = "<html><body><nav class='site-nav'><a href='/c/a/'>A</a></nav>" + (
+        "<p>filler text of a very long page</p>" * 6000) + "</body></html>"
+    base = tiny_site({"/": big, "/robots.txt": ""})
+    rules = fixture_rules("shop")
+    rules = rules.model_copy(update={"site": base.removeprefix("http://"),
+                                     "start_url": base + "/"})
+    html = build_review(rules, Settings(max_page_bytes=100_000))
+    assert "page larger than 100000 bytes" in html and "data:image" not in html
+    small = build_review(rules, Settings(max_page_bytes=1_000_000))
+    assert "data:image/jpeg" in small   # the same page within the bound is photographed

@@ -2,9 +2,14 @@
 
 :class:`GuardMiddleware` checks every request the spider did not build itself (above
 all redirects) against the hosts and URL length of its rule file, as ``structurer
-crawl``'s fetcher checks every redirect hop. :class:`BrowserMiddleware` fetches the
-pages of levels whose ``render.mode`` is ``browser`` through the project's own
-:class:`~structurer.fetch.browser.BrowserFetcher` (Playwright and Debian's Chromium,
+crawl``'s fetcher checks every redirect hop; hosts match as
+:class:`~structurer.fetch.scope.HostScope` says. Requests of no rule file — robots.txt,
+which Scrapy asks for itself, and its redirects — must lie on some rule file's hosts, and
+a robots.txt redirect on the host it was asked from (one elsewhere is refused, and
+Scrapy then takes the robots.txt as missing, as ``structurer crawl`` does).
+:class:`BrowserMiddleware` fetches the pages of levels whose ``render.mode`` is
+``browser`` through the project's own :class:`~structurer.fetch.browser.BrowserFetcher`
+(Playwright and the Chromium :mod:`structurer.fetch.chromium` finds,
 on the asyncio reactor), so both runtimes render pages the same way: one rendering
 path, the same waiting for network idle, the same robots.txt and host checks.
 :func:`failure_kind` names a failure the way ``structurer crawl`` does.
@@ -23,6 +28,7 @@ from twisted.web._newclient import ResponseFailed
 
 from structurer.config import Settings
 from structurer.fetch.base import Fetcher
+from structurer.fetch.scope import HostScope, same_host
 
 __all__ = ["RENDER", "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind"]
 
@@ -62,20 +68,34 @@ class GuardMiddleware:
 
     def __init__(self, crawler: Any) -> None:
         self.crawler = crawler
+        self._scopes: dict[str | None, HostScope] = {}   # per site; None: every site's
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> GuardMiddleware:
         return cls(crawler)
 
+    def _scope(self, sites: dict[str, Any], site: str | None) -> HostScope:
+        scope = self._scopes.get(site)
+        if scope is None:
+            chosen = [sites[site]] if site is not None else list(sites.values())
+            scope = self._scopes[site] = HostScope(
+                sorted({h for one in chosen for h in one.guards.hosts}))
+        return scope
+
     def process_request(self, request: Any, spider: Any = None) -> None:
         site = request.meta.get(SITE)
         sites = getattr(self.crawler.spider, "sites", {})
-        if site not in sites:
+        if site not in sites:   # robots.txt (and its redirects): no rule file's own
+            first = (request.meta.get("redirect_urls") or [request.url])[0]
+            if sites and not (self._scope(sites, None).allows(request.url)
+                              and same_host(request.url, first)):
+                # plain IgnoreRequest: Scrapy's robots.txt middleware takes it quietly
+                raise IgnoreRequest(f"offsite: {request.url}")
             return
         guards = sites[site].guards
         if len(request.url) > guards.s.max_url_length:
             raise Refused("url_length", request.url)
-        if not guards.host_ok(request.url):
+        if not self._scope(sites, site).allows(request.url):
             raise Refused("offsite", request.url)
 
 

@@ -118,6 +118,8 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
 
     from structurer.crawl.scrapy.spider import RuleSpider
     from structurer.crawl.scrapy.worker import open_context
+    from structurer.crawl.traverse import render_modes
+    from structurer.fetch.chromium import find_chromium
 
     if redis_url:
         try:
@@ -125,7 +127,10 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
         except ImportError:
             raise StructurerError("--redis needs scrapy-redis: pip install "
                                   "'structurer[scale]'") from None
-    options = scrapy_settings(rules, out, settings or Settings(), redis_url=redis_url,
+    settings = settings or Settings()
+    if any("browser" in render_modes(load_rules(p)).values() for p in rules):
+        find_chromium(settings)   # no usable Chromium: one line and exit 2 before crawling
+    options = scrapy_settings(rules, out, settings, redis_url=redis_url,
                               crawl=f"structurer:{crawl}" if crawl else None, extra=extra)
     # scrapy-redis still passes the spider to Scrapy's stats: not the user's concern
     warnings.filterwarnings("ignore", category=ScrapyDeprecationWarning)

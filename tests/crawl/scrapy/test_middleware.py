@@ -54,8 +54,14 @@ def test_guards_refuse_offsite_and_long_urls() -> None:
     with pytest.raises(Refused) as long:
         guard.process_request(Request("http://shop.test/" + "a" * 80, meta=meta))
     assert failure_kind(long.value) == "url_length"
-    # requests that are not the crawl's (robots.txt) pass untouched
-    assert guard.process_request(Request("http://elsewhere.test/robots.txt")) is None
+    # Scrapy's own requests (robots.txt) stay on the rule files' hosts, and a robots.txt
+    # redirect on its host: one elsewhere is ignored (Scrapy then takes it as missing)
+    assert guard.process_request(Request("http://shop.test/robots.txt")) is None
+    for url, first in [("http://elsewhere.test/robots.txt", None),
+                       ("http://cdn.shop.test/robots.txt", "http://shop.test/robots.txt")]:
+        meta = {"redirect_urls": [first]} if first else {}
+        with pytest.raises(IgnoreRequest):
+            guard.process_request(Request(url, meta=meta))
 
 
 class FakeBrowser:
