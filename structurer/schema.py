@@ -1,17 +1,17 @@
 """Building blocks shared by the two file formats (lexicons and site rules).
 
-``Strict`` is the base of every file model: frozen, and an unknown key is an error
-that names the key and suggests the nearest known one. ``XPathExpr`` is a string
-checked to compile with lxml, so a typo in a rule file is caught by ``validate``
-and never first by a crawl.
+``Strict`` is the base of every file model: frozen, a float must be finite (``.nan``
+and ``.inf`` are refused), and an unknown key is an error that names the key and
+suggests the nearest known one. The XPaths and regexes
+of rule files are checked by :mod:`structurer.rules.expressions` and
+:mod:`structurer.rules.regexes`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
-from lxml import etree
-from pydantic import AfterValidator, BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
 from structurer.yamlio import suggest
@@ -25,9 +25,11 @@ XPATH_NAMESPACES = {"re": "http://exslt.org/regular-expressions"}
 
 
 class Strict(BaseModel):
-    """Frozen model whose unknown keys are reported with a 'did you mean' hint."""
+    """Frozen model of finite numbers whose unknown keys are reported with a 'did you
+    mean' hint."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", populate_by_name=True,
+                              allow_inf_nan=False)
 
     @model_validator(mode="before")
     @classmethod
@@ -48,18 +50,3 @@ def error_at(subpath: list[str], message: str) -> PydanticCustomError:
     field), so the file's line number points at the offending entry itself."""
     return PydanticCustomError("at_key", message.replace("{", "{{").replace("}", "}}"),
                                {"subpath": list(subpath)})
-
-
-def _check_xpath(value: str) -> str:
-    value = value.strip()
-    if not value:
-        raise ValueError("XPath is empty")
-    try:
-        etree.XPath(value, namespaces=XPATH_NAMESPACES)
-    except etree.XPathSyntaxError as error:
-        raise ValueError(f"invalid XPath {value!r}: {error}") from None
-    return value
-
-
-XPathExpr = Annotated[str, AfterValidator(_check_xpath)]
-"""An XPath 1.0 expression (EXSLT ``re:`` allowed) that lxml compiles."""

@@ -3,7 +3,10 @@
 Input: a path or text. Output: plain Python data, or the first and all problems as
 :class:`RuleValidationError` with the file, the 1-based line and the key path.
 Loading is always safe (no Python object tags) and refuses duplicate keys, which
-PyYAML would otherwise resolve silently by keeping the last one.
+PyYAML would otherwise resolve silently by keeping the last one. It is bounded too:
+a file larger than :data:`MAX_FILE_BYTES`, nested deeper than :data:`MAX_DEPTH` or
+expanding (through aliases) to more than :data:`MAX_VALUES` values is refused with one
+line, before any model sees it.
 """
 
 from __future__ import annotations
@@ -21,33 +24,63 @@ from structurer.errors import RuleError, RuleValidationError
 
 M = TypeVar("M", bound=BaseModel)
 
+#: Bytes of a YAML file read at most (rule files and lexicons are a few KB).
+MAX_FILE_BYTES = 5_000_000
+#: Nesting of mappings and lists a file may have (a rule file needs about 8).
+MAX_DEPTH = 64
+#: Values a file may hold once its aliases are expanded (a rule file has a few thousand).
+MAX_VALUES = 200_000
+
+try:
+    from yaml import CSafeLoader as _CSafeLoader
+except ImportError:  # PyYAML built without libyaml
+    from yaml import SafeLoader as _CSafeLoader  # type: ignore[assignment]
+
+
+def _check_unique_keys(loader: yaml.constructor.SafeConstructor, node: yaml.MappingNode,
+                       deep: bool) -> None:
+    seen: dict[Any, yaml.Node] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None,
+                f"duplicate key {key!r} (first given on line {seen[key].start_mark.line + 1})",
+                key_node.start_mark)
+        seen[key] = key_node
+
 
 class _UniqueKeyLoader(yaml.SafeLoader):
     """SafeLoader that rejects a key given twice in one mapping."""
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        seen: dict[Any, yaml.Node] = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=deep)
-            if key in seen:
-                raise yaml.constructor.ConstructorError(
-                    None, None,
-                    f"duplicate key {key!r} (first given on line {seen[key].start_mark.line + 1})",
-                    key_node.start_mark)
-            seen[key] = key_node
+        _check_unique_keys(self, node, deep)
+        return super().construct_mapping(node, deep=deep)
+
+
+class _FastUniqueKeyLoader(_CSafeLoader):
+    """The same on libyaml's parser (several times faster); a file it rejects is read
+    again by :class:`_UniqueKeyLoader`, whose messages the errors quote."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        _check_unique_keys(self, node, deep)
         return super().construct_mapping(node, deep=deep)
 
 
 def read_text(path: Path) -> str:
     """The file's text, or a one-line RuleError saying why it can't be read."""
     try:
-        raw = path.read_bytes()
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise RuleError("no such file", file=str(path)) from None
     except IsADirectoryError:
         raise RuleError("is a directory, not a YAML file", file=str(path)) from None
     except OSError as error:
         raise RuleError(f"cannot read: {error.strerror}", file=str(path)) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RuleError(f"larger than {MAX_FILE_BYTES:,} bytes; rule files and lexicons are a "
+                        "few KB, so this is not one", file=str(path))
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -62,7 +95,18 @@ def parse(text: str, file: str) -> Any:
     if not text.strip():
         raise RuleValidationError("file is empty", file=file)
     try:
-        return yaml.load(text, Loader=_UniqueKeyLoader)
+        return _bounded(yaml.load(text, Loader=_FastUniqueKeyLoader), text, file)
+    except yaml.MarkedYAMLError as error:
+        if "nesting depth" in str(error.problem):
+            raise _too_deep(text, file) from None
+    except yaml.YAMLError:
+        pass  # read again below, for the pure-Python parser's wording of the error
+    except RecursionError:  # the pure-Python parser, when PyYAML has no libyaml
+        raise _too_deep(text, file) from None
+    try:
+        return _bounded(yaml.load(text, Loader=_UniqueKeyLoader), text, file)
+    except RecursionError:
+        raise _too_deep(text, file) from None
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         problem = error.problem or "invalid YAML"
@@ -79,6 +123,44 @@ def parse(text: str, file: str) -> Any:
         raise RuleValidationError(f"YAML syntax error: {problem}", file=file, line=line) from None
     except yaml.YAMLError as error:
         raise RuleValidationError(f"YAML error: {error}", file=file) from None
+
+
+def _bounded(data: Any, text: str, file: str) -> Any:
+    """``data`` when it is at most MAX_DEPTH deep and holds at most MAX_VALUES values
+    (aliases counted each time they are used: a 'billion laughs' file is refused)."""
+    stack, count = [(data, 1)], 0
+    while stack:
+        value, depth = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            raise RuleValidationError(f"holds more than {MAX_VALUES:,} values once its aliases "
+                                      "(*name) are expanded; a rule file or lexicon has a few "
+                                      "thousand", file=file)
+        children = value.values() if isinstance(value, dict) else value \
+            if isinstance(value, list) else ()
+        if children and depth >= MAX_DEPTH:
+            raise _too_deep(text, file)
+        stack.extend((child, depth + 1) for child in children)
+    return data
+
+
+def _too_deep(text: str, file: str) -> RuleValidationError:
+    """The error for a file nested deeper than MAX_DEPTH, at the line where it gets so."""
+    line, depth = None, 0
+    try:
+        for event in yaml.parse(text, Loader=_CSafeLoader):
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth >= MAX_DEPTH:
+                    line = event.start_mark.line + 1 if event.start_mark is not None else None
+                    break
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+    except (yaml.YAMLError, RecursionError) as error:
+        mark = getattr(error, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+    return RuleValidationError(f"nested more than {MAX_DEPTH} levels deep; a rule file or "
+                               "lexicon needs fewer than 10", file=file, line=line)
 
 
 def _node_line(root: yaml.Node | None, loc: Sequence[str | int]) -> int | None:
@@ -124,7 +206,7 @@ def validation_errors(model: type[M], data: Any, text: str, file: str) -> list[R
         model.model_validate(data)
     except ValidationError as exc:
         try:
-            root = yaml.compose(text, Loader=yaml.SafeLoader)
+            root = yaml.compose(text, Loader=_CSafeLoader)
         except yaml.YAMLError:
             root = None
         out = []

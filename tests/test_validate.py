@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from structurer.cli import main
 from structurer.errors import RuleError
 from structurer.lexicon import load_lexicon
 from structurer.rules import load_rules
@@ -22,6 +24,7 @@ from structurer.validate import validate_file
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (Path(__file__).parent / "fixtures" / "rules" / "shop.yaml").read_text()
 LEXICON = (ROOT / "templates" / "ecommerce.yaml").read_text()
+ITEMS = "    item_xpath: //main//ul[contains(@class, 'products')]/li[@class='product']"
 
 
 def _edit(text: str, old: str, new: str) -> str:
@@ -78,6 +81,45 @@ CASES = [
     ("lexicon-level", LEXICON, ("    level: detail\n    description: The product's descriptive",
                                 "    level: page\n    description: The product's descriptive"),
      "'list', 'detail' or 'both'", EDIT, "fields.description.level"),
+    # what the crawler refuses, or cannot afford, is refused when the file is read
+    ("unknown-function", RULES, ("      name: {xpath: //h1,", "      name: {xpath: 'foo(//h1)',"),
+     "unknown function foo()", EDIT, "levels.detail.fields.name.xpath"),
+    ("xpath-variable", RULES, ("      name: {xpath: //h1,", "      name: {xpath: '//h1[$x]',"),
+     "XPath variables ($name) are not supported", EDIT, "levels.detail.fields.name.xpath"),
+    ("item-xpath-number", RULES, (ITEMS, "    item_xpath: count(//li)"),
+     "gives a number; it must select elements", EDIT, "levels.list.item_xpath"),
+    ("item-xpath-string", RULES, (ITEMS, "    item_xpath: string(//li)"),
+     "gives a string; it must select elements", EDIT, "levels.list.item_xpath"),
+    ("item-xpath-attributes", RULES, (ITEMS, "    item_xpath: //li/@id"),
+     "selects attributes; it must select elements", EDIT, "levels.list.item_xpath"),
+    ("costly-xpath", RULES, ("      name: {xpath: //h1,", "      name: {xpath: '//*[count(//*) > 1]',"),
+     "XPath is too costly to replay: '//*' is an absolute path", EDIT,
+     "levels.detail.fields.name.xpath"),
+    ("costly-item-field", RULES, ("        xpath: .//h2[@class='product-name']/a",
+                                  "        xpath: ancestor::ul//h2"),
+     "goes up and then down again, which can reach the whole page, for every list item", EDIT,
+     "levels.list.fields.name.xpath"),
+    ("site-port", RULES, ("site: 127.0.0.1:8001", "site: 127.0.0.1:99999"),
+     "port '99999' of '127.0.0.1:99999' must be a number from 1 to 65535", EDIT, "site"),
+    ("start-url-port", RULES, ("start_url: http://127.0.0.1:8001/", "start_url: http://127.0.0.1:99999/"),
+     "must be a number from 1 to 65535", EDIT, "start_url"),
+    ("hosts-port", RULES, ("hosts: [cdn.127.0.0.1.nip.invalid]", "hosts: ['cdn.example:99999']"),
+     "must be a number from 1 to 65535", EDIT, "hosts.0"),
+    ("hosts-not-a-host", RULES, ("hosts: [cdn.127.0.0.1.nip.invalid]", "hosts: ['1']"),
+     "'1' is not a host name or an IP address", EDIT, "hosts.0"),
+    ("start-url-elsewhere", RULES, ("start_url: http://127.0.0.1:8001/",
+                                    "start_url: http://shop.example:8001/"),
+     "site '127.0.0.1:8001' and the host of start_url", "site: 127.0.0.1:8001", "site"),
+    ("nan-confidence", RULES, ("        confidence: 0.91", "        confidence: .nan"),
+     "finite number", EDIT, "levels.list.fields.price.confidence"),
+    ("backtracking-regex", RULES, (r"post: ['regex:([A-Z]{2}-\d+)']", "post: ['regex:(a+)+$']"),
+     "regex '(a+)+$' can take very long", EDIT, "levels.detail.fields.sku.post.0"),
+    ("deep-yaml", "levels: " + "[" * 600 + "]" * 600 + "\n", None,
+     "nested more than 64 levels deep", 1, None),
+    ("lexicon-nan-weight", LEXICON, ("    words: {name: 8, title: 8,", "    words: {name: .nan, title: 8,"),
+     "finite number", EDIT, "fields.name.words.name"),
+    ("lexicon-inf-weight", LEXICON, ("    words: {name: 8, title: 8,", "    words: {name: .inf, title: 8,"),
+     "finite number", EDIT, "fields.name.words.name"),
 ]
 
 
@@ -190,3 +232,40 @@ def test_rules_are_checked_against_their_lexicon(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "structurer", "validate", str(path)],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stderr.startswith("warning: ")
+
+
+def test_files_too_large_are_refused_at_once(tmp_path: Path) -> None:
+    """A 6 MB file is not read, let alone parsed: one line, quickly, from every loader."""
+    big = tmp_path / "big.yaml"
+    big.write_text(RULES + "# " + "x" * 6_000_000 + "\n", encoding="utf-8")
+    started = time.monotonic()
+    report = validate_file(big)
+    for loader in (load_rules, load_lexicon):
+        with pytest.raises(RuleError, match="larger than 5,000,000 bytes"):
+            loader(big)
+    assert time.monotonic() - started < 5
+    assert not report.ok and "larger than 5,000,000 bytes" in str(report.errors[0])
+
+
+@pytest.mark.parametrize("command", ["validate", "crawl", "review", "extract", "analyze",
+                                     "extract-page"])
+def test_deep_yaml_is_one_line_for_every_command(command: str, tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """YAML nested 600 levels deep used to stop each loader with a RecursionError."""
+    deep = tmp_path / "deep.yaml"
+    deep.write_text("levels: " + "[" * 600 + "]" * 600 + "\n", encoding="utf-8")
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><h1>x</h1></body></html>")
+    args = {
+        "validate": [str(deep)],
+        "crawl": [str(deep), "--out", str(tmp_path / "out.jsonl")],
+        "review": [str(deep), "--out", str(tmp_path / "review.html")],
+        "extract": [str(deep), str(page)],
+        "analyze": ["--template", str(deep), "--level", "detail", "--pages", str(page), str(page),
+                    "--out", str(tmp_path)],
+        "extract-page": [str(page), "--template", str(deep)],
+    }[command]
+    assert main([command, *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "nested more than 64 levels deep" in err
+    assert str(deep) in err

@@ -8,10 +8,13 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail, say
+from structurer.cli.options import at_least, http_url, positive_float, positive_int
+from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail, say, warn
 
 if TYPE_CHECKING:
     from structurer.config import Settings
+    from structurer.learn.explore import ExploreReport
+    from structurer.rules import SiteRules
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -23,16 +26,21 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     if args.pages:
         from structurer.api import analyze_pages
 
-        if args.level is None:
-            fail("--pages needs --level list or --level detail")
+        if args.level is None or args.url:
+            fail("--pages needs --level list or --level detail" if args.level is None
+                 else "give the shop's entry URL or --pages, not both")
             return EXIT_BAD_INPUT
         rules = analyze_pages(args.pages, args.level, template, settings, base_url=args.base_url)
         name = rules_filename(rules.start_url)
+        report = None
     else:
         from structurer.api import analyze_site
 
         if not args.url:
             fail("give the shop's entry URL, or --level and --pages")
+            return EXIT_BAD_INPUT
+        if args.level or args.base_url:
+            fail(f"{'--level' if args.level else '--base-url'} goes with --pages, not with a URL")
             return EXIT_BAD_INPUT
         with progress_printer(sys.stderr) as progress:
             rules, report = analyze_site(args.url, template, settings, progress=progress)
@@ -43,38 +51,41 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     print_rules_summary(rules)
     path = save_rules(rules, Path(args.out) / name)
     say(f"wrote {path}")
+    missing = _missing(rules, report, settings) if report is not None else None
+    if missing:
+        warn(f"{path}: {missing}")
+        return EXIT_FELL_SHORT
     return EXIT_OK
+
+
+def _missing(rules: SiteRules, report: ExploreReport, settings: Settings) -> str | None:
+    """What a crawl of the rule file will lack, and why, when analysis ran out of pages
+    (or found no product page to learn from): None when the file is complete."""
+    if rules.levels.detail is not None:
+        return None
+    budget = settings.analyze_max_pages
+    if report.fetched >= budget:
+        return (f"no detail level, so a crawl gives only what list pages show: the page "
+                f"budget (--max-pages {budget}) ran out before enough product pages were read; "
+                f"run again with more pages (default: 60)")
+    return "no detail level: no product page could be learned, so a crawl gives only what " \
+           "list pages show"
 
 
 def _settings(args: argparse.Namespace) -> Settings:
     from structurer.config import Settings
 
-    layers: dict[str, object] = {}
-    if getattr(args, "max_pages", None):
-        layers["analyze_max_pages"] = args.max_pages
-    if getattr(args, "render", None):
-        layers["render"] = args.render
-    return Settings.layered(layers)
+    return Settings.layered({"analyze_max_pages": getattr(args, "max_pages", None),
+                             "render": getattr(args, "render", None)})
 
 
 def cmd_analyze_many(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
     from rich.console import Console
 
     from structurer.api import analyze_many, read_url_file
     from structurer.learn.batch import BatchDisplay, summary_table
 
-    try:
-        settings = _settings(args)
-    except ValidationError as error:
-        first = error.errors()[0]
-        option = str(first["loc"][0]).removeprefix("analyze_").replace("_", "-")
-        fail(f"--{option}: {first['msg']}")
-        return EXIT_BAD_INPUT
-    if args.jobs < 1 or args.timeout <= 0:
-        fail(f"-j/--jobs must be at least 1 (got {args.jobs})" if args.jobs < 1
-             else f"--timeout must be positive (got {args.timeout:g})")
-        return EXIT_BAD_INPUT
+    settings = _settings(args)
     tasks, bad = read_url_file(args.urls)
     with BatchDisplay(len(tasks) + len(bad)) as display:
         for result in bad:
@@ -92,16 +103,29 @@ def cmd_analyze_many(args: argparse.Namespace) -> int:
 def register(sub: Any) -> None:
     p = sub.add_parser("analyze", help="learn a site's rule file from its entry URL",
                        description="Explore a shop from its entry URL (or learn one level from "
-                                   "sample pages) and write site_rules/<host>.yaml.")
-    p.add_argument("url", nargs="?", metavar="URL")
-    p.add_argument("--out", default="site_rules", help="directory for the rule file")
-    p.add_argument("--template", metavar="NAME|PATH", help="lexicon (default: ecommerce)")
-    p.add_argument("--max-pages", type=int, metavar="N", help="pages to fetch at most")
-    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto")
+                                   "sample pages) and write site_rules/<host>.yaml. A rule file "
+                                   "without a detail level (too few pages) is written with a "
+                                   "warning and exit 1.")
+    p.add_argument("url", nargs="?", metavar="URL", type=http_url,
+                   help="the shop's entry page (an http(s) URL)")
+    p.add_argument("--out", default="site_rules", metavar="DIR",
+                   help="directory for the rule file (default: %(default)s)")
+    p.add_argument("--template", metavar="NAME|PATH",
+                   help="lexicon: a shipped name or a YAML file (default: ecommerce)")
+    p.add_argument("--max-pages", type=at_least(3), metavar="N",
+                   help="pages to fetch at most, at least 3 (default: 60); too few leave the "
+                        "rule file without a detail level")
+    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto",
+                   help="static HTTP or a browser per level; auto: decide per level by "
+                        "comparing pages (default: %(default)s)")
     p.add_argument("--level", choices=["list", "detail"], help="with --pages: the level to learn")
-    p.add_argument("--pages", nargs="+", metavar="PAGE", help="sample pages (files or URLs)")
-    p.add_argument("--base-url", help="URL the sample files were saved from")
-    p.set_defaults(func=cmd_analyze)
+    p.add_argument("--pages", nargs="+", metavar="PAGE",
+                   help="at least 2 sample pages of one level (saved files, .gz too, or URLs)")
+    p.add_argument("--base-url", type=http_url, metavar="URL",
+                   help="with --pages: the folder the sample files were saved from, ending in "
+                        "'/' (each file's URL is the folder + its name). Default: a <base href> "
+                        "a file starts with, else its file:// URL")
+    p.set_defaults(func=cmd_analyze, interrupted="no rule file was written")
 
     p = sub.add_parser("analyze-many", help="learn the rule files of many shops in parallel",
                        description="Analyze every shop of a URLs file (one entry URL a line; "
@@ -109,12 +133,17 @@ def register(sub: Any) -> None:
                                    "each in its own process; a failed shop never stops the "
                                    "others. Exit 1 when any shop failed.")
     p.add_argument("urls", metavar="URLS.txt")
-    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
-                   help="shops analyzed at once (default: the number of CPUs)")
-    p.add_argument("--out", default="site_rules", help="directory for the rule files")
-    p.add_argument("--template", metavar="NAME|PATH", help="lexicon (default: ecommerce)")
-    p.add_argument("--max-pages", type=int, metavar="N", help="pages to fetch per shop at most")
-    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto")
-    p.add_argument("--timeout", type=float, default=600, metavar="S",
-                   help="give up on a shop after S seconds (default: 600)")
-    p.set_defaults(func=cmd_analyze_many)
+    p.add_argument("-j", "--jobs", type=positive_int, default=os.cpu_count() or 1, metavar="N",
+                   help="shops analyzed at once (default: the number of CPUs, %(default)s)")
+    p.add_argument("--out", default="site_rules", metavar="DIR",
+                   help="directory for the rule files (default: %(default)s)")
+    p.add_argument("--template", metavar="NAME|PATH",
+                   help="lexicon: a shipped name or a YAML file (default: ecommerce)")
+    p.add_argument("--max-pages", type=at_least(3), metavar="N",
+                   help="pages to fetch per shop at most, at least 3 (default: 60)")
+    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto",
+                   help="static HTTP or a browser per level (default: %(default)s)")
+    p.add_argument("--timeout", type=positive_float, default=600, metavar="S",
+                   help="give up on a shop after S seconds (default: %(default)s)")
+    p.set_defaults(func=cmd_analyze_many,
+                   interrupted="the rule files of shops already finished are kept")

@@ -1,9 +1,17 @@
-"""The parser and ``main``: every command group registers its subcommands here."""
+"""The parser and ``main``: every command group registers its subcommands here.
+
+Every bad input ends as one line on stderr and exit 2, a usage mistake argparse finds
+too (:class:`Parser`); a library error is printed as its one line (exit 1 for analysis
+that fell short, 2 for the rest); a file system error names the file; Ctrl-C prints
+``interrupted`` and, where the command says so (``set_defaults(interrupted=...)``),
+what became of its work.
+"""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
+from typing import NoReturn
 
 from structurer._version import __version__
 from structurer.cli import analyze, crawl, demo, extract, files, review
@@ -11,8 +19,18 @@ from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail
 from structurer.errors import AnalysisError, StructurerError
 
 
+class Parser(argparse.ArgumentParser):
+    """An argparse parser whose usage errors are one line, like every other bad input
+    (subcommand parsers are made of the same class)."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("structurer").strip()
+        fail(f"{command + ': ' if command else ''}{message} (see: {self.prog} --help)")
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="structurer",
         description="Learn how an online shop is built, then crawl it fast from what was learned.")
     parser.add_argument("--version", action="version", version=f"structurer {__version__}")
@@ -24,7 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error already printed
+        return done.code if isinstance(done.code, int) else EXIT_BAD_INPUT
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT
@@ -37,10 +58,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         fail(str(error))
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        fail("interrupted")
+        hint = getattr(args, "interrupted", None)
+        fail(f"interrupted; {hint}" if hint else "interrupted")
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except OSError as error:  # a file or directory the command could not use
+        where = error.filename if error.filename is not None else ""
+        fail(f"{where}: {error.strerror or error}" if where else str(error.strerror or error))
+        return EXIT_BAD_INPUT
 
 
 if __name__ == "__main__":

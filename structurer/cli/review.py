@@ -7,12 +7,22 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from structurer.cli.output import EXIT_OK, say
+from structurer.cli.output import EXIT_OK, say, warn
+
+
+def open_in_browser(path: Path) -> None:
+    """Open a written report in the user's web browser, or say that none could be."""
+    import webbrowser
+
+    try:
+        opened = webbrowser.open(path.resolve().as_uri())
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        warn(f"no web browser could be opened (set BROWSER to one); the report is {path}")
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    import webbrowser
-
     from structurer.config import Settings
     from structurer.review import write_review
     from structurer.rules import load_rules
@@ -21,19 +31,17 @@ def cmd_review(args: argparse.Namespace) -> int:
     path = write_review(load_rules(args.rules), out, Settings(), source=args.rules)
     say(f"wrote the review of {args.rules} to {path}")
     if args.open:
-        webbrowser.open(path.resolve().as_uri())
+        open_in_browser(path)
     return EXIT_OK
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    import webbrowser
-
     from structurer.review.crawl import write_crawl_report
 
     path = write_crawl_report(args.stats, args.out)
     say(f"wrote the report of {args.stats} to {path}")
     if args.open:
-        webbrowser.open(path.resolve().as_uri())
+        open_in_browser(path)
     return EXIT_OK
 
 

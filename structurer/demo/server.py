@@ -41,7 +41,10 @@ def _handler_for(shop: Site) -> type[BaseHTTPRequestHandler]:
             self._serve(send_body=False)
 
         def _serve(self, *, send_body: bool) -> None:
-            response = shop.handle(self.path)
+            # a site with handle_request(path, headers) sees the request's cookies and host
+            answer = getattr(shop, "handle_request", None)
+            response = (answer(self.path, self.headers) if answer is not None
+                        else shop.handle(self.path))
             self.send_response(response.status)
             self.send_header("Content-Type", response.content_type)
             self.send_header("Content-Length", str(len(response.body)))
@@ -81,6 +84,9 @@ class DemoServer:
         self.shops = {shop.name: shop for shop in shops}
         self.host = host
         self._ports = ports or {}
+        for name, port in self._ports.items():  # the socket would raise OverflowError
+            if not 0 <= port <= 65535:
+                raise ValueError(f"port {port} for {name!r} is not within 0..65535")
         self._servers: dict[str, _Server] = {}
         self._threads: list[threading.Thread] = []
 

@@ -5,58 +5,50 @@ Input: :class:`~structurer.rules.model.SiteRules`, compiled once by
 tree (from :func:`structurer.clean.parse_html`) and the page's URL. Output: for a
 list page a :class:`ListResult` (one record per product item, the next page's URL,
 the variant layout used); for a detail page one record ``dict``; for any page the
-category links as ``(name, absolute URL)``; :func:`extract_page` picks the level.
-Used by ``structurer extract``, the analyzer (to verify rules), the crawler and
-the Scrapy runtime. Pure: no I/O.
+category links as ``(name, absolute URL)``; :func:`extract_page` picks the level, or
+``other`` for a page that shows neither the list's items nor the detail level. Each call
+evaluates the rules within a time budget (``budget`` seconds, :data:`PAGE_BUDGET` by
+default): past it the page is given up with a :class:`RuleTimeout` naming the rule that
+took the time. Used by ``structurer extract``, the analyzer (to verify rules), the
+crawler and the Scrapy runtime. Pure: no I/O.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
+from time import perf_counter
 from typing import Any, Literal
 from urllib.parse import urljoin
 
 from lxml import etree
 
 from structurer.errors import RuleError
-from structurer.replay.records import (
-    FieldPlan,
-    JsonLd,
-    XPathFn,
-    build_record,
-    compile_fields,
-    compile_xpath,
+from structurer.replay.jsonld import JsonLd
+from structurer.replay.pagination import (
+    CompiledPagination,
+    compile_pagination,
+    first_link,
+    label,
+    next_url,
 )
+from structurer.replay.records import FieldPlan, build_record, compile_fields, select
+from structurer.replay.xpaths import PAGE_BUDGET, Clock, RuleTimeout, XPathFn, compile_xpath
 from structurer.rules.model import (
     DetailLayout,
     DetailVariant,
     ListLayout,
     ListVariant,
-    Pagination,
     SiteRules,
 )
 from structurer.values import Base, element_text, link_target
 
-__all__ = ["CompiledRules", "ListResult", "PageResult", "compile_rules", "extract_categories",
-           "extract_detail", "extract_list", "extract_page"]
+__all__ = ["PAGE_BUDGET", "CompiledRules", "ListResult", "PageResult", "RuleTimeout",
+           "compile_rules", "extract_categories", "extract_detail", "extract_list", "extract_page"]
 
-Level = Literal["list", "detail"]
+Level = Literal["list", "detail", "other"]
+Budget = float | None
 
 _BASE_HREF: XPathFn = etree.XPath("/html/head/base/@href")
-_LINKED: XPathFn = etree.XPath("//a[contains(@href, $needle)]/@href | "
-                      "//link[contains(@href, $needle)]/@href")
-_PARAM_PATTERN = re.compile(r"\?([\w.\-\[\]]+)=\{page\}")
-
-
-@dataclass(frozen=True, slots=True)
-class CompiledPagination:
-    next_xpath: XPathFn | None
-    pattern: str | None
-    first_page: int
-    param: re.Pattern[str] | None    # '?page={page}': the query parameter
-    suffix: re.Pattern[str] | None   # 'page/{page}/', '-{page}.html': the URL's tail
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +59,8 @@ class CompiledList:
     link: int | None  # the detail link's index in plan.xpaths
     plan: FieldPlan
     pagination: CompiledPagination | None
+    item_label: str = ""
+    when_label: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +68,7 @@ class CompiledDetail:
     name: str | None
     when: XPathFn | None
     plan: FieldPlan
+    when_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -85,6 +80,7 @@ class CompiledRules:
     details: tuple[CompiledDetail, ...]  # likewise
     category_xpath: XPathFn | None
     items_per_page: float | None
+    category_label: str = ""
 
     @property
     def has_list(self) -> bool:
@@ -113,21 +109,6 @@ class PageResult:
 
 
 # ----- compiling ------------------------------------------------------------------------------
-def _pagination(p: Pagination | None, where: str) -> CompiledPagination | None:
-    if p is None:
-        return None
-    param = suffix = None
-    if p.url_pattern:
-        found = _PARAM_PATTERN.fullmatch(p.url_pattern)
-        if found:
-            param = re.compile(rf"([?&]{re.escape(found[1])}=)(\d*)")
-        else:
-            suffix = re.compile(re.escape(p.url_pattern).replace(r"\{page\}", r"(\d+)") + "$")
-    return CompiledPagination(
-        compile_xpath(p.next_xpath, f"{where}.next_xpath") if p.next_xpath else None,
-        p.url_pattern, p.first_page, param, suffix)
-
-
 def _merged(own: dict[str, Any], main: dict[str, Any]) -> dict[str, Any]:
     """A variant's fields over the level's: the variant overrides, the level fills in (so
     do its detail link and pagination)."""
@@ -152,7 +133,8 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
                 name, compile_xpath(when, f"{where}.when") if when else None,
                 compile_xpath(layout.item_xpath, f"{where}.item_xpath"),
                 plan.extra[0] if link else None, plan,
-                _pagination(layout.pagination or main.pagination, f"{where}.pagination")))
+                compile_pagination(layout.pagination or main.pagination, f"{where}.pagination"),
+                label(f"{where}.item_xpath", layout.item_xpath), label(f"{where}.when", when)))
     details: list[CompiledDetail] = []
     if levels.detail is not None:
         main_d = levels.detail
@@ -163,13 +145,15 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
         for name, when, dlayout, where in dlayouts:
             details.append(CompiledDetail(
                 name, compile_xpath(when, f"{where}.when") if when else None,
-                compile_fields(_merged(dlayout.fields, main_d.fields), f"{where}.fields")))
+                compile_fields(_merged(dlayout.fields, main_d.fields), f"{where}.fields"),
+                label(f"{where}.when", when)))
     category = levels.category
     baseline = levels.list.baseline if levels.list is not None else None
     return CompiledRules(
         rules, tuple(lists), tuple(details),
         compile_xpath(category.link_xpath, "levels.category.link_xpath") if category else None,
-        baseline.items_per_page if baseline is not None else None)
+        baseline.items_per_page if baseline is not None else None,
+        label("levels.category.link_xpath", category.link_xpath if category else None))
 
 
 # ----- helpers --------------------------------------------------------------------------------
@@ -182,125 +166,92 @@ def _base(root: Any, url: str) -> Base:
     return Base(urljoin(url, href[0].strip()) if href and href[0].strip() else url)
 
 
-def _holds(when: XPathFn | None, root: Any) -> bool:
-    return when is None or bool(when(root))
+def _layout(layouts: tuple[Any, ...], root: Any, clock: Clock) -> Any:
+    """The first layout whose ``when`` holds (the level's own, last, always does)."""
+    return next(layout for layout in layouts
+                if layout.when is None or bool(clock.run(layout.when_label, layout.when, root)))
 
 
-def _layout(layouts: tuple[Any, ...], root: Any) -> Any:
-    return next(layout for layout in layouts if _holds(layout.when, root))
-
-
-def _link(selected: Any, base: Base) -> str | None:
-    """The first usable link of an XPath result (element -> its href) made absolute."""
-    for node in selected if isinstance(selected, list) else [selected]:
-        href = node if isinstance(node, str) else link_target(node)
-        url = base.join(href) if href else None
-        if url is not None:
-            return url
-    return None
-
-
-# ----- pagination -----------------------------------------------------------------------------
-def _pattern_next(p: CompiledPagination, url: str) -> tuple[str, str]:
-    """(URL of the page after ``url`` by the URL pattern, the text a link to it contains)."""
-    assert p.pattern is not None
-    url = url.split("#", 1)[0]
-    if p.param is not None:
-        found = p.param.search(url)
-        page = int(found[2]) if found and found[2] else p.first_page - 1
-        key = p.pattern[1:].replace("{page}", str(page + 1))
-        if found:
-            return url[:found.start(2)] + str(page + 1) + url[found.end(2):], key
-        return url + ("&" if "?" in url else "?") + key, key
-    assert p.suffix is not None
-    found = p.suffix.search(url)
-    if found:
-        page = int(found[1]) + 1
-        tail = p.pattern.replace("{page}", str(page))
-        return url[:found.start()] + tail, tail.lstrip("./")
-    tail = p.pattern.replace("{page}", str(p.first_page))
-    return urljoin(url, tail), tail.lstrip("./")
-
-
-def _next_url(p: CompiledPagination | None, root: Any, url: str, base: Base, items: int,
-              items_per_page: float | None) -> str | None:
-    """The next list page: the next link, else the URL pattern's next page if the page
-    links to it (or, without a next link rule, if the page is full by the baseline)."""
-    if p is None:
-        return None
-    if p.next_xpath is not None:
-        found = _link(p.next_xpath(root), base)
-        if found == url:  # a page pointing at itself is the last one
-            found = None
-        if found is not None or p.pattern is None:
-            return found
-    candidate, needle = _pattern_next(p, url)
-    if any(base.join(href) == candidate for href in _LINKED(root, needle=needle)):
-        return candidate
-    # no link to it: guess it only from a full page, and only when no next link is known
-    if p.next_xpath is None and items_per_page and items and \
-            items >= math.floor(items_per_page):
-        return candidate
-    return None
+def _item_nodes(layout: CompiledList, root: Any, clock: Clock) -> list[Any]:
+    """The elements the item XPath selects (a rule file's checks refuse others)."""
+    found = clock.run(layout.item_label, layout.item_xpath, root)
+    return [n for n in found if isinstance(n, etree._Element)] if isinstance(found, list) \
+        else []
 
 
 # ----- extraction -----------------------------------------------------------------------------
-def _items(layout: CompiledList, root: Any, base: Base, ld: JsonLd | None,
-           nodes: list[Any]) -> list[dict[str, Any]]:
+def _items(layout: CompiledList, base: Base, ld: JsonLd | None, nodes: list[Any],
+           clock: Clock) -> list[dict[str, Any]]:
     records = []
     link = layout.link
     plan = layout.plan
     xpaths = plan.xpaths
+    costs = clock.costs(plan.labels)
     for node in nodes:
-        selected = [xpath(node) for xpath in xpaths]
-        record: dict[str, Any] = {"url": _link(selected[link], base) if link is not None
+        if perf_counter() < clock.watch:  # a quick page so far: no timing per expression
+            selected = [xpath(node) for xpath in xpaths]
+            timed = None
+        else:
+            selected, timed = select(plan, node, clock, costs), clock
+        record: dict[str, Any] = {"url": first_link(selected[link], base) if link is not None
                                   else None}
-        records.append(build_record(plan, node, base, ld, record, selected))
+        records.append(build_record(plan, node, base, ld, record, selected, timed))
+    clock.check()  # select() checks after each item's expressions, this after the last one's
     return records
 
 
 def _list(compiled: CompiledRules, root: Any, url: str, layout: CompiledList,
-          nodes: list[Any]) -> ListResult:
+          nodes: list[Any], clock: Clock) -> ListResult:
     base = _base(root, url)
     ld = JsonLd(root) if layout.plan.uses_jsonld else None
-    items = _items(layout, root, base, ld, nodes)
+    items = _items(layout, base, ld, nodes, clock)
     return ListResult(url, items,
-                      _next_url(layout.pagination, root, url, base, len(items),
-                                compiled.items_per_page),
+                      next_url(layout.pagination, root, url, base, len(items),
+                                compiled.items_per_page, clock),
                       layout.name)
 
 
-def extract_list(compiled: CompiledRules, tree: Any, url: str) -> ListResult:
-    """Every product item of a list page as a record, and the next page's URL."""
+def extract_list(compiled: CompiledRules, tree: Any, url: str, *,
+                 budget: Budget = PAGE_BUDGET) -> ListResult:
+    """Every product item of a list page as a record, and the next page's URL. Rule
+    evaluation past ``budget`` seconds raises :class:`RuleTimeout` (None: no limit)."""
     if not compiled.lists:
         raise RuleError("the rule file has no list level", site=compiled.rules.site)
     root = _root(tree)
-    layout = _layout(compiled.lists, root)
-    return _list(compiled, root, url, layout, layout.item_xpath(root))
+    clock = Clock(url, budget)
+    layout = _layout(compiled.lists, root, clock)
+    return _list(compiled, root, url, layout, _item_nodes(layout, root, clock), clock)
 
 
-def _detail(root: Any, url: str, layout: CompiledDetail) -> dict[str, Any]:
+def _detail(root: Any, url: str, layout: CompiledDetail, clock: Clock,
+            selected: list[Any] | None = None) -> dict[str, Any]:
     plan = layout.plan
     ld = JsonLd(root) if plan.uses_jsonld else None
-    return build_record(plan, root, _base(root, url), ld, {"url": url})
+    record = build_record(plan, root, _base(root, url), ld, {"url": url}, selected, clock)
+    clock.check()
+    return record
 
 
-def extract_detail(compiled: CompiledRules, tree: Any, url: str) -> dict[str, Any]:
+def extract_detail(compiled: CompiledRules, tree: Any, url: str, *,
+                   budget: Budget = PAGE_BUDGET) -> dict[str, Any]:
     """The detail page's record: ``url`` (the page URL) and every detail field."""
     if not compiled.details:
         raise RuleError("the rule file has no detail level", site=compiled.rules.site)
     root = _root(tree)
-    return _detail(root, url, _layout(compiled.details, root))
+    clock = Clock(url, budget)
+    return _detail(root, url, _layout(compiled.details, root, clock), clock)
 
 
-def extract_categories(compiled: CompiledRules, tree: Any, url: str) -> list[tuple[str, str]]:
+def extract_categories(compiled: CompiledRules, tree: Any, url: str, *,
+                       budget: Budget = PAGE_BUDGET) -> list[tuple[str, str]]:
     """(name, absolute URL) of every category link, first occurrence of each URL."""
     if compiled.category_xpath is None:
         return []
     root = _root(tree)
     base = _base(root, url)
     out: dict[str, str] = {}
-    for node in compiled.category_xpath(root):
+    found = Clock(url, budget).run(compiled.category_label, compiled.category_xpath, root)
+    for node in found if isinstance(found, list) else []:
         if isinstance(node, str):
             owner = node.getparent() if hasattr(node, "getparent") else None
             href: str | None = str(node)
@@ -319,9 +270,12 @@ def extract_categories(compiled: CompiledRules, tree: Any, url: str) -> list[tup
     return [(name, link) for link, name in out.items()]
 
 
-def _looks_like_detail(layout: CompiledDetail, root: Any, items: int) -> bool:
-    """The detail level's name and price are there, and either fewer than 2 items or
-    most (3/4) of the other detail fields too."""
+def _looks_like_detail(layout: CompiledDetail, root: Any, items: int,
+                       selected: list[Any]) -> bool:
+    """Whether the page shows the detail level: its name and price (those of them the
+    rules have) are there, and either fewer than 2 list items are and some other field
+    too (half of the fields when the rules have neither name nor price), or at least
+    3/4 of the fields are (a detail page with a grid of related products)."""
     plan = layout.plan
     ld = JsonLd(root) if plan.uses_jsonld else None
     found = total = 0
@@ -330,35 +284,46 @@ def _looks_like_detail(layout: CompiledDetail, root: Any, items: int) -> bool:
         if f.xpath is None and f.jsonld is None:
             continue
         total += 1
-        hit = f.xpath is not None and bool(plan.xpaths[f.xpath](root))
+        hit = f.xpath is not None and bool(selected[f.xpath])
         if not hit and f.jsonld is not None and ld is not None:
             hit = bool(ld.lookup(f.jsonld)[0])
         found += hit
         if not hit and f.name in required:
             return False
-    return found > 0 and (items < 2 or found / total >= 0.75)
+    if not found:
+        return False
+    if items >= 2:
+        return found / total >= 0.75
+    return bool(required) or found / total >= 0.5
 
 
 def extract_page(compiled: CompiledRules, tree: Any, url: str,
-                 level: Literal["list", "detail", "auto"] = "auto") -> PageResult:
-    """Extract a page as ``level``; ``auto`` takes it for a list page when the list's
-    item XPath selects something, unless the page is better explained as a detail
-    page (the detail name and price are there and either fewer than 2 items are, or
-    at least 3/4 of the detail fields are: related-product grids on detail pages)."""
+                 level: Literal["list", "detail", "auto"] = "auto", *,
+                 budget: Budget = PAGE_BUDGET) -> PageResult:
+    """Extract a page as ``level``. ``auto`` takes it for a list page when the list's
+    item XPath selects something, unless the page is better explained as a detail page
+    (see :func:`_looks_like_detail`: related-product grids on detail pages); a page with
+    no item that does not show the detail level either is level ``other``, with no
+    record: nothing is made up from a page the rules do not describe."""
     root = _root(tree)
-    if level == "detail" or (level == "auto" and not compiled.lists):
-        layout_d = _layout(compiled.details, root) if compiled.details else None
-        if layout_d is None:
+    clock = Clock(url, budget)
+    if level == "detail":
+        if not compiled.details:
             raise RuleError("the rule file has no detail level", site=compiled.rules.site)
-        return PageResult(url, "detail", [_detail(root, url, layout_d)], None, layout_d.name)
-    if not compiled.lists:
+        layout_d = _layout(compiled.details, root, clock)
+        return PageResult(url, "detail", [_detail(root, url, layout_d, clock)], None,
+                          layout_d.name)
+    if level == "list" and not compiled.lists:
         raise RuleError("the rule file has no list level", site=compiled.rules.site)
-    layout = _layout(compiled.lists, root)
-    nodes = layout.item_xpath(root)
+    layout = _layout(compiled.lists, root, clock) if compiled.lists else None
+    nodes = _item_nodes(layout, root, clock) if layout is not None else []
     if level == "auto" and compiled.details:
-        layout_d = _layout(compiled.details, root)
-        if not nodes or _looks_like_detail(layout_d, root, len(nodes)):
-            return PageResult(url, "detail", [_detail(root, url, layout_d)], None,
-                              layout_d.name)
-    result = _list(compiled, root, url, layout, nodes)
+        layout_d = _layout(compiled.details, root, clock)
+        selected = select(layout_d.plan, root, clock)
+        if _looks_like_detail(layout_d, root, len(nodes), selected):
+            return PageResult(url, "detail", [_detail(root, url, layout_d, clock, selected)],
+                              None, layout_d.name)
+    if layout is None or (level == "auto" and not nodes):
+        return PageResult(url, "other")
+    result = _list(compiled, root, url, layout, nodes, clock)
     return PageResult(url, "list", result.items, result.next_url, result.layout)

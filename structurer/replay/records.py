@@ -15,18 +15,15 @@ its ``xpath``, then its ``jsonld`` path, then its ``const``.
 
 from __future__ import annotations
 
-import json
-import logging
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Any
 
-from lxml import etree
-
-from structurer.errors import RuleError
+from structurer.replay.jsonld import JsonLd
+from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
 from structurer.rules.model import FieldRule
-from structurer.schema import XPATH_NAMESPACES
 from structurer.values import (
     DEFAULT_AVAILABILITY,
     Base,
@@ -37,192 +34,34 @@ from structurer.values import (
     field_value,
 )
 
-log = logging.getLogger(__name__)
+__all__ = ["REGEX_INPUT", "CompiledField", "FieldPlan", "build_record", "compile_fields",
+           "compile_post", "select", "value_spec"]
 
-__all__ = ["CompiledField", "FieldPlan", "JsonLd", "XPathFn", "build_record", "compile_fields",
-           "compile_post", "compile_xpath", "optimize_xpath", "value_spec"]
-
-# a compiled XPath; its result (nodes, strings, a number or a boolean) depends on the rule
-XPathFn = Callable[..., Any]
-
-_PROBE = etree.fromstring("<html><head/><body><div/></body></html>", etree.HTMLParser())
+#: Characters of a value that a ``regex:`` post step reads (bounds what a regex can cost).
+REGEX_INPUT = 1000
 
 
-_NAME_STEP = re.compile(r"(?:[A-Za-z_][\w.\-]*:)?(?:[A-Za-z_][\w.\-]*|\*)(?![\w.\-]*\s*(?:\(|::))")
-_NUMERIC = re.compile(r"[\d.\s+\-*]+|\$[\w.\-]+|(?:count|sum|string-length|number|floor|"
-                      r"ceiling|round)\s*\([^=<>]*")
-
-
-def _positional(expr: str, i: int) -> bool:
-    """Whether a predicate among those starting at ``expr[i]`` may select by position."""
-    positional = False
-    while True:
-        while i < len(expr) and expr[i].isspace():
-            i += 1
-        if i >= len(expr) or expr[i] != "[":
-            return positional
-        depth, j, quote = 0, i, ""
-        while j < len(expr):
-            char = expr[j]
-            if quote:
-                quote = "" if char == quote else quote
-            elif char in "'\"":
-                quote = char
-            elif char == "[":
-                depth += 1
-            elif char == "]":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        body = expr[i + 1:j].strip()
-        if "position(" in body or "last(" in body or _NUMERIC.fullmatch(body):
-            positional = True
-        i = j + 1
-
-
-def optimize_xpath(expr: str) -> str:
-    """``//name[test]`` as ``/descendant::name[test]``: the same nodes when no predicate
-    is positional, found in one pass instead of one child scan per node (2-3x faster)."""
-    out, i, quote = [], 0, ""
-    while i < len(expr):
-        char = expr[i]
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif expr.startswith("//", i):
-            step = _NAME_STEP.match(expr, i + 2)
-            if step is not None:
-                positional = _positional(expr, step.end())
-                if not positional:
-                    out.append("/descendant::" + expr[i + 2:step.end()])
-                    i = step.end()
-                    continue
-        out.append(char)
-        i += 1
-    return "".join(out)
-
-
-_FUNCTIONS = frozenset(re.findall(r"\S+", """
-    last position count id local-name namespace-uri name string concat starts-with contains
-    substring-before substring-after substring string-length normalize-space translate boolean
-    not true false lang number sum floor ceiling round text node comment processing-instruction
-    re:test re:match re:replace"""))
-_CALL = re.compile(r"([A-Za-z_][\w.\-]*(?::[A-Za-z_][\w.\-]*)?)\s*\(")
-_LITERAL = re.compile(r"'[^']*'|\"[^\"]*\"")
-
-
-def _check_names(expr: str) -> None:
-    """Unknown functions and variables fail only when evaluation reaches them, so they
-    are looked for here, outside string literals."""
-    code = _LITERAL.sub("''", expr)
-    for name in _CALL.findall(code):
-        if name not in _FUNCTIONS:
-            raise ValueError(f"unknown function {name}()")
-    if "$" in code:
-        raise ValueError("XPath variables are not supported in rule files")
-
-
-def compile_xpath(expr: str, where: str, *, smart_strings: bool = True) -> XPathFn:
-    """Compile once (see :func:`optimize_xpath`), with unknown functions and variables
-    found now, so that a bad expression is a :class:`RuleError` naming the rule, not a
-    failure mid-crawl."""
-    try:
-        _check_names(expr)
-        compiled = etree.XPath(optimize_xpath(expr), namespaces=XPATH_NAMESPACES,
-                               regexp="re:" in expr, smart_strings=smart_strings)
-        compiled(_PROBE)
-    except (ValueError, etree.XPathError) as error:
-        raise RuleError(f"{where}: XPath {expr!r} cannot be evaluated: {error}") from None
-    return compiled
-
-
-# ----- JSON-LD --------------------------------------------------------------------------------
-_LD_SCRIPTS: XPathFn = etree.XPath("//script[contains(@type, 'ld+json')]/text()")
-_PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel",
-                            "someproducts"})
-
-
-def _is_product(obj: dict[str, Any]) -> bool:
-    types = obj.get("@type")
-    for value in types if isinstance(types, list) else [types]:
-        if isinstance(value, str) and \
-                value.rsplit("/", 1)[-1].rsplit(":", 1)[-1].lower() in _PRODUCT_TYPES:
-            return True
-    return False
-
-
-def _objects(data: Any, depth: int = 0) -> Iterator[dict[str, Any]]:
-    """Every JSON object of a JSON-LD document, outer ones first (depth-limited)."""
-    if depth > 6:
-        return
-    if isinstance(data, list):
-        for item in data:
-            yield from _objects(item, depth + 1)
-    elif isinstance(data, dict):
-        yield data
-        for value in data.values():
-            if isinstance(value, (dict, list)):
-                yield from _objects(value, depth + 1)
-
-
-class JsonLd:
-    """The page's JSON-LD Product, parsed on first use only."""
-
-    __slots__ = ("_product", "_root")
-
-    def __init__(self, root: Any) -> None:
-        self._root = root
-        self._product: dict[str, Any] | bool | None = False
-
-    def product(self) -> dict[str, Any] | None:
-        if self._product is False:
-            self._product = None
-            for text in _LD_SCRIPTS(self._root):
-                try:
-                    data = json.loads(text.strip().removeprefix("<!--").removesuffix("-->"),
-                                      strict=False)
-                except ValueError:
-                    log.debug("unreadable JSON-LD block skipped")
-                    continue
-                found = next((o for o in _objects(data) if _is_product(o)), None)
-                if found is not None:
-                    self._product = found
-                    break
-        return self._product if isinstance(self._product, dict) else None
-
-    def lookup(self, path: tuple[str, ...]) -> tuple[list[str], str | None]:
-        """(the strings at the dotted path, the ``priceCurrency`` next to them). Lists on
-        the way give their first element; an object at the end gives its ``name`` (or
-        ``value``, ``price``, ``url``, ``@id``); ``price`` of an AggregateOffer falls back
-        to ``lowPrice``."""
-        current: Any = self.product()
-        parent: Any = None
-        for key in path:
-            if isinstance(current, list):
-                current = current[0] if current else None
-            if not isinstance(current, dict):
-                return [], None
-            parent = current
-            current = current.get(key, current.get("lowPrice") if key == "price" else None)
-        currency = parent.get("priceCurrency") if isinstance(parent, dict) else None
-        values = [_ld_text(v) for v in (current if isinstance(current, list) else [current])]
-        return [v for v in values if v is not None], \
-            currency if isinstance(currency, str) else None
-
-
-def _ld_text(value: Any) -> str | None:
-    if isinstance(value, dict):
-        value = next((value[k] for k in ("name", "value", "price", "url", "@id") if k in value),
-                     None)
-    if value is None or isinstance(value, (dict, list)):
-        return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+def select(plan: FieldPlan, node: Any, clock: Clock | None = None,
+           costs: list[float] | None = None) -> list[Any]:
+    """The results of every expression of ``plan`` on ``node``; with a ``clock``, each
+    one's time is added to ``costs`` (one slot per expression, from :meth:`Clock.costs`:
+    pass the same list for every item of a page) and the budget is checked after them."""
+    xpaths = plan.xpaths
+    if clock is None:
+        return [xpath(node) for xpath in xpaths]
+    if costs is None:
+        costs = clock.costs(plan.labels)
+    out = []
+    timer = perf_counter
+    started = timer()
+    for i, xpath in enumerate(xpaths):
+        out.append(xpath(node))
+        now = timer()
+        costs[i] += now - started
+        started = now
+    if started > clock.deadline:
+        raise clock.timeout()
+    return out
 
 
 # ----- post steps (rule file syntax -> functions) --------------------------------------------
@@ -236,7 +75,7 @@ def _regex(pattern: str) -> Post:
     def step(values: list[str], base: Base) -> list[str]:
         out = []
         for value in values:
-            found = compiled.search(value)
+            found = compiled.search(value[:REGEX_INPUT])
             if found is not None:
                 out.append(found.group(1) if compiled.groups else found.group(0))
         return out
@@ -307,6 +146,7 @@ class CompiledField:
     jsonld: tuple[str, ...] | None
     const: str | None
     money: bool
+    post: str = ""                  # 'levels.x.fields.name.post: [...]' (timed) when it has steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,6 +162,7 @@ class FieldPlan:
     crumbs: str | None              # the breadcrumb field to copy to 'category'
     uses_jsonld: bool
     extra: tuple[int, ...] = ()     # indexes of the expressions passed as ``extra``
+    labels: tuple[str, ...] = ()    # per expression: 'levels.x.fields.name.xpath: XPath '...''
 
 
 def compile_fields(fields: dict[str, FieldRule], where: str,
@@ -330,12 +171,14 @@ def compile_fields(fields: dict[str, FieldRule], where: str,
     with them, such as the list's detail link."""
     unique: dict[tuple[str, bool], int] = {}
     xpaths: list[XPathFn] = []
+    labels: list[str] = []
 
     def index(expr: str, at: str, smart: bool) -> int:
         key = (expr, smart)
         if key not in unique:
             unique[key] = len(xpaths)
             xpaths.append(compile_xpath(expr, at, smart_strings=smart))
+            labels.append(f"{at}: XPath {expr!r}")
         return unique[key]
 
     compiled = tuple(
@@ -346,14 +189,15 @@ def compile_fields(fields: dict[str, FieldRule], where: str,
             xpath=index(rule.xpath, f"{where}.{name}.xpath", rule.kind == "image")
             if rule.xpath else None,
             jsonld=tuple(rule.jsonld.split(".")) if rule.jsonld else None,
-            const=rule.const, money=rule.kind == "money")
+            const=rule.const, money=rule.kind == "money",
+            post=f"{where}.{name}.post: {rule.post!r}" if rule.post else "")
         for name, rule in fields.items())
     extras = tuple(index(expr, at, True) for expr, at in extra)
     money = sorted((f.name for f in compiled if f.money), key=lambda name: name != "price")
     crumbs = next((f.name for f in compiled if f.spec.kind == "breadcrumb"), None)
     return FieldPlan(compiled, tuple(xpaths), tuple(money),
                      crumbs if "category" not in fields else None,
-                     any(f.jsonld for f in compiled), extras)
+                     any(f.jsonld for f in compiled), extras, tuple(labels))
 
 
 def _fallback(field: CompiledField, base: Base, ld: JsonLd | None) -> Any:
@@ -369,16 +213,22 @@ def _fallback(field: CompiledField, base: Base, ld: JsonLd | None) -> Any:
 
 
 def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
-                 record: dict[str, Any], selected: list[Any] | None = None) -> dict[str, Any]:
+                 record: dict[str, Any], selected: list[Any] | None = None,
+                 clock: Clock | None = None) -> dict[str, Any]:
     """Add every field of ``plan`` (looked up from ``node``) to ``record`` and return it.
-    ``selected`` are the results of ``plan.xpaths`` on ``node`` when already evaluated."""
+    ``selected`` are the results of ``plan.xpaths`` on ``node`` when already evaluated;
+    ``clock`` times the expressions and the post steps."""
     if selected is None:
-        selected = [xpath(node) for xpath in plan.xpaths]
+        selected = select(plan, node, clock)
     currencies: dict[str, str | None] = {}
     for field in plan.fields:
         spec = field.spec
+        started = perf_counter() if field.post and clock is not None else 0.0
         value = field_value(selected[field.xpath], spec, base) \
             if field.xpath is not None else None
+        if started:
+            assert clock is not None
+            clock.spent[field.post] = clock.spent.get(field.post, 0.0) + perf_counter() - started
         if value is None or value == []:
             value = _fallback(field, base, ld) \
                 if field.jsonld is not None or field.const is not None else None

@@ -77,23 +77,39 @@ class StatsFile(BaseModel):
     complete: bool | None = None
 
 
+#: Bytes of a statistics file read at most (a crawl's is a few dozen KB).
+MAX_STATS_BYTES = 20_000_000
+
+
 def load_stats(path: str | Path) -> StatsFile:
-    """Read a crawl's statistics JSON; a missing or malformed file raises one line."""
+    """Read a crawl's statistics JSON; a missing, malformed, too large or too deeply
+    nested file raises one line."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_STATS_BYTES + 1)
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         why = getattr(error, "strerror", None) or str(error)
         raise StructurerError(f"cannot read the crawl statistics: {why}", url=str(path)) from None
+    if len(raw) > MAX_STATS_BYTES:
+        raise StructurerError(f"larger than {MAX_STATS_BYTES:,} bytes: not the statistics of "
+                              "a crawl", url=str(path))
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise StructurerError(f"not JSON (line {error.lineno}): {error.msg}",
+                              url=str(path)) from None
+    except RecursionError:
+        raise StructurerError("not crawl statistics: JSON nested too deeply",
                               url=str(path)) from None
     if not isinstance(data, dict):
         raise StructurerError(f"not crawl statistics: a JSON object was expected, not "
                               f"{type(data).__name__}", url=str(path))
     try:
         return StatsFile.model_validate(data)
+    except RecursionError:
+        raise StructurerError("not crawl statistics: JSON nested too deeply",
+                              url=str(path)) from None
     except ValidationError as error:
         first = error.errors()[0]
         where = ".".join(map(str, first["loc"])) or "the top level"

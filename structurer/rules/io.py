@@ -45,14 +45,23 @@ def dump_rules(rules: SiteRules) -> str:
     return yamlio.dump(_prune(rules.model_dump(mode="json")), header)
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def save_rules(rules: SiteRules, path: str | Path) -> Path:
-    """Write atomically, so an interrupted write never leaves half a rule file."""
+    """Write atomically, so an interrupted write never leaves half a rule file; the file
+    gets the permissions any new file gets (0644 with the usual umask 022), not the
+    private 0600 of a temporary file."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(dump_rules(rules))
+            os.fchmod(handle.fileno(), 0o666 & ~_umask())
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -10,14 +10,18 @@ person can see why a choice was made and edit it.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from datetime import datetime
+from functools import partial
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
-from structurer.schema import RenderMode, Strict, ValueKind, XPathExpr, error_at
+from structurer.rules.expressions import check_xpath
+from structurer.rules.regexes import check_regex
+from structurer.schema import RenderMode, Strict, ValueKind, error_at
 
 SCHEMA_VERSION = 1
 
@@ -39,10 +43,7 @@ def _check_post(step: str) -> str:
         raise ValueError(f"unknown post step {op!r} (steps with an argument: "
                          f"{', '.join(sorted(_POST_ARG_OPS))})")
     if op == "regex":
-        try:
-            re.compile(arg)
-        except re.error as error:
-            raise ValueError(f"invalid regex {arg!r}: {error}") from None
+        check_regex(arg)
     if op == "replace" and "=>" not in arg:
         raise ValueError(f"replace step {step!r} must look like 'replace:old=>new'")
     return step
@@ -50,13 +51,70 @@ def _check_post(step: str) -> str:
 
 PostStep = Annotated[str, AfterValidator(_check_post)]
 
+XPathExpr = Annotated[str, AfterValidator(check_xpath)]
+"""An XPath evaluated once per page (see :mod:`structurer.rules.expressions`)."""
+LinksXPath = Annotated[str, AfterValidator(partial(check_xpath, gives="links"))]
+"""An XPath whose nodes or strings are links (never a number or a boolean)."""
+ItemsXPath = Annotated[str, AfterValidator(partial(check_xpath, gives="elements"))]
+"""An XPath selecting the elements of a list's items."""
 
-def _relative(value: str | None, subpath: list[str]) -> str | None:
-    """Item-relative XPaths must not start with '/': that would search the whole page."""
-    if value is not None and value.startswith("/"):
+
+def _relative(value: str | None, subpath: list[str],
+              gives: Literal["any", "links"] = "any") -> str | None:
+    """Item-relative XPaths must not start with '/' (that would search the whole page) nor
+    search the page elsewhere in the expression: they run once per item."""
+    if value is None:
+        return value
+    if value.startswith("/"):
         raise error_at(subpath, f"{value!r} starts with '/', so it searches the whole page, "
                                 f"not the item; write it relative, like '.{value}'")
+    try:
+        check_xpath(value, per_item=True, gives=gives)
+    except ValueError as error:
+        raise error_at(subpath, str(error)) from None
     return value
+
+
+_LABEL = re.compile(r"^(?!-)[\w-]{1,63}(?<!-)$")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def split_host(value: str) -> tuple[str, int | None]:
+    """(host, port) of ``host``, ``host:port`` or ``[IPv6]:port``, where the host is a DNS
+    name or an IP address and the port 1..65535; else a ValueError saying why not."""
+    host, sep, port = value, "", ""
+    if value.startswith("["):
+        host, _, rest = value[1:].partition("]")
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{value!r} is not host:port")
+        sep, port = rest[:1], rest[1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise ValueError(f"{host!r} is not an IPv6 address") from None
+    elif ":" in value:
+        host, sep, port = value.rpartition(":")
+        if ":" in host:
+            raise ValueError(f"{value!r}: write an IPv6 address in brackets, like '[::1]:8000'")
+    if sep and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
+        raise ValueError(f"port {port!r} of {value!r} must be a number from 1 to 65535")
+    if not value.startswith("["):
+        labels = host.split(".")
+        if not all(_LABEL.match(label) for label in labels) or labels[-1].isdigit():
+            try:
+                ipaddress.IPv4Address(host)
+            except ValueError:
+                raise ValueError(f"{host!r} is not a host name or an IP address") from None
+    return host.lower(), int(port) if port else None
+
+
+def _url_host(url: str) -> tuple[str, int]:
+    """(host, port) of an absolute http(s) URL, the scheme's default port filled in."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"{url!r} must be an absolute http(s) URL")
+    host, port = split_host(parts.netloc.rpartition("@")[2])
+    return host, port or _DEFAULT_PORTS[parts.scheme]
 
 
 class Candidate(Strict):
@@ -125,7 +183,7 @@ class Baseline(Strict):
 class Pagination(Strict):
     """The way from one list page to the next: a link XPath and/or a URL pattern."""
 
-    next_xpath: XPathExpr | None = None
+    next_xpath: LinksXPath | None = None
     # URL with {page}, relative to the first list page
     url_pattern: str | None = Field(None)
     first_page: int = Field(2, ge=0, description="page number the pattern's second page has")
@@ -152,7 +210,7 @@ class _ItemRelative(Strict):
     @field_validator("detail_link_xpath", check_fields=False)
     @classmethod
     def _link_relative(cls, value: str | None) -> str | None:
-        return _relative(value, [])
+        return _relative(value, [], "links")
 
     @field_validator("fields", check_fields=False)
     @classmethod
@@ -163,7 +221,7 @@ class _ItemRelative(Strict):
 
 
 class ListLayout(_ItemRelative):
-    item_xpath: XPathExpr
+    item_xpath: ItemsXPath
     detail_link_xpath: XPathExpr | None = None
     fields: dict[str, FieldRule] = Field(default_factory=dict)
     pagination: Pagination | None = None
@@ -177,7 +235,7 @@ class ListVariant(_ItemRelative):
 
     name: str | None = None
     when: XPathExpr
-    item_xpath: XPathExpr
+    item_xpath: ItemsXPath
     detail_link_xpath: XPathExpr | None = None
     fields: dict[str, FieldRule] = Field(default_factory=dict)
     pagination: Pagination | None = None
@@ -212,7 +270,7 @@ class DetailLevel(DetailLayout):
 class CategoryLevel(Strict):
     """Where the links to category (and sub-category) pages are."""
 
-    link_xpath: XPathExpr
+    link_xpath: LinksXPath
     render: RenderDecision = Field(default_factory=RenderDecision)
     max_depth: int = Field(3, ge=1, le=10)
     confidence: float = Field(1.0, ge=0, le=1)
@@ -262,19 +320,50 @@ class SiteRules(Strict):
     @field_validator("start_url")
     @classmethod
     def _url(cls, value: str) -> str:
-        parts = urlsplit(value)
-        if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise ValueError(f"start_url {value!r} must be an absolute http(s) URL")
+        try:
+            _url_host(value)
+        except ValueError as error:
+            raise ValueError(f"start_url {error}") from None
         return value
 
     @field_validator("site")
     @classmethod
     def _site(cls, value: str) -> str:
-        if not re.match(r"^[A-Za-z0-9.-]+(:\d{1,5})?$", value):
-            raise ValueError(f"site {value!r} must be a host name, optionally with :port")
+        try:
+            split_host(value)
+        except ValueError as error:
+            raise ValueError(f"must be a host name or IP address, optionally with :port: "
+                             f"{error}") from None
         return value
+
+    @field_validator("hosts")
+    @classmethod
+    def _hosts(cls, value: list[str]) -> list[str]:
+        for i, host in enumerate(value):
+            try:
+                split_host(host)
+            except ValueError as error:
+                raise error_at([str(i)], f"must be a host name or IP address, optionally "
+                                         f"with :port: {error}") from None
+        return value
+
+    @model_validator(mode="after")
+    def _start_on_site(self) -> SiteRules:
+        """The crawl starts at ``start_url`` and stays on ``site`` (and ``hosts``): a start
+        on another host is a mistake (a subdomain either way, like www., is the same site)."""
+        host, port = _url_host(self.start_url)
+        site, site_port = split_host(self.site)
+        same = (host == site or host.endswith("." + site) or site.endswith("." + host)) and \
+            port == (site_port or _DEFAULT_PORTS[urlsplit(self.start_url).scheme])
+        listed = {split_host(h) for h in self.hosts}
+        if not same and (host, port) not in listed and (host, None) not in listed:
+            raise error_at(["site"], f"site {self.site!r} and the host of start_url "
+                                     f"{self.start_url!r} differ; the crawl starts at start_url "
+                                     "and stays on site: make them the same host (or list the "
+                                     "start host under 'hosts')")
+        return self
 
     @property
     def allowed_hosts(self) -> set[str]:
-        return {self.site.lower(), urlsplit(self.start_url).netloc.lower(),
+        return {self.site.lower(), urlsplit(self.start_url).netloc.rpartition("@")[2].lower(),
                 *(h.lower() for h in self.hosts)}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gzip
 import socket
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -79,3 +81,39 @@ def test_pages_mode_needs_a_level(tmp_path: Path) -> None:
     page.write_text("<html><body><h1>x</h1></body></html>")
     done = analyze("--pages", str(page), str(page), out=tmp_path)
     _one_line_failure(done, tmp_path, "--level")
+
+
+def test_too_few_pages_say_the_rule_file_is_incomplete(demo_server: Any, tmp_path: Path) -> None:
+    """12 pages reach list pages but no product page: the rule file is written (its list
+    level works) with a warning naming what is missing and why, and exit 1."""
+    base = demo_server.urls["kumo"]
+    done = analyze(base + "/", "--max-pages", "12", out=tmp_path)
+    path = tmp_path / f"127.0.0.1_{base.rsplit(':', 1)[1]}.yaml"
+    assert done.returncode == 1, done.stderr
+    rules = load_rules(path)
+    assert rules.levels.list is not None and rules.levels.detail is None
+    warnings = [line for line in done.stderr.splitlines() if "warning" in line]
+    assert warnings == [f"structurer: warning: {path}: no detail level, so a crawl gives only "
+                        "what list pages show: the page budget (--max-pages 12) ran out before "
+                        "enough product pages were read; run again with more pages (default: 60)"]
+
+
+def test_pages_mode_reads_gzipped_files_saved_from_a_folder(demo_truth: Any,
+                                                            tmp_path: Path) -> None:
+    truth = demo_truth["outfitters"]
+    pages = []
+    for url in list(truth["detail_pages"])[:4]:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            path = tmp_path / (url.rsplit("/", 1)[1] + ".gz")
+            path.write_bytes(gzip.compress(response.read()))
+        pages.append(str(path))
+    folder = truth["base_url"] + "/p/"
+    done = analyze("--level", "detail", "--pages", *pages, "--base-url", folder,
+                   out=tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    [path] = (tmp_path / "out").glob("*.yaml")
+    rules = load_rules(path)
+    first = next(iter(truth["detail_pages"]))
+    assert rules.start_url == first == folder + Path(pages[0]).name.removesuffix(".gz")
+    assert rules.site == truth["base_url"].removeprefix("http://")
+    assert rules.levels.detail is not None and {"name", "price"} <= set(rules.levels.detail.fields)

@@ -3,6 +3,7 @@ one-line errors with exit codes 2 (bad input) and 1 (a page gave nothing)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -108,4 +109,81 @@ def test_page_with_nothing_exits_1(demo_truth: Truth,
     assert main(["extract", str(FIXTURES / "huaxia.yaml"), page, good]) == 1
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 1 and json.loads(out)["url"] == good
-    assert err.strip() == f"structurer: warning: {page}: nothing extracted (as a detail page)"
+    assert err.strip() == (f"structurer: warning: {page}: nothing extracted: not a page these "
+                           "rules describe (no list item, and the detail level's name and "
+                           "price are not there)")
+
+
+def test_home_page_gives_no_invented_record(demo_truth: Truth,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """Nordlicht's home page has neither its list items nor a product's price: it used
+    to come out as a detail record named after the home page's headline."""
+    home = demo_truth["nordlicht"]["home"]
+    assert main(["extract", str(FIXTURES / "nordlicht.yaml"), home]) == 1
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1 and "not a page these rules describe" in err
+    # forced to be read as a detail page, it is (the user asked for it)
+    assert main(["extract", str(FIXTURES / "nordlicht.yaml"), home, "--level", "detail"]) == 0
+    assert json.loads(capsys.readouterr().out)["price"] is None
+
+
+def _saved_detail(demo_truth: Truth, tmp_path: Path, name: str) -> tuple[str, dict[str, Any]]:
+    truth = demo_truth["kumo"]
+    url, pid = next(iter(truth["detail_pages"].items()))
+    with urllib.request.urlopen(url, timeout=10) as response:
+        body = response.read()
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(body) if name.endswith(".gz") else body)
+    return url, truth["products"][pid]
+
+
+def test_base_url_is_the_url_of_the_saved_page(demo_truth: Truth, tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    url, product = _saved_detail(demo_truth, tmp_path, "saved-copy.html")
+    saved = str(tmp_path / "saved-copy.html")
+    assert main(["extract", str(FIXTURES / "kumo.yaml"), saved, "--base-url", url]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["url"] == record["source"] == url and record["sku"] == product["sku"]
+    assert main(["extract-page", saved, "--base-url", url]) == 0
+    assert json.loads(capsys.readouterr().out)["url"] == url
+    # a folder (ending in '/') is joined with each file's name
+    folder = url.rsplit("/", 1)[0] + "/"
+    assert main(["extract", str(FIXTURES / "kumo.yaml"), saved, "--base-url", folder]) == 0
+    assert json.loads(capsys.readouterr().out)["url"] == folder + "saved-copy.html"
+    # one page's URL for several files is refused
+    assert main(["extract", str(FIXTURES / "kumo.yaml"), saved, saved, "--base-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "end it with '/'" in err
+
+
+def test_gzipped_pages(demo_truth: Truth, tmp_path: Path,
+                       capsys: pytest.CaptureFixture[str]) -> None:
+    url, product = _saved_detail(demo_truth, tmp_path, "page.htm.gz")
+    saved = str(tmp_path / "page.htm.gz")
+    assert main(["extract", str(FIXTURES / "kumo.yaml"), saved, "--base-url", url]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert (record["name"], record["price"]) == (product["name"], product["price"])
+    assert main(["extract-page", saved]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["kind"] == "detail" and out["fields"]["name"] == product["name"]
+    assert out["url"] == Path(saved).resolve().as_uri()
+
+
+def test_pages_are_size_bounded(tmp_path: Path) -> None:
+    """A page file larger than max_page_bytes (8 MB), or an endless one, is one line."""
+    big = tmp_path / "big.html"
+    with big.open("wb") as handle:
+        handle.truncate(9_000_000)
+    bomb = tmp_path / "bomb.html.gz"
+    with gzip.open(bomb, "wb") as zipped:
+        for _ in range(9):
+            zipped.write(b" " * 1_000_000)
+    for page in [str(big), str(bomb), "/dev/zero"]:
+        if page == "/dev/zero" and not Path(page).exists():
+            continue
+        done = subprocess.run([sys.executable, "-m", "structurer", "extract-page", page],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr == (f"structurer: error: {page}: larger than 8,000,000 bytes (the "
+                               "max_page_bytes setting); not a page to read\n")

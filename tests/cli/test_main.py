@@ -1,16 +1,21 @@
-"""The command line: help, version, demo commands and honest 'not yet' messages."""
+"""The command line: help (with defaults), version, demo commands, and every bad option
+value as one line with exit 2."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
 from structurer import __version__
-from structurer.cli import main
+from structurer.cli import build_parser, main
 from structurer.demo import SHOP_CLASSES
+from tests.conftest import FIXTURES
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -51,3 +56,114 @@ def test_templates_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["templates"]) == 0
     out = capsys.readouterr().out
     assert "ecommerce" in out and "sha256:" in out
+
+
+# (arguments, what the one line must say); {rules}, {page} and {urls} are filled in
+BAD_VALUES = [
+    (["analyze", "http://127.0.0.1:9/", "--max-pages", "2"],
+     "analyze: argument --max-pages: must be at least 3 (got 2)"),
+    (["analyze", "http://127.0.0.1:9/", "--max-pages", "-1"], "must be at least 3 (got -1)"),
+    (["analyze", "http://127.0.0.1:9/", "--max-pages", "0"], "must be at least 3 (got 0)"),
+    (["analyze", "http://127.0.0.1:9/", "--max-pages", "many"], "'many' is not a whole number"),
+    (["analyze", "shop.example"], "'shop.example' is not an absolute http(s) URL (did you mean "
+                                  "'http://shop.example'?)"),
+    (["analyze", "http://127.0.0.1:99999/"], "ports go from 1 to 65535"),
+    (["analyze", "http://[::1/"], "is not a valid URL"),
+    (["analyze", "--pages", "{page}", "{page}", "--level", "list", "--base-url", "x"],
+     "argument --base-url: 'x' is not an absolute http(s) URL"),
+    (["analyze", "--level", "list", "--pages", "{page}"], "needs at least 2 sample pages"),
+    (["analyze-many", "{urls}", "--timeout", "nan"], "must be a finite number above 0 (got nan)"),
+    (["analyze-many", "{urls}", "--timeout", "inf"], "must be a finite number above 0 (got inf)"),
+    (["analyze-many", "{urls}", "--timeout", "0"], "must be a finite number above 0 (got 0)"),
+    (["analyze-many", "{urls}", "-j", "0"], "argument -j/--jobs: must be at least 1 (got 0)"),
+    (["analyze-many", "{urls}", "--max-pages", "1"], "must be at least 3 (got 1)"),
+    (["extract", "{rules}", "{page}", "--base-url", "shop.example"],
+     "argument --base-url: 'shop.example' is not an absolute http(s) URL"),
+    (["extract", "{rules}", "{page}", "--level", "page"], "argument --level: invalid choice"),
+    (["extract-page", "{page}", "--base-url", "ftp://x/"], "'ftp://x/' is not an absolute"),
+    (["demo", "serve", "--port", "70000"], "argument --port: must be a port from 1 to 65535"),
+    (["demo", "serve", "--port", "-5"], "must be a port from 1 to 65535, or 0 for any free one"),
+    (["demo", "serve", "kumo", "outfitters", "--port", "65535"],
+     "--port 65535: 2 sites need the ports 65535 to 65536, past 65535"),
+    (["demo", "truth", "kumo", "--base-url", "foo"], "argument --base-url: 'foo' is not an"),
+    (["analyze", "--no-such-flag"], "unrecognized arguments: --no-such-flag"),
+    (["nosuchcommand"], "argument COMMAND: invalid choice: 'nosuchcommand'"),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), BAD_VALUES,
+                         ids=[" ".join(a).replace("{", "").replace("}", "") for a, _ in BAD_VALUES])
+def test_bad_values_are_one_line_and_exit_2(args: list[str], expected: str, tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><h1>x</h1></body></html>")
+    urls = tmp_path / "urls.txt"
+    urls.write_text("http://127.0.0.1:9/\n")
+    fill = {"{rules}": str(FIXTURES / "kumo.yaml"), "{page}": str(page), "{urls}": str(urls)}
+    assert main([fill.get(a, a) for a in args]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("structurer: error: "), err
+    assert expected in err, err
+
+
+def test_usage_errors_through_the_command(tmp_path: Path) -> None:
+    done = run("demo", "serve", "--port", "70000")
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("structurer: error: demo serve: argument --port:")
+    assert done.stderr.count("\n") == 1
+
+
+def _options(parser: argparse.ArgumentParser) -> Iterator[tuple[str, argparse.Action]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                for where, option in _options(sub):
+                    yield f"{name} {where}".strip(), option
+        else:
+            yield "", action
+
+
+def test_help_shows_every_default() -> None:
+    """Every option with a default value says it in its help (and every option has help)."""
+    missing = []
+    for command, action in _options(build_parser()):
+        if not action.option_strings or action.default in (None, False, argparse.SUPPRESS):
+            continue
+        if not action.help or "default" not in action.help:
+            missing.append(f"{command} {action.option_strings[-1]}")
+    assert not missing, missing
+    done = run("analyze", "--help")
+    assert "(default: site_rules)" in done.stdout and "(default: auto)" in done.stdout
+
+
+def test_interrupted_says_what_became_of_the_work(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    import structurer.api
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(structurer.api, "analyze_site", interrupted)
+    assert main(["analyze", "http://127.0.0.1:9/"]) == 130
+    assert capsys.readouterr().err == \
+        "structurer: error: interrupted; no rule file was written\n"
+
+
+def test_file_system_errors_are_one_line(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """A rule file written where a file stands in the way of the directory."""
+    blocker = tmp_path / "blocker"
+    blocker.write_text("not a directory")
+    page = tmp_path / "a.html"
+    page.write_text("<html><body><h1>Tea pot</h1><span class='price'>$5</span></body></html>")
+    assert main(["analyze", "--level", "detail", "--pages", str(page), str(page),
+                 "--out", str(blocker / "rules")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(blocker) in err and "Traceback" not in err
+
+
+def test_demo_server_refuses_ports_out_of_range() -> None:
+    from structurer.demo import DemoServer, get_shop
+
+    with pytest.raises(ValueError, match=r"port 70000 for 'kumo' is not within 0\.\.65535"):
+        DemoServer([get_shop("kumo")], ports={"kumo": 70000})

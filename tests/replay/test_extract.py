@@ -8,6 +8,7 @@ constants, variants and URL-pattern pagination.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,14 +19,16 @@ from structurer.clean import parse_html
 from structurer.demo import DemoServer
 from structurer.errors import RuleError
 from structurer.replay import (
+    RuleTimeout,
     compile_rules,
     extract_categories,
     extract_detail,
     extract_list,
     extract_page,
 )
-from structurer.replay import records as records_module
-from structurer.replay.records import optimize_xpath
+from structurer.replay import jsonld as records_module
+from structurer.replay.records import REGEX_INPUT
+from structurer.replay.xpaths import optimize_xpath
 from structurer.rules import rules_from_text
 from tests.conftest import FIXTURES, STATIC_SHOPS, compiled_for
 
@@ -317,8 +320,64 @@ def test_missing_levels_are_rule_errors() -> None:
     tree = parse_html("<html><body></body></html>")
     with pytest.raises(RuleError, match="no list level"):
         extract_list(compiled, tree, "http://x/")
-    assert extract_page(compiled, tree, "http://x/").level == "detail"
+    # a page that shows none of the detail level is not taken for a detail page
+    assert extract_page(compiled, tree, "http://x/").level == "other"
+    forced = extract_page(compiled, tree, "http://x/", "detail")
+    assert forced.level == "detail" and forced.records[0]["name"] is None
 
 
 def test_server_fixture_is_shared(demo_server: DemoServer) -> None:
     assert set(STATIC_SHOPS) <= set(demo_server.urls)
+
+
+SLOW_LIST = """schema_version: 1
+site: shop.example
+start_url: http://shop.example/
+generated_at: '2026-11-30T10:00:00Z'
+template: {name: ecommerce, hash: sha256:0123456789abcdef}
+levels:
+  list:
+    item_xpath: //ul/li
+    fields:
+      name: {xpath: ./b, kind: text}
+      rank: {xpath: 'count(following-sibling::li)', kind: integer}
+"""
+
+
+def test_a_page_whose_rules_run_too_long_is_given_up() -> None:
+    """Counting each item's following siblings is allowed (it stays among the siblings),
+    but on a list of 20,000 items it is quadratic: the page's time budget stops it after
+    about the budget, naming the rule that took the time."""
+    compiled = compile_rules(rules_from_text(SLOW_LIST))
+    items = "".join(f"<li><b>Item {i}</b></li>" for i in range(20_000))
+    url = "http://shop.example/c/all/"
+    tree = parse_html(f"<html><body><ul>{items}</ul></body></html>", url)
+    started = time.monotonic()
+    with pytest.raises(RuleTimeout) as info:
+        extract_list(compiled, tree, url, budget=1.0)
+    assert time.monotonic() - started < 3
+    message = str(info.value)
+    assert message.startswith(f"{url}: the rules took over the page's 1 s budget, so it was "
+                              "not extracted; most of the time (")
+    assert message.endswith("went to levels.list.fields.rank.xpath: XPath "
+                            "'count(following-sibling::li)'")
+    assert "\n" not in message
+    small = parse_html(f"<html><body><ul>{items[:2000]}</ul></body></html>", url)
+    records = extract_list(compiled, small, url).items  # the default budget is plenty here
+    assert [r["rank"] for r in records[:2]] == [len(records) - 1, len(records) - 2]
+
+
+def test_regex_steps_read_a_bounded_part_of_a_value() -> None:
+    """'(\\d+)x' is fine on a SKU but takes quadratic time on 100,000 digits with no x:
+    a regex step reads the first REGEX_INPUT characters only."""
+    text = JSONLD_DETAIL.replace("      sku: {jsonld: sku, kind: text}",
+                                 "      sku: {xpath: //h1, kind: text, post: ['regex:(\\d+)x']}")
+    compiled = compile_rules(rules_from_text(text))
+    url = "http://127.0.0.1:8004/p/1"
+    started = time.monotonic()
+    digits = parse_html(f"<html><body><h1>{'1' * 100_000}</h1></body></html>", url)
+    assert extract_detail(compiled, digits, url)["sku"] is None
+    assert time.monotonic() - started < 2
+    found = parse_html(f"<html><body><h1>{'7' * 50}x</h1></body></html>", url)
+    assert extract_detail(compiled, found, url)["sku"] == "7" * 50
+    assert REGEX_INPUT == 1000

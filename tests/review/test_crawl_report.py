@@ -27,6 +27,7 @@ from structurer.cli import main
 from structurer.config import CHROMIUM_FLAGS, Settings
 from structurer.crawl.stats import CrawlStats
 from structurer.demo import DemoServer
+from structurer.fetch.chromium import find_chromium
 from structurer.review import load_stats, render_crawl_report
 from structurer.rules import save_rules
 from structurer.rules.model import SiteRules
@@ -58,9 +59,9 @@ def crawled(demo_server: DemoServer, tmp_path_factory: pytest.TempPathFactory
     rules_file = save_rules(_broken_sku(rules), out / "rules.yaml")
     assert main(["crawl", str(rules_file), "--out", str(out / "shop.jsonl"), "--delay", "0.02",
                  "--report", str(out / "crawl.html")]) == 0
-    stats_path = out / "shop.stats.json"
+    stats_path = out / "shop.jsonl.stats.json"
     assert main(["report", str(stats_path)]) == 0
-    return json.loads(stats_path.read_text()), out / "crawl.html", out / "shop.stats.html"
+    return json.loads(stats_path.read_text()), out / "crawl.html", out / "shop.jsonl.stats.html"
 
 
 def _synthetic(tmp_path: Path) -> Path:
@@ -160,7 +161,7 @@ def test_report_in_chromium(crawled: tuple[dict[str, Any], Path, Path], tmp_path
     timeline = stats["timeline"]
     assert all(b["elapsed"] > a["elapsed"] for a, b in pairwise(timeline))
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=Settings().chromium_path,
+        browser = playwright.chromium.launch(executable_path=find_chromium(Settings()),
                                              args=list(CHROMIUM_FLAGS))
         try:
             tab = browser.new_page(viewport={"width": 1366, "height": 900})
@@ -252,7 +253,10 @@ _CONTRAST_JS = """
     ('[1, 2]', "not crawl statistics"),
     ('{"pages": {"list": "many"}, "pages_total": 1, "records": 0, "elapsed": 1}',
      "not crawl statistics: pages.list:"),
-], ids=["missing", "truncated", "not-an-object", "wrong-type"])
+    ("[" * 100_000 + "]" * 100_000, "not crawl statistics: JSON nested too deeply"),
+    ('{"pages": {}, "pages_total": 0, "records": 0, "elapsed": 1, "x": "' + "y" * 20_000_000
+     + '"}', "larger than 20,000,000 bytes"),
+], ids=["missing", "truncated", "not-an-object", "wrong-type", "deep", "huge"])
 def test_bad_statistics_are_one_line(content: str | None, says: str, tmp_path: Path,
                                      capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "shop.stats.json"
@@ -262,3 +266,23 @@ def test_bad_statistics_are_one_line(content: str | None, says: str, tmp_path: P
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and str(path) in err and says in err, err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_open_without_a_browser_says_where_the_report_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import webbrowser
+
+    opened: list[str] = []
+
+    def no_browser(url: str) -> bool:
+        opened.append(url)
+        return False
+
+    monkeypatch.setattr(webbrowser, "open", no_browser)
+    stats_path = _synthetic(tmp_path)
+    out = tmp_path / "r.html"
+    assert main(["report", str(stats_path), "--out", str(out), "--open"]) == 0
+    assert opened == [out.resolve().as_uri()]
+    assert capsys.readouterr().err == ("structurer: warning: no web browser could be opened "
+                                       f"(set BROWSER to one); the report is {out}\n")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -94,3 +96,41 @@ def test_relative_field_xpath_is_enforced() -> None:
     assert "searches the whole page" in str(info.value)
     assert info.value.loc == "levels.list.fields.name.xpath"
     assert info.value.line == 37
+
+
+def test_saved_rule_files_respect_the_umask(tmp_path: Path) -> None:
+    """Like any file a program writes, not the 0600 of the temporary file it starts as."""
+    rules = load_rules(FIXTURE)
+    old = os.umask(0o022)
+    try:
+        assert stat.S_IMODE(save_rules(rules, tmp_path / "a.yaml").stat().st_mode) == 0o644
+        os.umask(0o077)
+        assert stat.S_IMODE(save_rules(rules, tmp_path / "b.yaml").stat().st_mode) == 0o600
+        os.umask(0o002)
+        assert stat.S_IMODE(save_rules(rules, tmp_path / "a.yaml").stat().st_mode) == 0o664
+    finally:
+        os.umask(old)
+
+
+@pytest.mark.parametrize(("site", "start_url", "hosts", "ok"), [
+    ("shop.example", "https://shop.example/", [], True),
+    ("www.shop.example", "https://shop.example/", [], True),       # a subdomain either way
+    ("shop.example", "https://www.shop.example/start", [], True),
+    ("shop.example:8080", "http://shop.example:8080/", [], True),
+    ("shop.example", "http://shop.example:80/", [], True),          # the default port
+    ("[::1]:8000", "http://[::1]:8000/", [], True),
+    ("shop.example", "https://other.example/", ["other.example"], True),
+    ("shop.example", "https://other.example/", [], False),
+    ("shop.example:8080", "http://shop.example:8081/", [], False),
+    ("shop.example", "http://shop.example:8080/", [], False),
+    ("ashop.example", "https://shop.example/", [], False),          # not a subdomain
+], ids=lambda v: str(v))
+def test_start_url_on_the_site(site: str, start_url: str, hosts: list[str], ok: bool) -> None:
+    text = FIXTURE.read_text().replace("site: 127.0.0.1:8001", f"site: '{site}'").replace(
+        "start_url: http://127.0.0.1:8001/", f"start_url: '{start_url}'").replace(
+        "hosts: [cdn.127.0.0.1.nip.invalid]", f"hosts: {hosts!r}")
+    if ok:
+        assert rules_from_text(text).site == site
+    else:
+        with pytest.raises(RuleValidationError, match="and the host of start_url"):
+            rules_from_text(text)
