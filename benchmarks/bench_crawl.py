@@ -7,10 +7,12 @@ by ``structurer analyze``; the Scrapy spider has hand-written XPath for the same
 (the paper's comparison). Both crawl the whole shop once, with the same concurrency,
 robots.txt obeyed, writing JSON lines. Output: one table — pages, products, wall
 seconds and pages/s (process start to exit), crawler-process CPU seconds per page
-(user + system, the stable figure on a noisy machine), peak RSS — and the peak RSS of
-a process holding a 100,000-URL pending frontier.
+(user + system, the stable figure on a noisy machine), peak RSS — the peak RSS of
+a process holding a 100,000-URL pending frontier, and the peak RSS of a crawl that
+emits and writes 200,000 records (a made-up shop served from memory: records stream
+out a chunk at a time, so the peak stays flat; ``--records N`` to change the size).
 
-    python benchmarks/bench_crawl.py [--per-leaf 430] [--concurrency 16]
+    python benchmarks/bench_crawl.py [--per-leaf 430] [--concurrency 16] [--records 200000]
 
 Needs nginx (``apt-get install nginx``) and Scrapy (``pip install scrapy``, the
 ``scale`` extra); both are only used here.
@@ -181,12 +183,85 @@ def products(path: Path) -> int:
     return len({json.loads(line)["url"] for line in path.read_text().splitlines()})
 
 
+# A crawl of N made-up products on list pages of 100, fetched from memory (no server, no
+# detail pages: every record is emitted at once when the lists are done, the moment that
+# used to hold them all); prints the records written and the peak RSS (VmHWM, kB). The
+# same shop as tests/crawl/test_crawl_stream.py's smaller check.
+BIG_SHOP = textwrap.dedent('''
+    import sys
+    from structurer.config import Settings
+    from structurer.crawl.crawler import crawl_site
+    from structurer.fetch.base import Page
+    from structurer.rules import rules_from_text
+
+    N, OUT, PER = int(sys.argv[1]), sys.argv[2], 100
+    RULES = """
+    schema_version: 1
+    site: shop.test
+    start_url: http://shop.test/
+    generated_at: '2026-01-01T00:00:00Z'
+    template: {name: ecommerce, hash: 'sha256:0123456789abcdef'}
+    levels:
+      category:
+        link_xpath: //nav/a
+      list:
+        item_xpath: //ul/li
+        pagination: {next_xpath: "//a[@rel='next']"}
+        fields:
+          name: {xpath: ./h2, kind: text}
+          url: {xpath: ./h2/a/@href, kind: url}
+          price: {xpath: ./b, kind: money}
+          image: {xpath: ./img/@src, kind: image}
+          description: {xpath: ./p, kind: text}
+    """
+    LAST = -(-N // PER)
+
+
+    class BigShop:
+        async def fetch(self, url):
+            path = url.split("/", 3)[3]
+            page = int(path.rsplit("=", 1)[1]) if "=" in path else 1
+            items = "".join(
+                f'<li><h2><a href="/p/{i}.html">Product number {i}</a></h2><b>${i % 997}.99</b>'
+                f'<img src="/img/{i}.jpg"><p>A fine product, number {i}, of good make.</p></li>'
+                for i in range((page - 1) * PER, min(page * PER, N))) if path else ""
+            more = f'<a rel="next" href="/c/all/?page={page + 1}">next</a>' \\
+                if path and page < LAST else ""
+            text = (f"<html><body><nav><a href='/c/all/'>All products</a></nav>"
+                    f"<ul>{items}</ul>{more}</body></html>")
+            return Page(url, url, 200, text.encode(), text, "utf-8")
+
+        async def close(self):
+            return None
+
+
+    result = crawl_site(rules_from_text(RULES, "big.yaml"), OUT,
+                        Settings(max_pages_per_pattern=1_000_000), display=False,
+                        factory=lambda mode, settings: BigShop())
+    hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM"))
+    print(result.stats.records, hwm.split()[1])
+''')
+
+
+def records_memory(n: int, tmp: Path) -> tuple[int, float, float]:
+    """(records written, peak RSS in MB, seconds) of a crawl of ``n`` made-up products."""
+    out = tmp / "big.jsonl"
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", BIG_SHOP, str(n), str(out)],
+                          capture_output=True, text=True, check=True)
+    seconds = time.perf_counter() - started
+    records, kb = map(int, done.stdout.split())
+    if len(out.read_bytes().splitlines()) != records:
+        raise SystemExit(f"{out}: {records} records emitted, a different number written")
+    return records, kb / 1024, seconds
+
+
 def frontier_memory(tmp: Path) -> float:
     """Peak RSS (MB) of a process that queues 100,000 URLs (everything a crawl imports)."""
     script = textwrap.dedent(f"""
         from structurer.crawl.crawler import crawl_site
         from structurer.crawl.frontier import DETAIL, Link
-        from structurer.crawl.sinks import open_state
+        from structurer.crawl.state import open_state
         f, _ = open_state({str(tmp / 'big.state')!r}, site="h:1", rules_hash="r", out="o",
                           fmt="jsonl", resume=False, recrawl=False)
         for start in range(0, 100_000, 5_000):
@@ -207,6 +282,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--per-leaf", type=int, default=430, help="products per leaf category")
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--records", type=int, default=200_000,
+                        help="products of the made-up shop whose crawl's memory is measured")
     args = parser.parse_args()
     if shutil.which("nginx") is None:
         raise SystemExit("needs nginx: apt-get install -y nginx")
@@ -230,7 +307,7 @@ def main() -> None:
         results["structurer crawl"] = measured(
             [sys.executable, "-m", "structurer", "crawl", str(rules_file), "--out", str(out),
              "--concurrency", n])
-        stats = json.loads((tmp / "structurer.stats.json").read_text())
+        stats = json.loads((tmp / "structurer.jsonl.stats.json").read_text())
         results["structurer crawl"].update(pages=stats["pages_total"], products=products(out))
         spider = tmp / "spider.py"
         spider.write_text(SPIDER)
@@ -248,6 +325,7 @@ def main() -> None:
         server.terminate()
         server.wait()
     memory = frontier_memory(tmp)
+    records, records_mb, records_s = records_memory(args.records, tmp)
     print(f"shop: {pages} pre-rendered pages ({catalog} products) served by nginx at {base}; "
           f"concurrency {args.concurrency}")
     print(f"{'crawler':<18}{'pages':>7}{'products':>10}{'wall s':>9}{'pages/s':>9}"
@@ -262,6 +340,8 @@ def main() -> None:
     print(f"pages/s ratio structurer/Scrapy: {ratio:.2f} (target >= 1.0); CPU per page "
           f"ratio: {cpu:.2f} (target <= 1.0)")
     print(f"peak RSS with a 100,000-URL pending frontier: {memory:.0f} MB (target < 300 MB)")
+    print(f"peak RSS of a crawl writing {records:,} records: {records_mb:.0f} MB in "
+          f"{records_s:.0f} s (target < 300 MB)")
     shutil.rmtree(tmp, ignore_errors=True)
 
 

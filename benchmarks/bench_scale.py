@@ -72,7 +72,7 @@ def outputs(paths: list[Path], catalog: int) -> tuple[int, list[int]]:
     urls = [json.loads(line)["url"] for p in paths for line in p.read_text().splitlines()]
     if len(urls) != len(set(urls)) or len(urls) != catalog:
         raise SystemExit(f"{len(urls)} records ({len(set(urls))} distinct), not {catalog}")
-    pages = [json.loads(p.with_name(f"{p.stem}.stats.json").read_text())["pages_total"]
+    pages = [json.loads(p.with_name(f"{p.name}.stats.json").read_text())["pages_total"]
              for p in paths]
     return len(urls), pages
 
@@ -111,8 +111,8 @@ def main() -> None:
                 subprocess.run(["redis-cli", "-u", redis_url, "flushall"], check=True,
                                capture_output=True)
                 outs = [tmp / f"run{c}_{i}.jsonl" for i in range(workers)]
-                figures = run_together([[*crawl, rules_file, *options, "--out", str(o), *n]
-                                        for o in outs])
+                figures = run_together([[*crawl, rules_file, *options, "--out", str(o),
+                                         "--overwrite", *n] for o in outs])
                 got, per = outputs(outs, catalog)
                 if not best or figures["wall"] < best["wall"]:
                     best = {"name": name, "workers": workers, "products": got, "pages": per,

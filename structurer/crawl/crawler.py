@@ -1,73 +1,51 @@
 """The crawler: replay a site rule file over the whole shop, politely and resumably.
 
-Input: :class:`~structurer.rules.model.SiteRules`, a sink (or an output path) and
-:class:`~structurer.config.Settings`. Output: one record per product in the sink
-(:mod:`structurer.crawl.products`), the crawl state beside it
-(:mod:`structurer.crawl.frontier`), and a :class:`CrawlResult` with the
-statistics (also written as JSON beside the output) and drift warnings.
+Input: :class:`~structurer.rules.model.SiteRules`, a sink (or an output path, ``-`` for
+standard output) and :class:`~structurer.config.Settings`. Output: one record per
+product in the sink (:mod:`structurer.crawl.products`), streamed as the crawl goes
+(:mod:`structurer.crawl.session`), the crawl state (:mod:`structurer.crawl.state`), and
+a :class:`CrawlResult` with the statistics (also written as ``<output>.stats.json``),
+drift warnings and, when the crawl fell short (every page failed, no records), why.
+:func:`crawl_records` yields the records instead, with no output file.
 
-Traversal: the start page's category links (``levels.category.link_xpath``, followed
-up to the level's ``max_depth``) lead to category pages, which are read as list
-pages too; list pages are followed through their pagination; every item's detail
-link is fetched. Category and list pages go first, so when the last of them is
-done every product's category paths are known: from then on a product's record is
-emitted as soon as its detail page is settled (fetched, failed or skipped).
-Extraction is :mod:`structurer.replay.extract`, the one shared implementation;
-reading a fetched page into links, paths and items is :mod:`structurer.crawl.traverse`,
-shared with the Scrapy runtime (:mod:`structurer.crawl.scrapy`).
-
-Each level is fetched by the fetcher its ``render.mode`` asks for
-(:func:`make_fetcher`): static levels over HTTP, browser levels through
-``structurer.fetch.browser`` (imported, and a browser launched, only when a page of
-such a level is fetched). Pages behind category links are read as lists too, so they
-get a browser when either the category or the list level needs one. Links are checked
-before they are queued (:class:`~structurer.crawl.frontier.Guards`): hosts of the
-rule file, URL length, path depth, crawl depth, pages per URL pattern (category and
-list pages: detail pages lead nowhere), must-include / must-exclude keywords.
+No crawl loses or silently overwrites data: an output that holds records is refused
+unless the crawl resumes it, appends to it (``recrawl``) or replaces it (``overwrite``);
+the output and the state are locked for the crawl; every file the crawl writes is
+checked before the first request; a full disk ends it with one line, and ``resume``
+continues it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib
-import logging
+import queue
+import shutil
+import sqlite3
+import tempfile
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from structurer.config import Settings
 from structurer.crawl.drift import Drift, check_drift
-from structurer.crawl.frontier import (
-    CATEGORY,
-    DETAIL,
-    Frontier,
-    Guards,
-    Link,
-    Outcome,
-    Task,
-    canonical,
-)
-from structurer.crawl.products import emit_records, record_columns, record_hash
-from structurer.crawl.sinks import Sink, attach, check_writable, open_sink, open_state, sync
+from structurer.crawl.frontier import CATEGORY, DETAIL, Frontier, Link, canonical
+from structurer.crawl.products import record_columns, record_hash
+from structurer.crawl.session import CRAWL_RETRIES, Crawler, CrawlStopped, FetcherFactory
+from structurer.crawl.sinks import Sink, SinkMode, attach, check_writable, open_sink
+from structurer.crawl.state import check_distinct, note_last_crawl, open_state, resolve_state
 from structurer.crawl.stats import CrawlStats, LiveDisplay
-from structurer.crawl.traverse import PageReader, count_page, mode_for, render_modes
-from structurer.errors import FetchError, StructurerError
-from structurer.fetch.base import Fetcher, Page
+from structurer.crawl.streams import CallbackSink
+from structurer.errors import FrontierError, StructurerError
+from structurer.fetch.base import Fetcher
 from structurer.fetch.http import HttpFetcher, run_sync
-from structurer.replay.extract import CompiledRules, compile_rules
+from structurer.replay.extract import compile_rules
 from structurer.rules.model import SiteRules
 
-log = logging.getLogger(__name__)
-
-__all__ = ["CrawlResult", "crawl_site", "crawl_site_async", "make_fetcher"]
-
-FetcherFactory = Callable[[str, Settings], Fetcher]
-TRANSIENT = frozenset({"timeout", "connection", "http 429", "http 500", "http 502", "http 503",
-                       "http 504"})
-CRAWL_RETRIES = 2       # times a transiently failed page goes back to the end of the queue
-COMMIT_EVERY = 0.25     # seconds between state commits while work keeps coming
+__all__ = ["CRAWL_RETRIES", "CrawlResult", "crawl_records", "crawl_site", "crawl_site_async",
+           "make_fetcher", "shortfall"]
 
 
 def make_fetcher(mode: str, settings: Settings) -> Fetcher:
@@ -82,200 +60,209 @@ def make_fetcher(mode: str, settings: Settings) -> Fetcher:
     return HttpFetcher(settings)
 
 
+
 @dataclass
 class CrawlResult:
+    """What a crawl did. ``finished``: it ran to its end and did not fall short;
+    ``shortfall``: why it fell short (every page failed, no records), else None."""
+
     stats: CrawlStats
     drift: list[Drift]
-    out: Path
-    state: Path
-    stats_path: Path
+    out: Path | None            # None: standard output or the records iterator
+    state: Path | None          # None: a temporary state, removed
+    stats_path: Path | None
     finished: bool
+    shortfall: str | None = None
 
 
-class Crawler:
-    """One session of a crawl over an opened frontier and sink."""
-
-    def __init__(self, compiled: CompiledRules, frontier: Frontier, sink: Sink,
-                 settings: Settings, stats: CrawlStats, *, factory: FetcherFactory,
-                 clock: Callable[[], float], display: LiveDisplay) -> None:
-        rules = compiled.rules
-        self.c, self.frontier, self.sink, self.settings = compiled, frontier, sink, settings
-        self.stats, self.factory, self.clock, self.display = stats, factory, clock, display
-        levels = rules.levels
-        self.modes = render_modes(rules)
-        self.guards = Guards(settings, set(settings.allowed_hosts), rules.start_url,
-                             levels.category.max_depth if levels.category else 0)
-        self.fetchers: dict[str, Fetcher] = {}
-        self.run_no = frontier.run
-        self.lists_done = bool(frontier.get("lists_done"))
-        self.known: set[str] = set()          # category and list pages ever queued
-        self.reader = PageReader(compiled, self.guards, self._first_seen)
-        for key, url, level, path in frontier.listish_urls():
-            self.known.add(key)
-            self.guards.count_pattern(url)
-            if level == CATEGORY:
-                self.reader.register(url, path)
-        self.base_elapsed = stats.elapsed
-        self.base_retries = stats.retries
-        self.started = time.monotonic()
-        self.inflight = 0
-        stats.sample()                        # where this session starts on the timeline
-
-    def _first_seen(self, key: str) -> bool:
-        if key in self.known:
-            return False
-        self.known.add(key)
-        return True
-
-    # ----- one page ------------------------------------------------------------------------
-    def fetcher(self, task: Task) -> Fetcher:
-        mode = mode_for(self.modes, task.level, task.depth)
-        if mode not in self.fetchers:
-            self.fetchers[mode] = self.factory(mode, self.settings)
-        return self.fetchers[mode]
-
-    async def process(self, task: Task) -> Outcome:
-        try:
-            # rendered pages wait for network idle: an item XPath may match a page's
-            # loading skeleton before the data arrives
-            page = await self.fetcher(task).fetch(task.url)
-        except FetchError as error:
-            kind = str(getattr(error, "kind", "fetch"))
-            status = getattr(error, "status", None)
-            if kind == "http" and status:
-                kind = f"http {status}"
-            return Outcome(task, error=kind,
-                           retry=kind in TRANSIENT and task.tries < CRAWL_RETRIES)
-        try:
-            return self.extract(task, page)
-        except Exception as error:  # one page lxml refuses must not end the crawl
-            log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__,
-                        error)
-            return Outcome(task, error="parse")
-
-    def extract(self, task: Task, page: Page) -> Outcome:
-        return self.reader.read(task, page.text, page.final_url, len(page.body))
-
-    # ----- the loop ------------------------------------------------------------------------
-    async def run(self, budget: int | None) -> bool:
-        """Crawl until the run queue is empty (True) or ``budget`` pages were fetched."""
-        inflight: dict[asyncio.Task[Outcome], Task] = {}
-        batch: list[Outcome] = []
-        last = time.monotonic()
-        stopped = False
-        try:
-            while True:
-                starving = False
-                free = self.settings.concurrency - len(inflight)
-                if free > 0 and not stopped:
-                    if budget is not None:
-                        free = min(free, budget - self.stats.pages_total - len(inflight)
-                                   - len(batch))
-                        stopped = free <= 0
-                    tasks = self.frontier.lease(max(free, 0))
-                    starving = len(tasks) < free
-                    for task in tasks:
-                        inflight[asyncio.ensure_future(self.process(task))] = task
-                if not inflight:
-                    if batch:
-                        self.commit(batch)
-                        continue
-                    break
-                done, _ = await asyncio.wait(inflight, timeout=COMMIT_EVERY,
-                                             return_when=asyncio.FIRST_COMPLETED)
-                for future in done:
-                    del inflight[future]
-                    batch.append(future.result())
-                self.inflight = len(inflight)
-                if batch and (starving or len(batch) >= 256
-                              or time.monotonic() - last >= COMMIT_EVERY):
-                    self.commit(batch)
-                    last = time.monotonic()
-        finally:
-            for future in inflight:
-                future.cancel()
-            if inflight:
-                await asyncio.gather(*inflight, return_exceptions=True)
-        return not stopped
-
-    def commit(self, batch: list[Outcome]) -> None:
-        """Apply a batch in one transaction, emit what it completed, then feed the sink."""
-        f, stats = self.frontier, self.stats
-        columns = self.sink.columns
-        with f.transaction():
-            settled = f.apply(batch, self.run_no, self.clock())
-            self._count(batch)
-            if not self.lists_done and not f.lists_pending():
-                self.lists_done = True
-                f.set(lists_done=True)
-                stats.count("record", emit_records(f, None, self.run_no, columns))
-            elif self.lists_done and settled:
-                stats.count("record", emit_records(f, settled, self.run_no, columns))
-            stats.sample()
-            f.set(stats=stats.as_dict())
-        batch.clear()
-        sync(f, self.sink)
-        self.display.update(stats, f.size, self.inflight, stats.elapsed - self.base_elapsed)
-
-    def _count(self, batch: list[Outcome]) -> None:
-        stats = self.stats
-        for o in batch:
-            if o.retry:
-                stats.skipped.update(o.skipped)
-                stats.requeued += 1
-                continue
-            count_page(stats, o)
-        stats.retries = self.base_retries + sum(
-            int(getattr(getattr(f, "stats", None), "retries", 0)) for f in self.fetchers.values())
-        stats.elapsed = self.base_elapsed + time.monotonic() - self.started
-
-    def finish(self, finished: bool) -> None:
-        """Emit every product of the run not emitted yet; mark the crawl finished."""
-        f = self.frontier
-        with f.transaction():
-            self.stats.count("record", emit_records(f, None, self.run_no, self.sink.columns,
-                                                    force=True))
-            self.stats.elapsed = self.base_elapsed + time.monotonic() - self.started
-            self.stats.sample()
-            f.set(status="finished", lists_done=True, stats=self.stats.as_dict(),
-                  complete=finished)
-        sync(f, self.sink)
-
-    async def close(self) -> None:
-        for fetcher in self.fetchers.values():
-            await fetcher.close()
+def shortfall(stats: CrawlStats, *, recrawl: bool) -> str | None:
+    """Why a crawl fell short, or None: no page could be read, or no record came out of
+    a crawl (a recrawl with nothing changed is fine)."""
+    failed = stats.failures + stats.skipped
+    if stats.pages_total == 0 and failed:
+        kinds = ", ".join(f"{k} {v}" for k, v in sorted(failed.items()))
+        return f"every page failed ({kinds}): no records"
+    if stats.records == 0 and not recrawl:
+        return "no records: the rule file found no product on the pages it read"
+    return None
 
 
 # ----- the entry points ---------------------------------------------------------------------
 async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
                            settings: Settings | None = None, *, fmt: str | None = None,
                            state: str | Path | None = None, resume: bool = False,
-                           recrawl: bool = False, display: bool | None = None,
+                           recrawl: bool = False, revisit_all: bool = False,
+                           overwrite: bool = False, rules_file: str | Path | None = None,
+                           display: bool | None = None,
                            clock: Callable[[], float] = time.time,
-                           factory: FetcherFactory = make_fetcher) -> CrawlResult:
+                           factory: FetcherFactory = make_fetcher,
+                           stop: threading.Event | None = None) -> CrawlResult:
     """Crawl the site of ``rules`` into ``sink``; see :func:`crawl_site`."""
-    compiled = compile_rules(rules)
+    if resume and overwrite:
+        raise StructurerError("--resume continues a crawl and --overwrite starts over: "
+                              "choose one")
     settings = settings or Settings()
     if not settings.allowed_hosts:
         settings = settings.model_copy(update={"allowed_hosts": sorted(rules.allowed_hosts)})
     out = sink if not isinstance(sink, (str, Path)) else open_sink(sink, fmt)
-    check_writable(out.path)
-    state_path = Path(state) if state else out.path.with_name(out.path.name + ".state")
-    frontier, fresh = open_state(state_path, site=rules.site, out=str(out.path.resolve()),
-                                 fmt=out.format,
-                                 rules_hash=record_hash(rules.model_dump(mode="json")),
-                                 resume=resume, recrawl=recrawl, clock=clock)
-    stats = CrawlStats.from_dict(frontier.get("stats") if resume else None)
-    out.columns = record_columns(compiled)
-    stats.fields = {"list": sorted({f.name for lay in compiled.lists for f in lay.plan.fields}),
-                    "detail": sorted({f.name for lay in compiled.details
-                                      for f in lay.plan.fields}),
-                    "record": list(out.columns)}
+    source = Path(rules_file) if rules_file is not None else None
+    state_path = resolve_state(out.path, Path(state) if state is not None else None,
+                               rules_file=source, recrawl=recrawl, resume=resume)
+    stats_path = CrawlStats.path_beside(out.path) if out.path is not None else None
+    check_distinct({"--out": out.path, "--state": state_path, "the rule file": source,
+                    "the statistics file": stats_path})
+    for path, what, folder in ((out.path, "output", False), (stats_path, "statistics", True),
+                               (state_path, "crawl state", True)):
+        if path is not None:
+            check_writable(path, what, folder=folder)
+    temporary = Path(tempfile.mkdtemp(prefix="structurer-crawl-")) if state_path is None \
+        else None
+    run = _Run(rules, out, settings, state_path or cast(Path, temporary) / "crawl.state",
+               stats_path, resume=resume, recrawl=recrawl, overwrite=overwrite,
+               revisit_all=revisit_all)
     try:
-        attach(frontier, out, fresh)
+        result = await run.run(clock=clock, factory=factory, display=display,
+                               note=source if temporary is None else None,
+                               stop=stop.is_set if stop is not None else None)
+    finally:
+        if temporary is not None:
+            shutil.rmtree(temporary, ignore_errors=True)
+    if temporary is not None:
+        result.state = None
+    return result
+
+
+def crawl_site(rules: SiteRules, sink: Sink | str | Path, settings: Settings | None = None,
+               **options: Any) -> CrawlResult:
+    """Crawl the site of ``rules`` into ``sink`` (a :class:`~structurer.crawl.sinks.Sink`,
+    an output path, whose suffix picks JSON lines, CSV or SQLite unless ``fmt`` says, or
+    ``-`` for JSON lines or CSV on standard output).
+
+    An output that already holds records is refused unless one of: ``overwrite``
+    (replace it and start over), ``resume`` (continue the interrupted crawl that writes
+    it), ``recrawl`` (revisit the due pages of the rule file's previous crawl, every
+    page with ``revisit_all``, and append only new or changed records; it never
+    truncates). Other options: ``state`` (the state database; default
+    ``<output>.state``, for ``recrawl`` and ``resume`` the previous crawl's: see
+    :mod:`structurer.crawl.state`), ``rules_file`` (the rule file's path: where its
+    latest crawl is noted), ``display`` (progress: live on a terminal, a line every 10 s
+    elsewhere; False: none), ``clock`` (seconds since the epoch, for the revisit
+    schedule), ``stop`` (a :class:`threading.Event`: once set, the crawl ends with
+    :class:`~structurer.crawl.session.CrawlStopped`, resumable). Statistics go to
+    ``<output>.stats.json``. Bad input (a state of another site, an unwritable output,
+    an output in use) raises a one-line :class:`~structurer.errors.StructurerError`
+    before any page is fetched; a crawl that falls short says why in
+    :attr:`CrawlResult.shortfall`.
+    """
+    return run_sync(crawl_site_async(rules, sink, settings, **options))
+
+
+def crawl_records(rules: SiteRules, settings: Settings | None = None,
+                  **options: Any) -> Generator[dict[str, Any], None, CrawlResult]:
+    """Crawl the site of ``rules`` and yield its records as they are emitted, with no
+    output file: ``for record in crawl_records(rules): ...``. The crawl runs in a thread;
+    stopping early (``break``) ends it. Options as :func:`crawl_site` (no ``fmt``): the
+    state is temporary unless ``state`` names one (then ``resume`` and ``recrawl``
+    work as there). The generator returns the :class:`CrawlResult`."""
+    chunks: queue.Queue[tuple[str, Any]] = queue.Queue(maxsize=16)
+    stop = threading.Event()
+
+    def put(kind: str, value: Any) -> None:
+        while not stop.is_set():
+            try:
+                chunks.put((kind, value), timeout=0.1)
+                return
+            except queue.Full:
+                continue
+        raise CrawlStopped
+
+    def crawl() -> None:
+        try:
+            put("done", crawl_site(rules, CallbackSink(lambda rows: put("records", rows)),
+                                   settings, display=options.pop("display", False),
+                                   stop=stop, **options))
+        except CrawlStopped:
+            return
+        except BaseException as error:  # handed to the reader, raised there
+            try:
+                put("error", error)
+            except CrawlStopped:
+                return
+
+    thread = threading.Thread(target=crawl, name="structurer-crawl", daemon=True)
+    thread.start()
+    try:
+        while True:
+            kind, value = chunks.get()
+            if kind == "records":
+                yield from value
+            elif kind == "error":
+                raise value
+            else:
+                return cast(CrawlResult, value)
+    finally:
+        stop.set()
+        thread.join()
+
+
+class _Run:
+    """Opening the output and state of one crawl, running it, writing its statistics."""
+
+    def __init__(self, rules: SiteRules, out: Sink, settings: Settings, state: Path,
+                 stats_path: Path | None, *, resume: bool, recrawl: bool, overwrite: bool,
+                 revisit_all: bool) -> None:
+        self.rules, self.out, self.settings, self.state = rules, out, settings, state
+        self.stats_path = stats_path
+        self.resume, self.recrawl, self.overwrite = resume, recrawl, overwrite
+        self.revisit_all = revisit_all
+
+    async def run(self, *, clock: Callable[[], float], factory: FetcherFactory,
+                  display: bool | None, note: Path | None,
+                  stop: Callable[[], bool] | None) -> CrawlResult:
+        out, rules = self.out, self.rules
+        out.lock()
+        began = False
+        try:
+            empty = out.empty()
+            if not empty and not (self.resume or self.recrawl or self.overwrite):
+                raise StructurerError("holds records already: --overwrite replaces them, "
+                                      "--resume continues the crawl that wrote them, "
+                                      "--recrawl adds what changed since", url=str(out.path))
+            frontier, mode = open_state(
+                self.state, site=rules.site, rules_hash=record_hash(rules.model_dump(mode="json")),
+                out=str(out.path.resolve()) if out.path is not None else "-", fmt=out.format,
+                resume=self.resume, recrawl=self.recrawl, overwrite=self.overwrite,
+                revisit_all=self.revisit_all, output_empty=empty, clock=clock)
+            began = True
+            try:
+                if mode != "resume" and note is not None:
+                    note_last_crawl(note, self.state, out.path)
+                stats, finished, run = await self.crawl(frontier, mode, clock, factory,
+                                                        display, stop)
+            finally:
+                frontier.close()
+        except sqlite3.Error as error:   # the state's disk is full, or failing
+            raise FrontierError(f"cannot write the crawl state ({error}); free the space or "
+                                f"fix the cause, then --resume", url=str(self.state)) from None
+        finally:
+            out.close(keep=began)
+        return self.result(stats, finished, recrawl=run > 1)
+
+    async def crawl(self, frontier: Frontier, mode: SinkMode, clock: Callable[[], float],
+                    factory: FetcherFactory, display: bool | None,
+                    stop: Callable[[], bool] | None) -> tuple[CrawlStats, bool, int]:
+        compiled, out, rules = compile_rules(self.rules), self.out, self.rules
+        stats = CrawlStats.from_dict(frontier.get("stats") if mode == "resume" else None)
+        out.columns = record_columns(compiled)
+        stats.fields = {"list": sorted({f.name for lay in compiled.lists
+                                        for f in lay.plan.fields}),
+                        "detail": sorted({f.name for lay in compiled.details
+                                          for f in lay.plan.fields}),
+                        "record": list(out.columns)}
+        attach(frontier, out, mode)
         with LiveDisplay(enabled=display) as live:
-            crawler = Crawler(compiled, frontier, out, settings, stats, factory=factory,
-                              clock=clock, display=live)
+            crawler = Crawler(compiled, frontier, out, self.settings, stats, factory=factory,
+                              clock=clock, display=live, stop=stop)
             try:
                 if frontier.get("status") == "running":
                     level = CATEGORY if compiled.has_list else DETAIL
@@ -283,32 +270,19 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
                         frontier.seed([Link(canonical(rules.start_url), rules.start_url,
                                             level, 0, ())])
                     crawler.known.add(canonical(rules.start_url))
-                    done = await crawler.run(settings.max_pages)
+                    done = await crawler.run(self.settings.max_pages)
                     crawler.finish(done)
             finally:
                 await crawler.close()
-        finished = bool(frontier.get("complete", True))
-    finally:
-        out.close()
-        frontier.close()
-    drift = check_drift(rules, stats)
-    stats_path = stats.path_beside(out.path)
-    stats.write_json(stats_path, {"site": rules.site, "output": str(out.path),
-                                  "state": str(state_path),
-                                  "complete": finished, "drift": [str(d) for d in drift]})
-    return CrawlResult(stats, drift, out.path, state_path, stats_path, finished)
+        return stats, bool(frontier.get("complete", True)), frontier.run
 
-
-def crawl_site(rules: SiteRules, sink: Sink | str | Path, settings: Settings | None = None,
-               **options: Any) -> CrawlResult:
-    """Crawl the site of ``rules`` into ``sink`` (a :class:`~structurer.crawl.sinks.Sink`
-    or an output path, whose suffix picks JSON lines, CSV or SQLite unless ``fmt`` says).
-
-    Options: ``state`` (the state database; default ``<output>.state``), ``resume``
-    (continue a crawl that was interrupted), ``recrawl`` (revisit the pages that are due
-    and emit only new or changed records), ``display`` (live progress; default: when
-    stderr is a terminal), ``clock`` (seconds since the epoch, for the revisit schedule).
-    Bad input (a state of another site, an unwritable output) raises a one-line
-    :class:`~structurer.errors.StructurerError`.
-    """
-    return run_sync(crawl_site_async(rules, sink, settings, **options))
+    def result(self, stats: CrawlStats, finished: bool, *, recrawl: bool) -> CrawlResult:
+        drift = check_drift(self.rules, stats)
+        short = shortfall(stats, recrawl=recrawl)
+        finished = finished and short is None
+        if self.stats_path is not None:
+            stats.write_json(self.stats_path, {
+                "site": self.rules.site, "output": str(self.out.path), "state": str(self.state),
+                "complete": finished, "shortfall": short, "drift": [str(d) for d in drift]})
+        return CrawlResult(stats, drift, self.out.path, self.state, self.stats_path, finished,
+                           short)

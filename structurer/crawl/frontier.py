@@ -18,42 +18,37 @@ output file and then records how far it got (``sink_seq``, ``sink_mark``); see
 What may enter the run queue (:class:`Guards`): URLs are deduplicated by their w3lib
 canonical form, and refused when off the rule file's hosts, too long, too deep (path
 segments, or category links followed), past ``max_pages_per_pattern`` category or list
-pages of one URL pattern (numbers made 0: calendars, endless pagination), or failing
-the must-include / must-exclude keywords.
+pages of one URL pattern (:func:`url_pattern`: calendars, endless pagination, generated
+slugs), or failing the must-include / must-exclude keywords.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from collections import Counter, deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from w3lib.url import canonicalize_url
-
 from structurer.config import Settings
+from structurer.crawl.schedule import DAY, DEFAULT_INTERVAL, History, reschedule
+from structurer.crawl.tasks import CATEGORY, DETAIL, LEVELS, LIST, Item, Link, Outcome, Task
+from structurer.crawl.urls import canonical, url_pattern, well_formed
 from structurer.errors import FrontierError
 
-__all__ = ["CATEGORY", "DETAIL", "LEVELS", "LIST", "Frontier", "Guards", "History", "Item", "Link",
-           "Outcome", "Task", "canonical", "reschedule", "url_pattern"]
+# the queue's data (:mod:`~structurer.crawl.tasks`), the revisit schedule
+# (:mod:`~structurer.crawl.schedule`) and URL keys (:mod:`~structurer.crawl.urls`) are named
+# here too: both engines import them from here
+__all__ = ["CATEGORY", "DAY", "DEFAULT_INTERVAL", "DETAIL", "LEVELS", "LIST", "Frontier", "Guards",
+           "History", "Item", "Link", "Outcome", "Task", "canonical", "reschedule", "url_pattern",
+           "well_formed"]
 
-CATEGORY, LIST, DETAIL = 0, 1, 2
-LEVELS = ("category", "list", "detail")
 PENDING, DETAILED, NO_DETAIL = 0, 1, 2   # products.state: what is known of the detail page
-
-DAY = 86400.0
-DEFAULT_INTERVAL, MIN_INTERVAL, MAX_INTERVAL = DAY, 3600.0, 64 * DAY
-STREAK = 5          # visits in a row that change the revisit interval
 NEAR_BITS = 3       # simhashes this close are the same page
 SCHEMA_VERSION = 1
-_DIGITS = re.compile(r"\d+")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -77,84 +72,6 @@ CREATE INDEX IF NOT EXISTS listings_product ON listings(product);
 CREATE TABLE IF NOT EXISTS outbox(
   seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, record TEXT NOT NULL);
 """
-
-
-@dataclass(slots=True)
-class Task:
-    """A page to fetch: its run-queue row."""
-
-    id: int
-    key: str                     # canonical URL (w3lib), the dedup key
-    url: str                     # the URL as linked, what is fetched
-    level: int
-    depth: int                   # category links followed from the start page
-    path: tuple[str, ...]        # category path the page belongs to
-    tries: int = 0
-
-
-@dataclass(slots=True)
-class Link:
-    key: str
-    url: str
-    level: int
-    depth: int
-    path: tuple[str, ...]
-
-
-@dataclass(slots=True)
-class Item:
-    """A product seen on a list page; ``detail`` False when its detail page is not fetched."""
-
-    key: str
-    url: str
-    fields: dict[str, Any]
-    detail: bool
-
-
-@dataclass(slots=True)
-class Outcome:
-    """What fetching one task gave; ``error`` is the failure kind, ``retry`` requeues it."""
-
-    task: Task
-    error: str | None = None
-    retry: bool = False
-    links: list[Link] = field(default_factory=list)
-    items: list[Item] | None = None          # None: items were not looked for
-    is_list: bool = False                    # items, or an empty page that should have had
-    next_url: str | None = None              # the list's next page
-    detail: dict[str, Any] | None = None
-    fingerprint: int | None = None
-    content: str | None = None               # digest of what was extracted
-    size: int = 0                            # body bytes
-    skipped: list[str] = field(default_factory=list)   # why links were not queued
-
-
-@dataclass(frozen=True, slots=True)
-class History:
-    """A page's revisit schedule."""
-
-    visits: int = 0
-    same: int = 0
-    changed: int = 0
-    interval: float = DEFAULT_INTERVAL
-    next_visit: float = 0.0
-
-
-def reschedule(prev: History | None, changed: bool, now: float) -> History:
-    """After a visit: 5 unchanged visits in a row double the interval, 5 changed ones
-    halve it (within 1 hour .. 64 days); the streak starts again after each step."""
-    if prev is None:
-        return History(1, 0, 0, DEFAULT_INTERVAL, now + DEFAULT_INTERVAL)
-    interval, same, change = prev.interval, prev.same, prev.changed
-    if changed:
-        same, change = 0, change + 1
-        if change >= STREAK:
-            interval, change = max(MIN_INTERVAL, interval / 2), 0
-    else:
-        same, change = same + 1, 0
-        if same >= STREAK:
-            interval, same = min(MAX_INTERVAL, interval * 2), 0
-    return History(prev.visits + 1, same, change, interval, now + interval)
 
 
 def _signed(value: int | None) -> int | None:
@@ -218,9 +135,25 @@ class Frontier:
         try:
             yield
         except BaseException:
-            self.db.execute("ROLLBACK")
+            try:  # SQLite may have rolled back already (a full disk): keep the first error
+                if self.db.in_transaction:
+                    self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass
             raise
         self.db.execute("COMMIT")
+
+    def reset(self) -> None:
+        """Empty the state for a new crawl, in place: deleting and recreating the file
+        would drop the lock this connection holds, and let a second crawl in."""
+        with self.transaction():
+            for table in ("meta", "run_queue", "done", "products", "listings", "outbox",
+                          "sqlite_sequence"):
+                self.db.execute(f"DELETE FROM {table}")
+        self.size = 0
+        self._buffers = (deque(), deque())
+        self._cursor = [0, 0]
+        self._dry = [False, False]
 
     @property
     def run(self) -> int:
@@ -359,9 +292,10 @@ class Frontier:
         return History(*row) if row else None
 
     # ----- records ------------------------------------------------------------------------
-    def outbox(self, after: int) -> list[tuple[int, str]]:
-        return self.db.execute("SELECT seq, record FROM outbox WHERE seq > ? ORDER BY seq",
-                               (after,)).fetchall()
+    def outbox(self, after: int, limit: int = -1) -> list[tuple[int, str]]:
+        """Up to ``limit`` (-1: all) outbox rows after ``after``, in order."""
+        return self.db.execute("SELECT seq, record FROM outbox WHERE seq > ? ORDER BY seq "
+                               "LIMIT ?", (after, limit)).fetchall()
 
     def sunk(self, seq: int, mark: int) -> None:
         """The sink holds every record up to ``seq`` and stands at ``mark``."""
@@ -370,16 +304,17 @@ class Frontier:
             self.db.execute("DELETE FROM outbox WHERE seq <= ?", (seq,))
 
     # ----- runs ---------------------------------------------------------------------------
-    def begin_recrawl(self, now: float) -> int:
-        """Start the next run: pages whose revisit time has come go back into the run
-        queue (their products wait for them). Returns how many pages are due."""
+    def begin_recrawl(self, now: float, *, everything: bool = False) -> int:
+        """Start the next run: pages whose revisit time has come (``everything``: all
+        pages) go back into the run queue (their products wait for them). Returns how
+        many pages are due."""
         run = self.run + 1
         with self.transaction():
             before = self.db.total_changes
             self.db.execute(
                 "INSERT OR IGNORE INTO run_queue(key, url, level, prio, depth, path) "
                 "SELECT key, url, level, level = 2, depth, path FROM done "
-                "WHERE next_visit <= ? ORDER BY level, key", (now,))
+                "WHERE next_visit <= ? OR ? ORDER BY level, key", (now, everything))
             due = self.db.total_changes - before
             self.db.execute("UPDATE products SET state = 0 WHERE key IN "
                             "(SELECT key FROM run_queue WHERE level = 2)")
@@ -390,18 +325,6 @@ class Frontier:
 
 
 # ----- what may enter the run queue --------------------------------------------------------
-@lru_cache(maxsize=65536)
-def canonical(url: str) -> str:
-    return str(canonicalize_url(url))
-
-
-def url_pattern(url: str) -> str:
-    """The URL with every number made 0: pages of one pattern are one trap candidate."""
-    parts = urlsplit(url)
-    query = "&".join(sorted(_DIGITS.sub("0", q) for q in parts.query.split("&") if q))
-    return f"{parts.netloc}{_DIGITS.sub('0', parts.path)}?{query}"
-
-
 class Guards:
     """Which links may be queued, and why not (see the module docstring)."""
 
@@ -422,6 +345,8 @@ class Guards:
 
     def check(self, url: str, level: int, depth: int) -> str | None:
         """Why ``url`` may not be queued, or None."""
+        if not well_formed(url):
+            return "malformed"
         s = self.s
         if len(url) > s.max_url_length:
             return "url_length"

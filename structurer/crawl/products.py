@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["Listing", "Product", "build_product", "category_name", "emit_records",
-           "record_columns", "record_hash"]
+           "record_columns", "record_hash", "unemitted"]
 
 # (page URL, category path of the page, the item's list record)
 Listing = tuple[str, Sequence[str], dict[str, Any]]
@@ -197,21 +197,30 @@ def record_columns(compiled: CompiledRules,
     return names
 
 
-def emit_records(frontier: Frontier, keys: Sequence[str] | None, run: int,
+def unemitted(frontier: Frontier, run: int, after: str, limit: int, *,
+              force: bool = False) -> list[str]:
+    """Keys (after ``after``, in order, at most ``limit``) of the products touched in
+    ``run`` and not emitted in it; whose detail page is pending only with ``force``.
+    Paging by key keeps a crawl of any size to one chunk of records in memory."""
+    return [key for (key,) in frontier.db.execute(
+        "SELECT key FROM products WHERE key > ? AND touched = ? "
+        "AND (emitted_run IS NULL OR emitted_run != ?) AND (state != 0 OR ?) "
+        "ORDER BY key LIMIT ?", (after, run, run, force, limit))]
+
+
+def emit_records(frontier: Frontier, keys: Sequence[str], run: int,
                  columns: Sequence[str], *, force: bool = False) -> list[dict[str, Any]]:
-    """Build the records of ``keys`` (None: every product touched in this run), and put
-    the new or changed ones in the outbox (call inside a transaction). Products whose
-    detail page is pending wait, unless ``force``."""
+    """Build the records of ``keys`` and put the new or changed ones in the outbox (call
+    inside a transaction); returns those. Products already emitted in this run are left
+    alone, and so are those whose detail page is pending, unless ``force``."""
     db = frontier.db
-    if keys is None:
-        rows = db.execute("SELECT key, url, detail, state, emitted, emitted_run FROM "
-                          "products WHERE touched = ? ORDER BY key", (run,)).fetchall()
-    else:
-        rows = [r for k in dict.fromkeys(keys) for r in db.execute(
-            "SELECT key, url, detail, state, emitted, emitted_run FROM products "
-            "WHERE key = ?", (k,))]
     out: list[dict[str, Any]] = []
-    for key, url, detail, state, emitted, emitted_run in rows:
+    for key in dict.fromkeys(keys):
+        row = db.execute("SELECT url, detail, state, emitted, emitted_run FROM products "
+                         "WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            continue
+        url, detail, state, emitted, emitted_run = row
         if emitted_run == run or (state == 0 and not force):  # its detail page is pending
             continue
         listings: list[Listing] = [

@@ -1,54 +1,82 @@
-"""Output sinks: JSON lines, CSV or SQLite, each record written exactly once.
+"""Output sinks: JSON lines, CSV or SQLite files (standard output and a callback are
+:mod:`structurer.crawl.streams`'s); each record written once.
 
 Input: rows ``(seq, record JSON)`` from the state database's outbox (see
-:mod:`structurer.crawl.frontier`). Output: the file at ``path`` and a *mark* — the
-file's length (JSON lines, CSV) or the last ``seq`` stored (SQLite) — after each write.
+:mod:`structurer.crawl.frontier`). Output: the records in the sink and a *mark* after
+each write — the file's length (JSON lines, CSV), the last row id stored (SQLite) —
+that the state records.
+
+How a sink begins (:func:`attach`), chosen by :func:`structurer.crawl.state.open_state`:
+``new`` empties it (a new crawl, or ``--overwrite``), ``append`` adds after what it holds
+(``--recrawl``: a CSV keeps its one header, a SQLite table its rows), ``resume`` cuts it
+back to the mark the state stored. A file sink is locked (``flock``) from
+:meth:`Sink.lock` to :meth:`Sink.close`: a second crawl writing the same file is refused.
 
 The protocol that makes a crash harmless (:func:`attach`, :func:`sync`):
 
 1. records enter the outbox in the same transaction that marks their pages done;
 2. ``sync`` appends outbox rows after ``sink_seq`` to the file, flushes and fsyncs it,
-   then in one transaction stores the new ``sink_seq`` and mark and deletes those rows;
+   then in one transaction stores the new ``sink_seq`` and mark and deletes those rows
+   (a chunk at a time: memory stays flat whatever the crawl's size);
 3. on ``--resume``, ``attach`` cuts the file back to the stored mark (dropping a torn
    line or rows written after the last stored mark) and ``sync`` writes the outbox
    rows again. A record is in the file once whatever instant the process died at.
-
-Before any of that, :func:`open_state` opens the state database and checks that it
-belongs to this crawl: the same site; for ``--resume`` the same rule file, output and
-format; an unfinished crawl is never silently started over.
 """
 
 from __future__ import annotations
 
 import csv
+import errno
+import fcntl
 import io
 import json
 import os
 import sqlite3
-import time
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+import sys
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, Literal, Protocol, cast
 
-from structurer.crawl.frontier import SCHEMA_VERSION, Frontier
+from structurer.crawl.frontier import Frontier
 from structurer.errors import FrontierError, StructurerError
 
-__all__ = ["FORMATS", "CsvSink", "JsonlSink", "Sink", "SqliteSink", "attach", "check_writable",
-           "open_sink", "open_state", "sync"]
+__all__ = ["FORMATS", "CsvSink", "JsonlSink", "Sink", "SinkMode", "SqliteSink", "attach",
+           "cannot", "check_writable", "encode", "header", "open_sink", "sync"]
 
 Format = Literal["jsonl", "csv", "sqlite"]
+SinkMode = Literal["new", "append", "resume"]
 FORMATS: tuple[Format, ...] = ("jsonl", "csv", "sqlite")
 Rows = Sequence[tuple[int, str]]
+SYNC_ROWS = 1000          # outbox rows copied to the output per step
 
 
 class Sink(Protocol):
-    path: Path
-    format: Format
     columns: list[str]
 
+    @property
+    def path(self) -> Path | None:
+        """The output file; None: not a file (standard output, a callback)."""
+        ...
+
+    @property
+    def format(self) -> Format:
+        ...
+
+    def lock(self) -> None:
+        """Take the output for this crawl (refused if another crawl has it)."""
+        ...
+
+    def empty(self) -> bool:
+        """Whether the output holds nothing yet."""
+        ...
+
     def start(self) -> int:
-        """Create or empty the output; the mark of an empty output."""
+        """Empty the output and write its header; the mark."""
+        ...
+
+    def append(self) -> int:
+        """Keep what the output holds and write after it; the mark."""
         ...
 
     def recover(self, mark: int) -> None:
@@ -59,84 +87,15 @@ class Sink(Protocol):
         """Append rows durably; the new mark."""
         ...
 
-    def close(self) -> None:
+    def close(self, *, keep: bool = True) -> None:
+        """Release the output; ``keep=False`` removes a file this sink created and never
+        wrote to (a crawl refused before it began)."""
         ...
 
 
-def _cannot(path: Path, error: OSError | sqlite3.Error) -> StructurerError:
+def cannot(path: Path | None, error: OSError | sqlite3.Error) -> StructurerError:
     why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-    return StructurerError(f"cannot write output: {why}", url=str(path))
-
-
-class _FileSink(ABC):
-    """Append-only text output whose mark is its length in bytes."""
-
-    format: Format
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.columns: list[str] = []
-        self._handle: BinaryIO | None = None
-
-    def _open(self, mode: str) -> BinaryIO:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle = cast(BinaryIO, open(self.path, mode))  # noqa: SIM115  # for the whole crawl
-        except OSError as error:
-            raise _cannot(self.path, error) from None
-        self._handle = handle
-        return handle
-
-    def header(self) -> bytes:
-        return b""
-
-    def start(self) -> int:
-        handle = self._open("wb")
-        return self._append([self.header()]) if self.header() else handle.tell()
-
-    def recover(self, mark: int) -> None:
-        try:
-            size = self.path.stat().st_size
-        except OSError as error:
-            raise FrontierError(f"cannot resume: the output is gone ({error.strerror})",
-                                url=str(self.path)) from None
-        if size < mark:
-            raise FrontierError(f"cannot resume: the output is shorter ({size} bytes) than "
-                                f"what was written to it ({mark} bytes)", url=str(self.path))
-        handle = self._open("r+b")
-        handle.truncate(mark)
-        handle.seek(mark)
-
-    @abstractmethod
-    def encode(self, rows: Rows) -> list[bytes]:
-        """The bytes of ``rows`` in this format."""
-
-    def write(self, rows: Rows) -> int:
-        return self._append(self.encode(rows))
-
-    def _append(self, chunks: list[bytes]) -> int:
-        assert self._handle is not None
-        try:
-            self._handle.write(b"".join(chunks))
-            self._handle.flush()
-            os.fsync(self._handle.fileno())
-        except OSError as error:
-            raise _cannot(self.path, error) from None
-        return self._handle.tell()
-
-    def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
-
-
-class JsonlSink(_FileSink):
-    """One JSON object per line, as the outbox holds it."""
-
-    format: Format = "jsonl"
-
-    def encode(self, rows: Rows) -> list[bytes]:
-        return [text.encode() + b"\n" for _, text in rows]
+    return StructurerError(f"cannot write output: {why}", url=str(path or "-"))
 
 
 def _cell(value: Any) -> str:
@@ -147,26 +106,147 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def _csv_rows(rows: list[list[str]]) -> bytes:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue().encode()
+
+
+def header(fmt: Format, columns: Sequence[str]) -> bytes:
+    """What a text output starts with: the CSV header, nothing for JSON lines."""
+    return _csv_rows([list(columns)]) if fmt == "csv" else b""
+
+
+def encode(fmt: Format, rows: Rows, columns: Sequence[str]) -> bytes:
+    """The bytes of ``rows`` as JSON lines, or as CSV rows under ``columns`` (lists as
+    JSON text)."""
+    if fmt == "csv":
+        records = [json.loads(text) for _, text in rows]
+        return _csv_rows([[_cell(r.get(c)) for c in columns] for r in records])
+    return b"".join(text.encode() + b"\n" for _, text in rows)
+
+
+class _Locked:
+    """An output file held open and flocked for the whole crawl."""
+
+    path: Path
+
+    def _take(self) -> BinaryIO:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._created = not self.path.exists()
+            handle = cast(BinaryIO, open(self.path, "a+b"))  # noqa: SIM115  # whole crawl
+        except OSError as error:
+            raise cannot(self.path, error) from None
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise StructurerError("in use by another crawl (the output is locked)",
+                                  url=str(self.path)) from None
+        return handle
+
+    def _release(self, handle: BinaryIO | None, keep: bool) -> None:
+        if handle is None:
+            return
+        if not keep and self._created and os.fstat(handle.fileno()).st_size == 0:
+            self.path.unlink(missing_ok=True)
+        handle.close()
+
+
+class _FileSink(_Locked):
+    """Append-only text output whose mark is its length in bytes."""
+
+    format: Format
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.columns: list[str] = []
+        self._handle: BinaryIO | None = None
+        self._created = False
+
+    def lock(self) -> None:
+        self._handle = self._take()
+
+    def _size(self) -> int:
+        assert self._handle is not None, "lock() the sink first"
+        return os.fstat(self._handle.fileno()).st_size
+
+    def empty(self) -> bool:
+        """No records: nothing, or (CSV) a header line alone."""
+        size = self._size()
+        if size == 0 or self.format != "csv" or size > 1 << 16:
+            return size == 0
+        assert self._handle is not None
+        self._handle.seek(0)
+        return self._handle.read().count(b"\n") <= 1
+
+    def start(self) -> int:
+        assert self._handle is not None
+        try:
+            self._handle.truncate(0)
+        except OSError as error:
+            raise cannot(self.path, error) from None
+        return self._append(header(self.format, self.columns))
+
+    def append(self) -> int:
+        size = self._size()
+        if size == 0:
+            return self._append(header(self.format, self.columns))
+        assert self._handle is not None
+        self._handle.seek(0)
+        first = self._handle.readline()
+        if self.format == "csv" and first != header(self.format, self.columns):
+            raise StructurerError("holds CSV with other columns than this crawl writes; "
+                                  "use another --out", url=str(self.path))
+        self._handle.seek(size - 1)
+        if self.format == "jsonl" and self._handle.read(1) != b"\n":
+            raise StructurerError("does not end with a whole line; use another --out",
+                                  url=str(self.path))
+        return size
+
+    def recover(self, mark: int) -> None:
+        size = self._size()
+        if size < mark:
+            raise FrontierError(f"cannot resume: the output is shorter ({size} bytes) than "
+                                f"what was written to it ({mark} bytes)", url=str(self.path))
+        assert self._handle is not None
+        self._handle.truncate(mark)
+
+    def write(self, rows: Rows) -> int:
+        return self._append(encode(self.format, rows, self.columns))
+
+    def _append(self, data: bytes) -> int:
+        assert self._handle is not None
+        try:
+            if data:
+                self._handle.write(data)
+                self._handle.flush()
+                os.fsync(self._handle.fileno())
+            return os.fstat(self._handle.fileno()).st_size
+        except OSError as error:
+            raise cannot(self.path, error) from None
+
+    def close(self, *, keep: bool = True) -> None:
+        self._release(self._handle, keep)
+        self._handle = None
+
+
+class JsonlSink(_FileSink):
+    """One JSON object per line, as the outbox holds it."""
+
+    format: Format = "jsonl"
+
+
 class CsvSink(_FileSink):
     """One row per record under a header of ``columns`` (lists as JSON text)."""
 
     format: Format = "csv"
 
-    def _rows(self, rows: list[list[str]]) -> bytes:
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerows(rows)
-        return buffer.getvalue().encode()
 
-    def header(self) -> bytes:
-        return self._rows([self.columns])
-
-    def encode(self, rows: Rows) -> list[bytes]:
-        records = [json.loads(text) for _, text in rows]
-        return [self._rows([[_cell(r.get(c)) for c in self.columns] for r in records])]
-
-
-class SqliteSink:
-    """A ``products`` table: the record as JSON plus its main fields as columns."""
+class SqliteSink(_Locked):
+    """A ``products`` table: the record as JSON plus its main fields as columns; the
+    mark is the last row id (``seq``) written."""
 
     format: Format = "sqlite"
     _COLUMNS = ("url", "name", "price", "currency", "sku", "availability")
@@ -175,144 +255,151 @@ class SqliteSink:
         self.path = Path(path)
         self.columns: list[str] = []
         self._db: sqlite3.Connection | None = None
+        self._lock: BinaryIO | None = None
+        self._created = False
+
+    def lock(self) -> None:
+        self._lock = self._take()
+
+    def empty(self) -> bool:
+        """No records: no file content, or a database whose only table, ``products``,
+        has no rows (anything else, a file that is no database included, is not empty)."""
+        assert self._lock is not None, "lock() the sink first"
+        if os.fstat(self._lock.fileno()).st_size == 0:
+            return True
+        try:
+            db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            try:
+                tables = {name for (name,) in db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
+                return tables <= {"products"} and (not tables or not db.execute(
+                    "SELECT EXISTS (SELECT 1 FROM products)").fetchone()[0])
+            finally:
+                db.close()
+        except sqlite3.Error:
+            return False
 
     def _connect(self) -> sqlite3.Connection:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             db = sqlite3.connect(self.path, isolation_level=None)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute(f"CREATE TABLE IF NOT EXISTS products(seq INTEGER PRIMARY KEY, "
                        f"{', '.join(self._COLUMNS)}, record TEXT NOT NULL)")
         except (OSError, sqlite3.Error) as error:
-            raise _cannot(self.path, error) from None
+            raise cannot(self.path, error) from None
         self._db = db
         return db
 
     def start(self) -> int:
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                Path(str(self.path) + suffix).unlink(missing_ok=True)
-            except OSError as error:
-                raise _cannot(self.path, error) from None
+        assert self._lock is not None
+        try:  # emptied in place: the file stays the one this sink has locked
+            for suffix in ("-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self._lock.truncate(0)
+        except OSError as error:
+            raise cannot(self.path, error) from None
         self._connect()
         return 0
 
+    def _last(self) -> int:
+        assert self._db is not None
+        return int(self._db.execute("SELECT coalesce(max(seq), 0) FROM products").fetchone()[0])
+
+    def append(self) -> int:
+        self._connect()
+        try:
+            return self._last()
+        except sqlite3.Error as error:
+            raise cannot(self.path, error) from None
+
     def recover(self, mark: int) -> None:
-        if not self.path.exists():
-            raise FrontierError("cannot resume: the output is gone", url=str(self.path))
         self._connect().execute("DELETE FROM products WHERE seq > ?", (mark,))
 
     def write(self, rows: Rows) -> int:
         assert self._db is not None
         values = []
-        for seq, text in rows:
+        for _, text in rows:
             record = json.loads(text)
-            values.append((seq, *(record.get(c) for c in self._COLUMNS), text))
-        marks = ", ".join("?" * (len(self._COLUMNS) + 2))
+            values.append((*(record.get(c) for c in self._COLUMNS), text))
+        marks = ", ".join("?" * (len(self._COLUMNS) + 1))
         try:
             self._db.execute("BEGIN")
-            self._db.executemany(f"INSERT OR REPLACE INTO products VALUES ({marks})", values)
+            self._db.executemany(f"INSERT INTO products({', '.join(self._COLUMNS)}, record) "
+                                 f"VALUES ({marks})", values)
+            last = self._last()
             self._db.execute("COMMIT")
         except sqlite3.Error as error:
-            raise _cannot(self.path, error) from None
-        return rows[-1][0]
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise cannot(self.path, error) from None
+        return last
 
-    def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
+    def close(self, *, keep: bool = True) -> None:
+        if self._db is not None:   # before the lock's file handle: closing that one
+            self._db.close()        # would drop SQLite's own locks on the file
             self._db = None
+        self._release(self._lock, keep)
+        self._lock = None
 
 
-def check_writable(path: Path) -> None:
-    """Raise a one-line error now, before any state is created, if ``path`` cannot be
-    written (a directory, a read-only file, a folder that cannot be made)."""
+def check_writable(path: Path, what: str = "output", *, folder: bool = False) -> None:
+    """Raise a one-line error now, before any work, unless ``path`` can be written: a
+    directory, a read-only file, a folder that cannot be made or take the new file are
+    refused. ``folder``: the folder must take new files even when ``path`` exists (the
+    statistics are replaced atomically, the state database keeps a journal beside it)."""
     try:
         if path.is_dir():
-            raise IsADirectoryError(21, "is a directory")
+            raise IsADirectoryError(errno.EISDIR, "is a directory")
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not os.access(path if path.exists() else path.parent, os.W_OK):
-            raise PermissionError(13, "permission denied")
+        if path.exists() and not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, "permission denied")
+        if folder or not path.exists():
+            fd, probe = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            os.close(fd)
+            os.unlink(probe)
     except OSError as error:
-        raise _cannot(path, error) from None
+        why = error.strerror or str(error)
+        raise StructurerError(f"cannot write {what}: {why}" + (
+            f" (in {path.parent})" if not isinstance(error, IsADirectoryError) else ""),
+            url=str(path)) from None
 
 
 def open_sink(path: str | Path, fmt: str | None = None) -> Sink:
-    """A sink for ``path``; the format from ``fmt`` or the file's suffix (JSON lines
-    unless it ends in .csv, .sqlite or .db)."""
+    """A sink for ``path`` (``-``: standard output); the format from ``fmt`` or the
+    file's suffix (JSON lines unless it ends in .csv, .sqlite or .db)."""
     suffix = Path(path).suffix.lower()
     fmt = fmt or ("csv" if suffix == ".csv" else "sqlite" if suffix in (".sqlite", ".db")
                   else "jsonl")
+    if fmt not in FORMATS:
+        raise StructurerError(f"unknown output format {fmt!r} (known: {', '.join(FORMATS)})")
+    if str(path) == "-":
+        from structurer.crawl.streams import StreamSink
+
+        return StreamSink(sys.stdout.buffer, fmt)
     if fmt == "jsonl":
         return JsonlSink(path)
     if fmt == "csv":
         return CsvSink(path)
-    if fmt == "sqlite":
-        return SqliteSink(path)
-    raise StructurerError(f"unknown output format {fmt!r} (known: {', '.join(FORMATS)})")
+    return SqliteSink(path)
 
 
-def attach(frontier: Frontier, sink: Sink, fresh: bool) -> None:
-    """Start the output (``fresh``) or bring it back to what the state says it holds."""
-    if fresh:
-        mark = sink.start()
+def attach(frontier: Frontier, sink: Sink, mode: SinkMode) -> None:
+    """Begin the output as ``mode`` says (see the module docstring), then copy into it
+    what the outbox holds."""
+    if mode == "resume":
+        sink.recover(int(frontier.get("sink_mark", 0)))
+    else:
+        mark = sink.start() if mode == "new" else sink.append()
         with frontier.transaction():
             frontier.set(sink_mark=mark)
-    else:
-        sink.recover(int(frontier.get("sink_mark", 0)))
     sync(frontier, sink)
 
 
 def sync(frontier: Frontier, sink: Sink) -> int:
-    """Copy outbox rows the output lacks into it; how many."""
-    rows = frontier.outbox(int(frontier.get("sink_seq", 0)))
-    if not rows:
-        return 0
-    mark = sink.write(rows)
-    frontier.sunk(rows[-1][0], mark)
-    return len(rows)
-
-
-def open_state(path: str | Path, *, site: str, rules_hash: str, out: str, fmt: str,
-               resume: bool, recrawl: bool, clock: Callable[[], float] = time.time
-               ) -> tuple[Frontier, bool]:
-    """Open (or create) the state of a crawl of ``site`` writing to ``out``; returns the
-    frontier and whether the output starts fresh. Refuses, with one line, a state of
-    another site, an unfinished crawl without ``resume``, a resume with another rule
-    file or output."""
-    path = Path(path)
-    where = str(path)
-    frontier = Frontier.connect(path)
-    state_site = frontier.get("site")
-    if state_site is not None and state_site != site:
-        frontier.close()
-        raise FrontierError(f"this state belongs to a crawl of {state_site}, not {site}; "
-                            f"use another --state", url=where)
-    status = frontier.get("status")
-    if resume and status in ("running", "finished"):
-        wrong = [what for what, bad in (
-            (f"output {frontier.get('out')} (not {out})", frontier.get("out") != out),
-            (f"format {frontier.get('format')}", frontier.get("format") != fmt),
-            ("another rule file", frontier.get("rules") != rules_hash)) if bad]
-        if wrong:
-            frontier.close()
-            raise FrontierError(f"cannot resume: the crawl was started with {', '.join(wrong)}",
-                                url=where)
-        return frontier, frontier.get("sink_mark") is None
-    if status == "running" and not resume:
-        frontier.close()
-        raise FrontierError(f"holds an unfinished crawl of {site}: pass --resume to continue "
-                            f"it, or remove the file to start over", url=where)
-    if recrawl and status == "finished":
-        frontier.begin_recrawl(clock())
-        with frontier.transaction():
-            frontier.set(out=out, format=fmt, rules=rules_hash)
-        return frontier, True
-    frontier.close()  # nothing to continue: start over
-    for suffix in ("", "-wal", "-shm"):
-        Path(where + suffix).unlink(missing_ok=True)
-    frontier = Frontier.connect(path)
-    with frontier.transaction():
-        frontier.set(schema=SCHEMA_VERSION, site=site, run=1, status="running", out=out,
-                     format=fmt, rules=rules_hash, lists_done=False, sink_seq=0,
-                     sink_mark=None, created=clock())
-    return frontier, True
+    """Copy outbox rows the output lacks into it, a chunk at a time; how many."""
+    copied = 0
+    while rows := frontier.outbox(int(frontier.get("sink_seq", 0)), SYNC_ROWS):
+        mark = sink.write(rows)
+        frontier.sunk(rows[-1][0], mark)
+        copied += len(rows)
+    return copied

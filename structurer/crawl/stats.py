@@ -7,15 +7,17 @@ rate (records whose price is empty, non-numeric or garbled: the paper's quality
 measure), failures by kind, skipped links by reason, retries, elapsed time, pages/s
 and a timeline of (elapsed, pages, items, records) samples for the crawl report's
 chart — as a dict (stored in the crawl state so a resumed crawl keeps counting,
-and written as JSON beside the output), a live display on a terminal and a
-summary table.
+and written as JSON beside the output, ``<output name>.stats.json``), a live display
+on a terminal (periodic progress lines elsewhere) and a summary table.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import sys
+import tempfile
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -28,10 +30,13 @@ from rich.console import Console
 from rich.live import Live
 from rich.table import Table
 
+from structurer.errors import StructurerError
+
 __all__ = ["CrawlStats", "LiveDisplay", "Sample", "price_error", "summary_table"]
 
 SAMPLE_EVERY = 0.5   # seconds between timeline samples at least ...
 MAX_SAMPLES = 240    # ... and at most this many: a longer timeline is thinned to half
+PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
 _MOJIBAKE = ("\ufffd", "Ã", "Â", "â‚", "â€", "锟")
 
 
@@ -185,13 +190,26 @@ class CrawlStats:
 
     @staticmethod
     def path_beside(out: Path) -> Path:
-        """Where the statistics of a crawl writing ``out`` go: ``<stem>.stats.json``."""
-        return out.with_name(f"{out.stem}.stats.json")
+        """Where the statistics of a crawl writing ``out`` go: ``<out>.stats.json``, from
+        the whole name, so ``products.jsonl`` and ``products.csv`` keep their own."""
+        return out.with_name(f"{out.name}.stats.json")
 
     def write_json(self, path: Path, extra: Mapping[str, Any] | None = None) -> Path:
+        """Write the figures (and ``extra``) to ``path`` atomically: a crash or a full
+        disk leaves the previous file, never half of one."""
         data = {**self.public(), **(extra or {})}
-        path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n",
-                        encoding="utf-8")
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        tmp = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(text)
+            os.replace(tmp, path)
+        except OSError as error:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
+            raise StructurerError(f"cannot write the statistics: {error.strerror or error}",
+                                  url=str(path)) from None
         return path
 
 
@@ -199,26 +217,30 @@ def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
+def _counts(counter: Mapping[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
+
+
 def summary_table(stats: CrawlStats, title: str = "crawl") -> Table:
     """The end-of-crawl table: pages, items, records, quality, failures."""
     table = Table(title=title, show_header=False, title_justify="left")
     table.add_column("what", style="bold")
     table.add_column("value")
-    table.add_row("pages", ", ".join(f"{k} {v}" for k, v in sorted(stats.pages.items()))
-                  or "0")
-    table.add_row("list items", f"{stats.items} on {stats.list_pages} list pages"
+    table.add_row("pages", _counts(stats.pages) or "0")
+    # category pages that show products are read as lists too: say so where they count
+    where = ("list pages" if stats.list_pages == stats.pages.get("list", 0)
+             else "category and list pages")
+    table.add_row("list items", f"{stats.items} on {stats.list_pages} {where}"
                   + (f" ({stats.empty_lists} empty)" if stats.empty_lists else ""))
     table.add_row("records", str(stats.records))
     table.add_row("price error rate", _pct(stats.price_error_rate)
-                  + (f" ({dict(stats.price_errors)})" if stats.price_errors else ""))
+                  + (f" ({_counts(stats.price_errors)})" if stats.price_errors else ""))
     rates = stats.fill_rates("record")
     if rates:
         table.add_row("fill rates", ", ".join(f"{k} {_pct(v)}" for k, v in rates.items()))
-    table.add_row("failures", ", ".join(f"{k} {v}" for k, v in sorted(stats.failures.items()))
-                  or "none")
+    table.add_row("failures", _counts(stats.failures) or "none")
     if stats.skipped:
-        table.add_row("skipped links",
-                      ", ".join(f"{k} {v}" for k, v in sorted(stats.skipped.items())))
+        table.add_row("skipped links", _counts(stats.skipped))
     table.add_row("retries", f"{stats.retries} HTTP, {stats.requeued} pages requeued")
     table.add_row("elapsed", f"{stats.elapsed:.1f} s, {stats.pages_per_second:.1f} pages/s")
     return table
@@ -247,17 +269,31 @@ class LiveArea:
 
 
 class LiveDisplay(LiveArea):
-    """A one-line live status on a terminal (pages/s, items, errors, queue); silent
-    when the stream is not a terminal."""
+    """The crawl's progress: a one-line live status on a terminal; where stderr is not a
+    terminal (a log file, a pipe, cron) a plain line every ``every`` seconds instead, so a
+    long crawl is never silent; nothing when ``enabled`` is False."""
 
-    def update(self, stats: CrawlStats, queued: int, in_flight: int, elapsed: float) -> None:
+    def __init__(self, stream: TextIO | None = None, *, enabled: bool | None = None,
+                 every: float | None = None) -> None:
+        super().__init__(stream, enabled=enabled)
+        self.lines = enabled is None and not self.enabled
+        self.every = PROGRESS_EVERY if every is None else every
+        self._last = time.monotonic()
+
+    def update(self, stats: CrawlStats, queued: int, in_flight: int, *, pages: int,
+               elapsed: float) -> None:
+        """Show the figures; the rate is this session's: ``pages`` fetched in ``elapsed``
+        seconds (a resumed crawl's earlier pages took earlier sessions' time)."""
         now = time.monotonic()
-        if self._live is None or now - self._last < 0.25:
+        if now - self._last < (self.every if self.lines else 0.25) or not (
+                self.lines or self._live):
             return
         self._last = now
-        rate = stats.pages_total / elapsed if elapsed > 0 else 0.0
-        self._live.update(
-            f"[bold]crawling[/] {stats.pages_total} pages ({rate:.0f}/s)  "
-            f"items {stats.items}  records {stats.records}  "
-            f"errors {sum(stats.failures.values())}  queue {queued}  in flight {in_flight}",
-            refresh=True)
+        rate = pages / elapsed if elapsed > 0 else 0.0
+        text = (f"{stats.pages_total} pages ({rate:.0f}/s)  items {stats.items}  "
+                f"records {stats.records}  errors {sum(stats.failures.values())}  "
+                f"queue {queued}  in flight {in_flight}")
+        if self._live is not None:
+            self._live.update(f"[bold]crawling[/] {text}", refresh=True)
+        else:
+            print(f"structurer: crawling: {text}", file=self.stream, flush=True)

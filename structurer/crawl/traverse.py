@@ -35,6 +35,7 @@ from structurer.crawl.frontier import (
     Outcome,
     Task,
     canonical,
+    well_formed,
 )
 from structurer.crawl.products import category_name, record_hash
 from structurer.crawl.stats import CrawlStats
@@ -127,6 +128,9 @@ class PageReader:
 
     def listish(self, url: str, level: int, depth: int, path: tuple[str, ...],
                 skipped: list[str]) -> Link | None:
+        if not well_formed(url):
+            skipped.append("malformed")
+            return None
         key = canonical(url)
         if not self.first_seen(key):
             return None
@@ -152,6 +156,9 @@ class PageReader:
         else:
             found = extract_categories(self.c, tree, url) if task.level == CATEGORY else []
             for name, link in found:
+                if not well_formed(link):       # one bad link does not cost the page
+                    skipped.append("malformed")
+                    continue
                 ln = self.listish(link, CATEGORY, task.depth + 1,
                                   self.category_path(task.path, name, link), skipped)
                 if ln is not None:
@@ -170,7 +177,9 @@ class PageReader:
         items: list[Item] = []
         for i, fields in enumerate(result.items):
             link = fields.get("url")
-            if not isinstance(link, str) or not link:
+            if not isinstance(link, str) or not link or not well_formed(link):
+                if isinstance(link, str) and link:   # the item stays, its link is skipped
+                    skipped.append("malformed")
                 items.append(Item(f"{task.key}#{i}", task.url, fields, False))
                 continue
             key = canonical(link)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import html
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from functools import cached_property, partial
 from importlib import resources
@@ -87,6 +87,14 @@ class Shop(ABC):
     @cached_property
     def catalog(self) -> Catalog:
         return build_catalog(self.vocabulary, self.spec)
+
+    def set_prices(self, prices: Mapping[int, Decimal]) -> None:
+        """Change the prices of products (by id) while the shop is served: the shop a
+        recrawl finds changed. Pages and ground truth follow."""
+        products = tuple(replace(p, price=prices.get(p.id, p.price))
+                         for p in self.catalog.products)
+        self.__dict__["catalog"] = replace(self.catalog, products=products)
+        self.__dict__.pop("routes", None)     # its detail pages hold the old products
 
     def home_url(self) -> str:
         return "/"

@@ -3,6 +3,7 @@ each page's revisit interval follows how often it changes."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from structurer.config import Settings
-from structurer.crawl.crawler import crawl_site
+from structurer.crawl.crawler import crawl_site, crawl_site_async
 from structurer.crawl.frontier import DAY, Frontier
 from structurer.errors import FrontierError
 from structurer.rules import rules_from_text
@@ -50,10 +51,16 @@ def _shop(products: dict[int, float]) -> dict[str, str]:
 
 
 def _crawl(rules: SiteRules, out: Path, day: float, **kw: Any) -> list[dict[str, Any]]:
+    """The records this crawl added to ``out``."""
+    before = out.stat().st_size if out.exists() else 0
     result = crawl_site(rules, out, Settings(), display=False, clock=lambda: day * DAY,
                         state=out.parent / "state", **kw)
     assert result.finished
-    return [json.loads(line) for line in out.read_text().splitlines()]
+    return [json.loads(line) for line in out.read_bytes()[before:].splitlines()]
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
 
 
 @pytest.fixture
@@ -96,8 +103,11 @@ def test_revisit_interval_doubles_after_five_unchanged_visits(
     pages["/p/1"] = pages["/p/1"].replace("$10.00", "$11.00")
     assert _crawl(rules, out, day + 1.01, recrawl=True) == []
     assert [r["price"] for r in _crawl(rules, out, day + 2.02, recrawl=True)] == [11.0]
-    stats = json.loads((tmp_path / "o.stats.json").read_text())
+    stats = json.loads((tmp_path / "o.jsonl.stats.json").read_text())
     assert stats["pages"] == {"category": 2, "detail": 3}
+    # every recrawl appended to the first crawl's file: its three records are still first
+    names = [r["name"] for r in _lines(out)]
+    assert sorted(names[:3]) == ["Item 1", "Item 2", "Item 3"] and names[3:] == ["Item 1"]
 
 
 def test_recrawl_needs_a_finished_crawl(shop: tuple[dict[str, str], SiteRules],
@@ -106,7 +116,7 @@ def test_recrawl_needs_a_finished_crawl(shop: tuple[dict[str, str], SiteRules],
     out = tmp_path / "o.jsonl"
     crawl_site(rules, out, Settings(max_pages=2), display=False, state=tmp_path / "state")
     # a crawl stopped by --max-pages is finished: what it found is emitted
-    assert json.loads((tmp_path / "o.stats.json").read_text())["complete"] is False
+    assert json.loads((tmp_path / "o.jsonl.stats.json").read_text())["complete"] is False
     frontier = Frontier.connect(tmp_path / "state")
     with frontier.transaction():
         frontier.set(status="running")  # as if killed
@@ -114,3 +124,60 @@ def test_recrawl_needs_a_finished_crawl(shop: tuple[dict[str, str], SiteRules],
     with pytest.raises(FrontierError, match="unfinished crawl"):
         crawl_site(rules, out, Settings(), display=False, state=tmp_path / "state",
                    recrawl=True)
+
+
+def test_recrawl_into_the_first_crawls_file_keeps_every_record(
+        shop: tuple[dict[str, str], SiteRules], tmp_path: Path) -> None:
+    """The issue: ``--recrawl`` into the output of the first crawl left it empty."""
+    pages, rules = shop
+    out = tmp_path / "products.jsonl"
+    first = _crawl(rules, out, 0)
+    assert len(first) == 3 and _lines(out) == first
+    pages.update(_shop({1: 10.0, 2: 25.0, 3: 30.0}))
+    changed = _crawl(rules, out, 2, recrawl=True)
+    assert [(r["name"], r["price"]) for r in changed] == [("Item 2", 25.0)]
+    assert _lines(out) == first + changed          # appended, nothing truncated
+
+
+def test_recrawl_without_an_earlier_crawl_is_refused(shop: tuple[dict[str, str], SiteRules],
+                                                     tmp_path: Path) -> None:
+    """Not a silent full crawl reported as changes: nothing to compare with is an error."""
+    _, rules = shop
+    rules_file = tmp_path / "rules.yaml"
+    rules_file.write_text("not read: the rules are given")
+    with pytest.raises(FrontierError, match="no earlier crawl of this rule file"):
+        crawl_site(rules, tmp_path / "changes.jsonl", Settings(), display=False, recrawl=True,
+                   rules_file=rules_file)
+    with pytest.raises(FrontierError, match="no finished crawl"):
+        crawl_site(rules, tmp_path / "changes.jsonl", Settings(), display=False, recrawl=True,
+                   state=tmp_path / "new.state")
+    assert not (tmp_path / "changes.jsonl").exists()
+
+
+def test_an_interrupted_recrawl_into_its_own_file_resumes(
+        shop: tuple[dict[str, str], SiteRules], tmp_path: Path) -> None:
+    """``--recrawl --out changes.jsonl`` killed half way: ``--resume --out changes.jsonl``
+    finds the first crawl's state through the note beside the rule file and finishes."""
+    pages, rules = shop
+    rules_file = tmp_path / "rules.yaml"
+    rules_file.write_text("not read: the rules are given")
+    products, changes = tmp_path / "products.jsonl", tmp_path / "changes.jsonl"
+    crawl_site(rules, products, Settings(), display=False, rules_file=rules_file)
+    pages.update(_shop({1: 10.0, 2: 25.0, 3: 30.0}))
+
+    async def interrupted() -> None:
+        try:
+            await asyncio.wait_for(crawl_site_async(
+                rules, changes, Settings(delay=0.4), display=False, recrawl=True,
+                revisit_all=True, rules_file=rules_file), 1.0)
+        except TimeoutError:
+            return
+        raise AssertionError("the recrawl finished before it was interrupted")
+
+    asyncio.run(interrupted())
+    assert not (tmp_path / "changes.jsonl.state").exists()
+    result = crawl_site(rules, changes, Settings(), display=False, resume=True,
+                        rules_file=rules_file)
+    assert result.state == tmp_path / "products.jsonl.state" and result.finished
+    assert [(r["name"], r["price"]) for r in _lines(changes)] == [("Item 2", 25.0)]
+    assert len(_lines(products)) == 3

@@ -71,5 +71,5 @@ def test_kill_9_three_times_then_resume(demo_server: DemoServer, tmp_path: Path)
     got = _records(out)
     assert len(got) == len(reference) and got == reference, (seed, moments)
     print("kills (seconds after start, records in the file):", moments)
-    stats = json.loads((tmp_path / "out.stats.json").read_text())
+    stats = json.loads((tmp_path / "out.jsonl.stats.json").read_text())
     assert stats["records"] == 150 and stats["pages"]["detail"] >= 150

@@ -10,22 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from structurer.crawl.frontier import (
-    CATEGORY,
-    DAY,
-    DETAIL,
-    LIST,
-    MAX_INTERVAL,
-    MIN_INTERVAL,
-    Frontier,
-    History,
-    Item,
-    Link,
-    Outcome,
-    reschedule,
-)
-from structurer.crawl.products import emit_records
-from structurer.crawl.sinks import open_state
+from structurer.crawl.frontier import CATEGORY, DETAIL, LIST, Frontier, Item, Link, Outcome
+from structurer.crawl.products import emit_records, unemitted
+from structurer.crawl.schedule import DAY, MAX_INTERVAL, MIN_INTERVAL, History, reschedule
+from structurer.crawl.state import open_state
 from structurer.errors import FrontierError
 
 SITE = "127.0.0.1:9"
@@ -80,7 +68,7 @@ def test_dedup_priority_and_outcomes(tmp_path: Path) -> None:
     # a done page is never queued again, a queued one only once
     with f.transaction():
         assert f.seed([_link("http://h/p/1"), _link("http://h/c/a", CATEGORY)]) == 0
-        records = emit_records(f, None, 1, ["url", "name", "sku"])
+        records = emit_records(f, unemitted(f, 1, "", 100), 1, ["url", "name", "sku"])
     got = {r["url"]: r for r in records}
     assert got["http://h/p/1"]["name"] == "One!" and got["http://h/p/1"]["sku"] == "S1"
     assert got["http://h/p/1"]["categories"] == [["A"]]
@@ -146,7 +134,7 @@ def test_memory_with_100k_pending_urls(tmp_path: Path) -> None:
     script = textwrap.dedent(f"""
         from structurer.crawl.crawler import crawl_site  # everything a crawl imports
         from structurer.crawl.frontier import DETAIL, Link
-        from structurer.crawl.sinks import open_state
+        from structurer.crawl.state import open_state
         f, _ = open_state({str(tmp_path / 'big')!r}, site="h:1", rules_hash="r", out="o",
                           fmt="jsonl", resume=False, recrawl=False)
         for start in range(0, 100_000, 5_000):

@@ -32,5 +32,5 @@ def test_browser_level_through_scrapy(demo_server: DemoServer,
     for name in ("name", "price", "image", "sku"):
         right = sum(same(name, r.get(name), truth[r["url"]][name]) for r in found)
         assert right / len(truth) >= 0.98, (name, right, len(truth))
-    stats = json.loads(out.with_name(f"{out.stem}.stats.json").read_text())
+    stats = json.loads(out.with_name(f"{out.name}.stats.json").read_text())
     assert stats["pages"]["list"] > 0 and stats["records"] == len(truth)

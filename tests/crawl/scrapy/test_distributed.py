@@ -37,7 +37,7 @@ def _same_as_lightweight(found: list[dict[str, Any]], shops: Shops) -> None:
 
 
 def _stats(out: Path) -> dict[str, Any]:
-    return json.loads(out.with_name(f"{out.stem}.stats.json").read_text())
+    return json.loads(out.with_name(f"{out.name}.stats.json").read_text())
 
 
 def test_single_process_scrapy_crawl(shops: Shops, tmp_path: Path) -> None:
