@@ -16,6 +16,9 @@ Product pages run structurer with the ``ecommerce`` template (its ``name`` is th
 title) and, for comparison, with ``news``.
 
     python benchmarks/bench_generic.py [--swde-pages N] [--corpora DIR]
+
+``--corpora`` defaults to ``../shared/corpora``; when that is missing the real-page
+tables are skipped with a note, and a missing ``--corpora DIR`` is an error (exit 2).
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.corpora import add_corpora_option, optional_corpora  # noqa: E402
 from benchmarks.swde import matches, normalize, pages, read_truth  # noqa: E402
 from structurer.clean import decode_html  # noqa: E402
 from structurer.demo import DemoServer  # noqa: E402
@@ -225,19 +229,17 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--swde-pages", type=int, default=300,
                         help="SWDE pages to score (0: all 2,000)")
-    parser.add_argument("--corpora", default=str(ROOT.parent / "shared" / "corpora"))
+    add_corpora_option(parser)
     args = parser.parse_args()
+    folder = optional_corpora(args, "the real-page tables")
     others = {"GNE": gne_extractor(), "trafilatura": trafilatura_extractor()}
     news = {"structurer (news)": structurer_extractor("news"),
             **{k: v for k, v in others.items() if v is not None}}
     news_site(news)
     fixtures(news)
     product = {"structurer (ecommerce)": structurer_extractor("ecommerce"), **news}
-    folder = Path(args.corpora)
-    if folder.is_dir():
+    if folder is not None:
         corpora(folder, args.swde_pages, product)
-    else:
-        print(f"\n{folder} is missing: real-page tables skipped")
     return 0
 
 

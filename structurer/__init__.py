@@ -1,18 +1,40 @@
 """structurer: learn how an online shop is built, then crawl it fast from what was learned.
 
-The public surface is small; everything else is importable but may change.
+The public surface is small; everything else is importable but may change. Names load
+when first used (module ``__getattr__``), so ``import structurer`` (and the command
+line's ``--version``) costs next to nothing:
+
+- ``analyze_site(url)`` -> (SiteRules, report); ``extract_page(html, url)`` rule-free;
+  ``extract(rules, html, url)`` -> records; ``crawl(rules, ...)`` -> iterator of records
+- ``load_rules``/``save_rules``/``dump_rules``, ``load_lexicon``, ``validate_file``
+- ``SiteRules``, ``Lexicon``, ``Settings``, ``StructurerError``
+
+``structurer.crawl`` is also the crawl engine's package (``structurer.crawl.crawler``
+...); the package is callable, and calling it is :func:`structurer.api.crawl`.
 """
 
 from __future__ import annotations
 
 import logging
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 from structurer._version import __version__
-from structurer.config import Settings
-from structurer.errors import StructurerError
-from structurer.lexicon import Lexicon, load_lexicon
-from structurer.rules import SiteRules, dump_rules, load_rules, save_rules
-from structurer.validate import validate_file
+
+if TYPE_CHECKING:
+    from structurer.api import analyze_site as analyze_site
+    from structurer.api import crawl as crawl
+    from structurer.api import extract as extract
+    from structurer.api import extract_page as extract_page
+    from structurer.config import Settings as Settings
+    from structurer.errors import StructurerError as StructurerError
+    from structurer.lexicon import Lexicon as Lexicon
+    from structurer.lexicon import load_lexicon as load_lexicon
+    from structurer.rules import SiteRules as SiteRules
+    from structurer.rules import dump_rules as dump_rules
+    from structurer.rules import load_rules as load_rules
+    from structurer.rules import save_rules as save_rules
+    from structurer.validate import validate_file as validate_file
 
 logging.getLogger(__name__).addHandler(logging.NullHandler())
 
@@ -22,9 +44,44 @@ __all__ = [
     "SiteRules",
     "StructurerError",
     "__version__",
+    "analyze_site",
+    "crawl",
     "dump_rules",
+    "extract",
+    "extract_page",
     "load_lexicon",
     "load_rules",
     "save_rules",
     "validate_file",
 ]
+
+# public name -> the module that defines it ("crawl": the callable crawl package itself)
+_HOMES = {
+    "Lexicon": "structurer.lexicon",
+    "Settings": "structurer.config",
+    "SiteRules": "structurer.rules",
+    "StructurerError": "structurer.errors",
+    "analyze_site": "structurer.api",
+    "crawl": "structurer.crawl",
+    "dump_rules": "structurer.rules",
+    "extract": "structurer.api",
+    "extract_page": "structurer.api",
+    "load_lexicon": "structurer.lexicon",
+    "load_rules": "structurer.rules",
+    "save_rules": "structurer.rules",
+    "validate_file": "structurer.validate",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'structurer' has no attribute {name!r}")
+    module = import_module(home)
+    value = module if name == "crawl" else getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,23 +1,26 @@
-"""The public entry points: a few lines each over ``explore`` and ``analyze/``.
+"""The public entry points: a few lines each over ``learn``, ``replay``, ``generic`` and
+``crawl``.
 
 Input: URLs or saved pages, a lexicon (name, path or object) and settings.
 Output: :class:`SiteRules` (plus a report). Sync wrappers run the async
 fetchers, so scripts and the CLI need no event loop of their own. ``analyze_many``
-(from ``batch``) runs ``analyze_site`` over many shops, one process each.
+(from ``batch``) runs ``analyze_site`` over many shops, one process each. For one
+page's HTML (text or bytes): ``extract_page`` (rule-free) and ``extract`` (by a rule
+file); ``crawl`` runs a rule file's crawl as an iterator of records.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 from structurer import __version__
 from structurer.config import Settings
-from structurer.errors import AnalysisError, FetchError
-from structurer.fetch import HttpFetcher, ReplayFetcher, run_sync
+from structurer.errors import AnalysisError, StructurerError
+from structurer.fetch import HttpFetcher, run_sync
 from structurer.fetch.base import Page
 from structurer.learn.batch import ShopResult as ShopResult
 from structurer.learn.batch import ShopTask as ShopTask
@@ -37,6 +40,10 @@ from structurer.learn.pagination import learn_pagination
 from structurer.lexicon import Lexicon, load_lexicon, resolve_template
 from structurer.page.view import PageView
 from structurer.rules.model import SCHEMA_VERSION, DetailLevel, Levels, RenderDecision, SiteRules
+
+if TYPE_CHECKING:
+    from structurer.crawl.crawler import CrawlResult
+    from structurer.replay import CompiledRules
 
 LexiconArg = Lexicon | str | Path | None
 
@@ -68,27 +75,16 @@ def _is_url(text: str) -> bool:
     return urlsplit(text).scheme in ("http", "https")
 
 
-def fetch_pages(pages: Sequence[str], settings: Settings | None = None) -> list[Page]:
-    """Pages from URLs and/or saved files (``.html``, ``.htm.gz``), in order."""
-    settings = settings or Settings()
-    files = [p for p in pages if not _is_url(p)]
-    for name in files:
-        if not Path(name).is_file():
-            raise FetchError("no such file", url=name)
-    replay = ReplayFetcher.from_files(files) if files else None
+def fetch_pages(pages: Sequence[str], settings: Settings | None = None, *,
+                base_url: str | None = None) -> list[Page]:
+    """Pages from URLs and/or saved files (``.html``, ``.htm.gz``), in order, read by
+    :func:`structurer.sources.read_pages` (size-bounded; ``base_url`` is the URL of the one
+    saved page, or with a trailing ``/`` the folder the files were saved from)."""
+    from structurer.sources import read_pages
 
-    async def run() -> list[Page]:
-        out: list[Page] = []
-        async with HttpFetcher(settings) as http:
-            for page in pages:
-                if _is_url(page):
-                    out.append(await http.fetch(page))
-                else:
-                    assert replay is not None
-                    out.append(await replay.fetch(Path(page).resolve().as_uri()))
-        return out
-
-    return run_sync(run())
+    return [Page(url=s.given, final_url=s.url, status=s.status, body=s.body, text=s.text,
+                 encoding=s.encoding, headers=s.headers, rendered=s.rendered)
+            for s in read_pages(pages, settings, base_url=base_url)]
 
 
 def analyze_pages(pages: Sequence[str], level: Literal["list", "detail"],
@@ -96,14 +92,12 @@ def analyze_pages(pages: Sequence[str], level: Literal["list", "detail"],
                   base_url: str | None = None) -> SiteRules:
     """Learn one level's rules from given sample pages, without exploring a site."""
     if len(pages) < 2:
-        raise AnalysisError(f"--level {level} needs at least 2 sample pages (got {len(pages)})")
+        raise StructurerError(f"--level {level} needs at least 2 sample pages "
+                              f"(got {len(pages)})")
     lex, path = _lexicon(lexicon)
-    fetched = fetch_pages(pages, settings)
-    views = []
-    for page in fetched:
-        url = page.final_url if _is_url(page.final_url) else (base_url or page.final_url)
-        views.append(PageView.from_html(url, page.text, lex))
-    start = next((v.url for v in views if _is_url(v.url)), base_url or "http://localhost/")
+    views = [PageView.from_html(page.final_url, page.text, lex)
+             for page in fetch_pages(pages, settings, base_url=base_url)]
+    start = next((v.url for v in views if _is_url(v.url)), "http://localhost/")
     render = RenderDecision(mode="static", decided_by="default")
     if level == "list":
         learned = learn_list(views, lex)
@@ -120,3 +114,61 @@ def analyze_pages(pages: Sequence[str], level: Literal["list", "detail"],
                      generated_at=datetime.now(UTC).replace(microsecond=0),
                      generator=f"structurer {__version__}", template=template_ref(lex, path),
                      levels=levels)
+
+
+# ----- one page, with or without rules; a crawl as an iterator --------------------------------
+RulesArg = SiteRules | str | Path
+
+
+def _site_rules(rules: RulesArg) -> SiteRules:
+    if isinstance(rules, SiteRules):
+        return rules
+    from structurer.rules import load_rules
+
+    return load_rules(rules)
+
+
+def _text(html: str | bytes) -> str:
+    """A page's text: bytes are decoded as a fetched page's are (BOM, <meta>, sniffing)."""
+    if isinstance(html, str):
+        return html
+    from structurer.clean import decode_html
+
+    return decode_html(html)[0]
+
+
+def extract_page(html: str | bytes, url: str, template: LexiconArg = "ecommerce"
+                 ) -> dict[str, Any]:
+    """Rule-free extraction of one page, what ``structurer extract-page`` prints: its
+    ``kind`` and, for a detail page, every ``fields`` value of the template (with
+    ``sources``), for a list page the main list's ``items``."""
+    from structurer.generic.extract import extract_page_generic
+
+    lex, _ = _lexicon(template)
+    return extract_page_generic(_text(html), url, lex)
+
+
+def extract(rules: RulesArg | CompiledRules, html: str | bytes, url: str,
+            level: Literal["list", "detail", "auto"] = "auto") -> list[dict[str, Any]]:
+    """The records a rule file gives on one page, as ``structurer extract`` prints them:
+    one per product of a list page, one for a detail page (records with nothing but
+    their ``url`` left out). For many pages pass ``compile_rules(rules)`` once."""
+    from structurer.clean import parse_html
+    from structurer.replay import CompiledRules, compile_rules
+    from structurer.replay import extract_page as replay_page
+
+    compiled = rules if isinstance(rules, CompiledRules) else compile_rules(_site_rules(rules))
+    result = replay_page(compiled, parse_html(_text(html), url), url, level)
+    return [r for r in result.records
+            if any(v not in (None, []) for k, v in r.items() if k != "url")]
+
+
+def crawl(rules: RulesArg, settings: Settings | None = None, **options: Any
+          ) -> Generator[dict[str, Any], None, CrawlResult]:
+    """Crawl the site of a rule file, yielding each product record as it is emitted (the
+    records ``structurer crawl`` writes), with no output file; ``break`` stops the crawl.
+    ``options`` as :func:`structurer.crawl.crawler.crawl_records` (``max_pages``,
+    ``state`` ...); the generator returns the crawl's result (statistics)."""
+    from structurer.crawl.crawler import crawl_records
+
+    return crawl_records(_site_rules(rules), settings, **options)

@@ -17,6 +17,7 @@ re-serialization and ``urljoin`` where a cheaper exact path exists.
 
 from __future__ import annotations
 
+import contextlib
 import html as htmllib
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -25,12 +26,12 @@ from typing import Any, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from lxml import etree
-from price_parser import Price
 
 __all__ = [
     "DEFAULT_AVAILABILITY", "Base", "Money", "Post", "ValueSpec", "compile_phrases",
     "currency_code", "element_text", "field_value", "image_source", "link_target",
     "parse_availability", "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating",
+    "plain_text",
 ]
 
 Post = Callable[[list[str], "Base"], list[str]]
@@ -117,6 +118,24 @@ def element_text(el: Any, *, skip_struck: bool = False) -> str:
     if skip_struck and not _DIGIT.search(text):
         return element_text(el)
     return text
+
+
+_MARKUP = re.compile(r"<(?:[a-zA-Z][a-zA-Z0-9]*|/[a-zA-Z][a-zA-Z0-9]*)[\s/>]")
+_ENTITY = re.compile(r"&(?:[a-zA-Z]{2,8}|#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6});")
+
+
+def plain_text(raw: str) -> str:
+    """A text field's value as a person reads it: markup and character references that
+    structured data often carries (``"<p>Soft &amp; warm</p>"``, a ``content`` attribute
+    holding ``&lt;p&gt;``) become plain words, whitespace collapsed."""
+    if "&" in raw and _ENTITY.search(raw):
+        raw = htmllib.unescape(raw)
+    if "<" in raw and _MARKUP.search(raw):
+        from lxml import html as lxml_html
+
+        with contextlib.suppress(etree.ParserError):
+            raw = element_text(lxml_html.fragment_fromstring(raw, create_parent="div"))
+    return " ".join(raw.split())
 
 
 def _inner_html(el: Any) -> str:
@@ -289,6 +308,8 @@ def parse_money(text: str, currency: str | None = None) -> Money:
                     break
                 found = found or _SYMBOLS.get(mark)
     else:
+        from price_parser import Price  # here: its import compiles large patterns
+
         price = Price.fromstring(text)
         amount = float(price.amount) if price.amount is not None else None
         found = currency_code(text, price.currency) if amount is not None else None

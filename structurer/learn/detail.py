@@ -28,16 +28,10 @@ from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, text_of
+from structurer.page.structured import JSONLD_PATHS, jsonld_value
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 
-# Where schema.org Product keeps each field (dotted paths; lists take their first item).
-JSONLD_PATHS = {
-    "name": "name", "sku": "sku", "brand": "brand.name", "description": "description",
-    "image": "image", "price": "offers.price", "currency": "offers.priceCurrency",
-    "availability": "offers.availability", "rating": "aggregateRating.ratingValue",
-    "review_count": "aggregateRating.reviewCount", "original_price": "offers.highPrice",
-}
 _SKIP_TAGS = frozenset({"footer", "aside"})
 
 
@@ -46,22 +40,6 @@ class DetailLearned:
     fields: dict[str, FieldRule]
     confidence: float
     notes: list[str] = field(default_factory=list)
-
-
-def jsonld_value(obj: Any, path: str) -> Any:
-    """Follow a dotted path through JSON-LD (lists take their first element)."""
-    for part in path.split("."):
-        while isinstance(obj, list):
-            obj = obj[0] if obj else None
-        if isinstance(obj, dict):
-            obj = obj.get(part)
-        elif isinstance(obj, str) and part == "name":
-            return obj   # "brand": "Acme" instead of {"name": "Acme"}
-        else:
-            return None
-    while isinstance(obj, list):
-        obj = obj[0] if obj else None
-    return obj
 
 
 def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:

@@ -110,14 +110,16 @@ def _in_noise(el: HtmlElement, keep: set[HtmlElement]) -> bool:
                if a not in keep and a.tag not in ("html", "body", "article", "main"))
 
 
-def _keep(tree: HtmlElement) -> tuple[HtmlElement | None, set[HtmlElement]]:
-    anchor = title_element(tree)
+def _keep(tree: HtmlElement, title: str | None) -> tuple[HtmlElement | None, set[HtmlElement]]:
+    anchor = title_element(tree, title)
     return anchor, ({anchor, *anchor.iterancestors()} if anchor is not None else set())
 
 
-def published_of(tree: HtmlElement, content: HtmlElement | None = None) -> str | None:
+def published_of(tree: HtmlElement, content: HtmlElement | None = None,
+                 title: str | None = None) -> str | None:
     """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
-    the title, <time> elements, date-ish classes, then the content's text."""
+    the title, <time> elements, date-ish classes, then the content's text. ``title``:
+    the page's title (:func:`~structurer.page.density.title_of`) when already known."""
     for _, value in _meta(tree, _TIME_METAS):
         found = parse_datetime(value)
         if found:
@@ -127,7 +129,7 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None) -> str |
             found = parse_datetime(value or "")
             if found:
                 return found
-    anchor, keep = _keep(tree)
+    anchor, keep = _keep(tree, title)
     if anchor is not None:
         found = _date_near(_around(tree, anchor))
         if found:
@@ -196,14 +198,15 @@ def _author_element(el: HtmlElement) -> str | None:
     return _name_in(value or "") or _clean_author(value or "")
 
 
-def author_of(tree: HtmlElement) -> str | None:
+def author_of(tree: HtmlElement, title: str | None = None) -> str | None:
     """Author: meta tags, rel=author / itemprop=author, author and byline classes, then
-    a byline sentence right after the title (all outside comments and side lists)."""
+    a byline sentence right after the title (all outside comments and side lists);
+    ``title`` as for :func:`published_of`."""
     for _, value in _meta(tree, _AUTHOR_METAS):
         found = _clean_author(value)
         if found:
             return found
-    anchor, keep = _keep(tree)
+    anchor, keep = _keep(tree, title)
     for xpath in ('//*[@rel="author"]|//*[@itemprop="author"]', _AUTHOR_XPATH):
         for el in tree.xpath(xpath):
             if el.tag != "meta" and not _in_noise(el, keep):

@@ -26,7 +26,6 @@ from __future__ import annotations
 import difflib
 import math
 import re
-import statistics
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -98,8 +97,13 @@ def similarity(a: str, b: str) -> float:
 
 
 def _headings(tree: HtmlElement) -> list[HtmlElement]:
-    return [h for h in tree.xpath("//body//*[self::h1 or self::h2 or self::h3]")
-            if 0 < len(visible_text(h)) <= 300]
+    """The page's non-empty h1-h3 of at most 300 characters in the body, in document
+    order (walked: an XPath testing every element's name is several times slower)."""
+    root = tree.getroottree().getroot()   # broken markup can leave more top-level elements
+    tops = [*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()]
+    found = {h: None for top in tops if isinstance(top.tag, str) for body in top.iter("body")
+             for h in body.iter("h1", "h2", "h3") if h is not body}
+    return [h for h in found if 0 < len(visible_text(h)) <= 300]
 
 
 def _heading_inside(title: str, headings: list[str]) -> str | None:
@@ -291,6 +295,13 @@ def _td(c: _Counts) -> float:
     return (c.t - c.lt) / max(c.tg - c.ltg, 1)
 
 
+def _pstdev(values: list[float]) -> float:
+    """Population standard deviation (``statistics.pstdev`` but for the last bits, without
+    loading ``statistics``: it costs a page read in start-up time)."""
+    mean = math.fsum(values) / len(values)
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+
+
 def main_content(tree: HtmlElement) -> ContentFound | None:
     """The element with the highest density score (after noise removal) and its text."""
     root = denoised(tree)
@@ -301,7 +312,7 @@ def main_content(tree: HtmlElement) -> ContentFound | None:
     if not counts:
         return None
     densities = [_td(c) for c in counts.values()]
-    sd = statistics.pstdev(densities) if len(densities) > 1 else 0.0
+    sd = _pstdev(densities) if len(densities) > 1 else 0.0
     sd_factor = math.log(sd) if sd > math.e else 1.0
     scores: dict[HtmlElement, float] = {}
     for el, c in counts.items():

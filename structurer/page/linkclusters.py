@@ -13,8 +13,8 @@ ancestor and 0.9 per ancestor at the same depth with the same tag and class (sta
 classes such as ``odd``/``active`` dropped, digits blanked); ``P_max`` is the
 length of the longer chain, so ``d = (P_max - M) / P_max`` lies in [0, 1] and two
 links in sibling list items of the same list are a few hundredths apart.
-scikit-learn's OPTICS groups them over the precomputed matrix (min points 3,
-DBSCAN-style cut at ``eps``). Mean anchor length alone lets a "hot"/"recommended"
+OPTICS groups them (min points 3, DBSCAN-style cut at ``eps``: :mod:`optics`, which
+needs no distance matrix). Mean anchor length alone lets a "hot"/"recommended"
 side list beat the main list, so clusters are also ranked by the share of the
 page's text and links they hold, item count, position, noise context (nav, aside,
 footer, lexicon noise words in class/id or the heading above) and how alike their
@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import math
 import re
-import warnings
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import numpy as np
 from lxml.html import HtmlElement
 
 from structurer.lexicon import Lexicon
+from structurer.page import optics
 from structurer.page.dom import (
     NOISE_TAGS,
     SECTION_NOISE_TAGS,
@@ -47,8 +47,11 @@ from structurer.page.dom import (
 from structurer.page.lists import context_words
 from structurer.values import Base
 
-EPS = 0.13              # DBSCAN-style cut of the OPTICS ordering
-MIN_SAMPLES = 3         # min points
+if TYPE_CHECKING:
+    import numpy as np
+
+EPS = optics.EPS        # DBSCAN-style cut of the OPTICS ordering
+MIN_SAMPLES = optics.MIN_SAMPLES
 MIN_TEXT = 5            # anchor text length (CJK characters count 2)
 MAX_LINKS = 2000        # the matrix is quadratic: on larger pages the first 2000 count
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -120,51 +123,22 @@ def chains(links: list[Link]) -> list[list[HtmlElement]]:
     return [list(reversed([link.element, *link.element.iterancestors()])) for link in links]
 
 
+def signatures(paths: list[list[HtmlElement]]) -> list[list[str]]:
+    """The :func:`signature` chain of every chain (each element's once: they share
+    their ancestors)."""
+    known: dict[HtmlElement, str] = {}
+    return [[known[el] if el in known else known.setdefault(el, signature(el)) for el in p]
+            for p in paths]
+
+
 def distance_matrix(paths: list[list[HtmlElement]]) -> np.ndarray:
     """``(P_max - M) / P_max`` for every pair of chains (see the module docstring)."""
-    n = len(paths)
-    depth = max((len(p) for p in paths), default=0)
-    node_ids: dict[HtmlElement, int] = {}
-    sig_ids: dict[str, int] = {}
-    # padding differs per row, so it never matches another row
-    nodes = -np.arange(1, n + 1, dtype=np.int64)[:, None].repeat(depth, axis=1)
-    sigs = nodes.copy()
-    for i, path in enumerate(paths):
-        for d, el in enumerate(path):
-            nodes[i, d] = node_ids.setdefault(el, len(node_ids))
-            sigs[i, d] = sig_ids.setdefault(signature(el), len(sig_ids))
-    lengths = np.array([len(p) for p in paths], dtype=np.float32)
-    alike = np.zeros((n, n), dtype=np.uint8)      # same tag and class at the same depth
-    shared = np.zeros((n, n), dtype=np.uint8)     # the same node
-    equal = np.empty((n, n), dtype=bool)
-    for d in range(min(depth, 255)):
-        np.equal(sigs[:, d, None], sigs[None, :, d], out=equal)
-        alike += equal
-        np.equal(nodes[:, d, None], nodes[None, :, d], out=equal)
-        shared += equal
-    # a shared node has the same tag and class too: 0.9 + 0.1 = 1
-    matches = 0.9 * alike.astype(np.float32) + 0.1 * shared.astype(np.float32)
-    longest = np.maximum.outer(lengths, lengths)
-    dist = np.clip((longest - matches) / longest, 0.0, 1.0)
-    np.fill_diagonal(dist, 0.0)
-    return dist
+    return optics.distance_matrix(paths, signatures(paths))
 
 
-def cluster_labels(dist: np.ndarray, eps: float = EPS, min_samples: int = MIN_SAMPLES
-                   ) -> np.ndarray:
-    """OPTICS labels (-1: noise) over a precomputed distance matrix, cut at ``eps``."""
-    if len(dist) < min_samples:
-        return np.full(len(dist), -1)
-    import sklearn  # imported here: it takes a second, and only this needs it
-    from sklearn.cluster import OPTICS
-
-    optics = OPTICS(min_samples=min_samples, max_eps=eps, metric="precomputed",
-                    cluster_method="dbscan", eps=eps)
-    # the matrix is ours and finite: skip the per-point input checks (most of the time)
-    with sklearn.config_context(assume_finite=True, skip_parameter_validation=True), \
-            warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # "all reachability values are inf" on tiny pages
-        return np.asarray(optics.fit(dist).labels_)
+def cluster_labels(paths: list[list[HtmlElement]], eps: float = EPS) -> list[int]:
+    """OPTICS cluster labels (-1: noise) of the links by their chains: :mod:`optics`."""
+    return optics.cluster_labels(paths, signatures(paths), eps, MIN_SAMPLES)
 
 
 def lca_depth(a: list[HtmlElement], b: list[HtmlElement]) -> int:
@@ -338,7 +312,7 @@ def link_clusters(root: HtmlElement, url: str, lexicon: Lexicon | None = None, *
     if len(links) < MIN_SAMPLES:
         return []
     paths = chains(links)
-    labels = cluster_labels(distance_matrix(paths), eps)
+    labels = cluster_labels(paths, eps)
     body = root.find(".//body")
     scope = body if body is not None else root
     order = {el: i for i, el in enumerate(scope.iter())}
@@ -348,7 +322,7 @@ def link_clusters(root: HtmlElement, url: str, lexicon: Lexicon | None = None, *
     members: dict[int, list[int]] = defaultdict(list)
     for i, label in enumerate(labels):
         if label >= 0:
-            members[int(label)].append(i)
+            members[label].append(i)
     out: list[LinkCluster] = []
     for group in members.values():
         for section in split_sections(group, paths):

@@ -3,7 +3,8 @@
 Input: lxml elements and the lexicon's attribute weights. Output: similarity
 scores in 0..1 and normalized edit distances. The method's two-step test for
 "these siblings repeat": a coarse weighted similarity (> alpha), then Zhang–Shasha
-tree edit distance (``zss``) normalized by tree size (< beta). The coarse pass is
+tree edit distance (``zss``, :func:`tree_edit_distance`) normalized by tree size (< beta). The
+coarse pass is
 linear in tree size; edit distance runs only on pairs that survive it, and never
 on pairs whose shapes are identical.
 """
@@ -14,7 +15,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-import zss
 from lxml.html import HtmlElement
 
 from structurer.page.dom import NOISE_TAGS, STATE_TOKENS, shape_class, tokens
@@ -185,6 +185,15 @@ def _label_dist(x: str, y: str) -> int:
     return 0 if x == y else 1
 
 
+def tree_edit_distance(a: WTree, b: WTree) -> int:
+    """Zhang–Shasha tree edit distance of two label trees (``zss``): inserting or deleting
+    a node costs 1, relabelling 1 (0 for the same label). ``zss`` (and numpy, which it
+    uses) load on the first pair that needs an edit distance, not with this module."""
+    import zss
+
+    return int(zss.simple_distance(a, b, _children, _label, _label_dist))
+
+
 def distance_lower_bound(a: WTree, b: WTree) -> float:
     """A cheap lower bound of :func:`edit_distance` from the label multisets.
 
@@ -243,8 +252,7 @@ def edit_distance(a: WTree, b: WTree) -> float:
     cached = _TED_CACHE.get(key)
     if cached is None:
         ta, tb = truncated(a), truncated(b)
-        dist = zss.simple_distance(ta, tb, _children, _label, _label_dist)
-        cached = float(dist) / (ta.size + tb.size)
+        cached = tree_edit_distance(ta, tb) / (ta.size + tb.size)
         if len(_TED_CACHE) > 50_000:
             _TED_CACHE.clear()
         _TED_CACHE[key] = cached

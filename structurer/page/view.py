@@ -17,7 +17,6 @@ article body (text density), article structured data or og:type a detail page.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from collections.abc import Iterable
@@ -39,46 +38,11 @@ from structurer.page.dom import (
 )
 from structurer.page.linkclusters import MIN_TEXT, LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, context_words, find_regions, is_product_region
+from structurer.page.structured import ARTICLE_TYPES, jsonld_objects, jsonld_product, types_of
 
 PageKind = Literal["list", "detail", "other"]
-ARTICLE_TYPES = frozenset({"Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle",
-                           "Report", "AnalysisNewsArticle", "OpinionNewsArticle",
-                           "TechArticle", "LiveBlogPosting", "ScholarlyArticle"})
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-
-
-def jsonld_objects(tree: HtmlElement) -> list[dict[str, Any]]:
-    """Every JSON object in the page's ld+json scripts, @graph flattened."""
-    out: list[dict[str, Any]] = []
-    for script in tree.xpath('//script[contains(@type, "ld+json")]'):
-        try:
-            data = json.loads(script.text or "")
-        except ValueError:
-            continue
-        stack = data if isinstance(data, list) else [data]
-        while stack:
-            item = stack.pop(0)
-            if isinstance(item, dict):
-                out.append(item)
-                graph = item.get("@graph")
-                if isinstance(graph, list):
-                    stack.extend(graph)
-            elif isinstance(item, list):
-                stack.extend(item)
-    return out
-
-
-def _types(obj: dict[str, Any]) -> set[str]:
-    kind = obj.get("@type", [])
-    return {str(k).rsplit("/", 1)[-1] for k in (kind if isinstance(kind, list) else [kind])}
-
-
-def jsonld_product(objects: list[dict[str, Any]]) -> dict[str, Any] | None:
-    for obj in objects:
-        if _types(obj) & {"Product", "ProductGroup", "IndividualProduct"}:
-            return obj
-    return None
 
 
 def empty_noise(tree: HtmlElement) -> None:
@@ -145,7 +109,7 @@ class PageView:
 
     @cached_property
     def article(self) -> dict[str, Any] | None:
-        return next((o for o in self.jsonld if _types(o) & ARTICLE_TYPES), None)
+        return next((o for o in self.jsonld if types_of(o) & ARTICLE_TYPES), None)
 
     @cached_property
     def content(self) -> density.ContentFound | None:

@@ -1,0 +1,311 @@
+"""Rule-free fields of a product page, or of a page of any template that is neither a
+shop's nor news (books): for :mod:`structurer.generic.extract`, which loads this only
+for such pages (articles and lists need none of it).
+
+Input: a :class:`PageView`. Output: (values, sources) per field of the template —
+structured data (JSON-LD, microdata, OpenGraph) first, then the title, the price near
+it (:mod:`structurer.generic.prices`), labels and lexicon words around it and text
+density; values as the crawl gives them (:func:`normalize`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lxml.html import HtmlElement
+
+from structurer.generic.prices import best_price, price_text
+from structurer.learn.fields import label_match, lexicon_match, squash
+from structurer.lexicon import FieldSpec, Lexicon
+from structurer.page import density
+from structurer.page.dom import text_of
+from structurer.page.structured import (
+    JSONLD_PATHS,
+    jsonld_value,
+    microdata_product,
+    opengraph_product,
+)
+from structurer.page.view import PageView, can_buy, listed
+from structurer.values import (
+    Base,
+    ValueSpec,
+    compile_phrases,
+    field_value,
+    image_source,
+    parse_availability,
+    parse_money,
+    plain_text,
+)
+
+_DEFINITE = frozenset({"in_stock", "out_of_stock"})
+_SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style"})
+
+
+def has_product_data(view: PageView) -> bool:
+    """Structured data describing one product (a list page marks up each of its items)."""
+    if view.product is not None or view.tree.xpath(
+            '//meta[@property="og:type"][contains(@content, "product")]'):
+        return True
+    products = view.tree.xpath('//*[@itemscope][contains(@itemtype, "schema.org/Product")]'
+                               '[not(ancestor::*[@itemscope][contains(@itemtype, "Product")])]')
+    return len(products) == 1
+
+
+
+def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
+    """The element naming the product: a heading like the known name, the one h1, an
+    element showing the name, else the element the lexicon's name words point at."""
+    h1s = [h for h in view.body.xpath("//h1") if text_of(h)]
+    if name:
+        for h in view.body.xpath("//h1|//h2|//h3"):
+            if density.similarity(text_of(h), name) >= 0.8:
+                return h
+    if len(h1s) == 1:
+        return h1s[0]
+    if name:
+        for el in view.body.iter():
+            if (isinstance(el.tag, str) and el.tag != "a" and len(el) <= 2
+                    and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors())
+                    and density.similarity(text_of(el), name) >= 0.9):
+                return el
+    named = _named_element(view)
+    return named if named is not None else (h1s[0] if h1s else None)
+
+
+def _named_element(view: PageView) -> HtmlElement | None:
+    """The first short text whose id/class carries the lexicon's name words."""
+    spec = view.lexicon.fields.get("name")
+    if spec is None:
+        return None
+    best: tuple[float, HtmlElement] | None = None
+    for el in view.body.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS or el.tag == "a" or len(el) > 2:
+            continue
+        text = text_of(el)
+        if not 2 <= len(text) <= 150 or any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+            continue
+        score = lexicon_match(el, spec, view.lexicon, 0.5, depth=0)[0]
+        if score >= 0.5 and (best is None or score > best[0] + 1e-9):
+            best = (score, el)
+    return best[1] if best else None
+
+
+def priced_here(view: PageView) -> bool:
+    """A page without structured data whose price is labelled or named (or that sells
+    right there: a buy button of its own) near its title."""
+    title = density.title_of(view.tree)
+    anchor = _title_element(view, title.text if title else "")
+    found = best_price(view, anchor, listed(view))
+    return found is not None and found.score >= 1.8 and (found.named or can_buy(view))
+
+
+def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
+              scope: HtmlElement) -> tuple[str, str] | None:
+    """(value, source) of the best label or attribute-word match inside ``scope``."""
+    best: tuple[float, str, str] | None = None
+    labels = sorted(spec.labels, key=len, reverse=True)
+    strip = re.compile(r"^\s*(?:" + "|".join(re.escape(x).replace(r"\ ", r"\s*") for x in labels)
+                       + r")\s*[:：#.]*\s*",
+                       re.I) if labels else None
+    ratio = lexicon.partial_ratio(next(n for n, s in lexicon.fields.items() if s is spec))
+    squashed = {squash(label) for label in labels}
+    for el in scope.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS or el.tag == "a":
+            continue
+        text = text_of(el)
+        if not text or len(text) > 80 or len(el) > 3:
+            continue
+        if any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+            continue
+        by_label = max(label_match(el, spec)[0], _word_label(el, spec))
+        by_word = 0.9 * lexicon_match(el, spec, lexicon, ratio, depth=1)[0]
+        score = max(by_label, by_word)
+        if score < 0.45:
+            continue
+        value = strip.sub("", text) if strip is not None else text
+        if not value or squash(value) in squashed:
+            continue  # nothing but the label ("SKU:", "品 牌：")
+        if spec.kind == "availability" and parse_availability(value) in _DEFINITE:
+            score += 0.2    # "In stock" says it, whatever label words it shares
+        elif any(word in value.lower() for word in spec.labels if len(word) >= 4):
+            continue  # a label or heading ("Shop by brand"), not a value
+        if best is None or score > best[0]:
+            best = (score, value, "label" if by_label >= by_word else "lexicon")
+    return (best[1], best[2]) if best else None
+
+
+def _scope(view: PageView, anchor: HtmlElement | None, levels: int = 5) -> HtmlElement:
+    """The block around the title where a product's own facts are (the body without one)."""
+    node = anchor
+    for _ in range(levels):
+        parent = node.getparent() if node is not None else None
+        if parent is None or parent.tag in ("body", "html"):
+            break
+        node = parent
+    return node if node is not None and node is not anchor else view.body
+
+
+def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
+    """An attribute word of the field used as a visible label (a dt "Designer")."""
+    prev = el.getprevious()
+    if prev is None or not isinstance(prev.tag, str) or prev.tag not in ("dt", "th", "label"):
+        return 0.0
+    word = text_of(prev).lower().rstrip(":：# ").strip()
+    return min(spec.words.get(word, 0.0) / 12.0, 1.0)
+
+
+def _availability_text(view: PageView) -> str | None:
+    phrases = compile_phrases(view.lexicon.fields["availability"].values) \
+        if "availability" in view.lexicon.fields else ()
+    for el in view.body.iter():
+        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS:
+            continue
+        own = (el.text or "").strip()
+        if not any(ch.isalpha() for ch in own):
+            continue    # a bare count ("0" items in the cart) is no stock phrase
+        if len(own) <= 40 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+            value = parse_availability(own, phrases) if phrases else parse_availability(own)
+            if value in ("in_stock", "out_of_stock"):
+                return value
+    return None
+
+
+def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
+    """Every e-commerce field: JSON-LD, microdata, OpenGraph, then lexicon and density."""
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+
+    def put(name: str, value: Any, source: str) -> None:
+        if name not in values and value not in (None, "", []):
+            values[name] = value
+            sources[name] = source
+
+    if view.product is not None:
+        for name, path in JSONLD_PATHS.items():
+            put(name, jsonld_value(view.product, path), "jsonld")
+    for name, value in microdata_product(view.tree).items():
+        put(name, value, "microdata")
+    for name, value in opengraph_product(view.tree).items():
+        put(name, value, "opengraph")
+    title = density.title_of(view.tree)
+    anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
+    if anchor is not None:
+        put("name", text_of(anchor), str(anchor.tag))
+    if title is not None:
+        put("name", title.text, title.source)
+    put("price", price_text(view, anchor, listed(view)), "near-title")
+    lexicon = view.lexicon
+    scope = _scope(view, anchor)
+    for name in ("sku", "brand", "availability"):
+        if name in lexicon.fields and name not in values:
+            found = _labelled(view, lexicon.fields[name], lexicon, scope)
+            if found:
+                put(name, found[0], found[1])
+    if "availability" not in values:
+        put("availability", _availability_text(view), "phrase")
+    if "availability" not in values and can_buy(view):
+        put("availability", "in_stock", "add-to-cart")
+    if "image" not in values and anchor is not None:
+        put("image", _image_near(anchor, str(values.get("name") or "")), "near-title")
+    if "description" not in values:
+        content = density.main_content(view.tree)
+        if content is not None:
+            put("description", content.text, "density")
+    return normalize(values, view), sources
+
+
+_NOT_PRODUCT_IMAGE = re.compile(r"banner|logo|icon|sprite|badge|flag|rating|star", re.I)
+
+
+def _image_near(anchor: HtmlElement, name: str) -> str | None:
+    """The picture closest to the title: one whose alt text names the product wins,
+    banners, logos and icons lose."""
+    node = anchor.getparent()
+    for _ in range(4):
+        if node is None:
+            return None
+        fallback = None
+        for img in node.iter("img"):
+            src = image_source(img)
+            if not src or _NOT_PRODUCT_IMAGE.search(src):
+                continue
+            if name and density.similarity(img.get("alt") or img.get("title") or "", name) > 0.6:
+                return src
+            fallback = fallback or src
+        if fallback:
+            return fallback
+        node = node.getparent()
+    return None
+
+
+def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
+    """Values as the crawl gives them: text without markup, ratings and counts as
+    numbers, a price as amount + currency (+ its text), stock as a state, URLs absolute."""
+    out = dict(values)
+    base = Base(view.url)
+    for key, value in values.items():
+        spec = view.lexicon.fields.get(key)
+        kind = spec.kind if spec is not None else "text"
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            continue
+        if kind == "text":
+            out[key] = plain_text(str(value))
+        elif kind in ("integer", "rating"):
+            out[key] = field_value(value, ValueSpec(kind), base)
+    if out.get("price") is not None:
+        money = parse_money(str(out["price"]), out.get("currency"))
+        out["price_text"] = str(out["price"])
+        out["price"] = money.amount
+        out["currency"] = money.currency or out.get("currency")
+    if out.get("availability") is not None:
+        phrases = compile_phrases(view.lexicon.fields["availability"].values) \
+            if "availability" in view.lexicon.fields else ()
+        raw = str(out["availability"])
+        out["availability"] = parse_availability(raw, phrases) if phrases else \
+            parse_availability(raw)
+    if isinstance(out.get("image"), dict):
+        out["image"] = out["image"].get("url") or out["image"].get("contentUrl")
+    if isinstance(out.get("image"), str):
+        out["image"] = base.join(out["image"].strip())
+    return out
+
+
+# ----- pages of any other template (books, ...) ---------------------------------------------------
+def template_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
+    """A template that is neither a shop's nor news: its title field from the page's
+    title, every other field by its labels and attribute words around the title (then
+    anywhere on the page)."""
+    lexicon = view.lexicon
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    title = density.title_of(view.tree)
+    anchor = _title_element(view, title.text if title else "")
+    scope = _scope(view, anchor)
+    for name, spec in lexicon.fields_for("detail").items():
+        if spec.title:
+            if anchor is not None and text_of(anchor):
+                values[name], sources[name] = text_of(anchor), str(anchor.tag)
+            elif title is not None:
+                values[name], sources[name] = title.text, title.source
+            continue
+        found = _after_label(view.body, spec) or _labelled(view, spec, lexicon, scope)
+        if found is None and scope is not view.body:
+            found = _labelled(view, spec, lexicon, view.body)
+        if found is not None:
+            values[name], sources[name] = found
+    return normalize(values, view), sources
+
+
+def _after_label(scope: HtmlElement, spec: FieldSpec) -> tuple[str, str] | None:
+    """(value, "label") of a label element followed by its value as plain text
+    (``<b>ISBN-13:</b> 9781602600157<br>``); the field's weightiest label wins."""
+    weights = {squash(label): weight for label, weight in spec.labels.items()}
+    best: tuple[float, str] | None = None
+    for el in scope.iter("b", "strong", "span", "label", "dt", "th", "em"):
+        weight = weights.get(squash(el.text or "")) if not len(el) else None
+        tail = " ".join((el.tail or "").split())
+        if weight and tail and (best is None or weight > best[0]) and not any(
+                a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+            best = (weight, tail)
+    return (best[1], "label") if best else None
