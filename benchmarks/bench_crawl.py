@@ -186,11 +186,11 @@ def products(path: Path) -> int:
 # A crawl of N made-up products on list pages of 100, fetched from memory (no server, no
 # detail pages: every record is emitted at once when the lists are done, the moment that
 # used to hold them all); prints the records written and the peak RSS (VmHWM, kB). The
-# same shop as tests/crawl/test_crawl_stream.py's smaller check.
+# same shop as tests/crawler/test_crawl_stream.py's smaller check.
 BIG_SHOP = textwrap.dedent('''
     import sys
     from structurer.config import Settings
-    from structurer.crawl.crawler import crawl_site
+    from structurer.crawler.engine import crawl_site
     from structurer.fetch.base import Page
     from structurer.rules import rules_from_text
 
@@ -259,9 +259,9 @@ def records_memory(n: int, tmp: Path) -> tuple[int, float, float]:
 def frontier_memory(tmp: Path) -> float:
     """Peak RSS (MB) of a process that queues 100,000 URLs (everything a crawl imports)."""
     script = textwrap.dedent(f"""
-        from structurer.crawl.crawler import crawl_site
-        from structurer.crawl.frontier import DETAIL, Link
-        from structurer.crawl.state import open_state
+        from structurer.crawler.engine import crawl_site
+        from structurer.crawler.frontier import DETAIL, Link
+        from structurer.crawler.state import open_state
         f, _ = open_state({str(tmp / 'big.state')!r}, site="h:1", rules_hash="r", out="o",
                           fmt="jsonl", resume=False, recrawl=False)
         for start in range(0, 100_000, 5_000):

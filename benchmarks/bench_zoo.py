@@ -5,7 +5,7 @@ Usage: python benchmarks/bench_zoo.py [--seeds 0-199] [-j N] [--out DIR] [--time
 
 For each seed, in its own process (``structurer.learn.batch.analyze_many`` with this
 file's worker): serve the zoo shop on 127.0.0.1, run ``structurer.api.analyze_site``
-from its home page, crawl it with ``structurer.crawl.crawler.crawl_site`` (default
+from its home page, crawl it with ``structurer.crawler.engine.crawl_site`` (default
 settings), and compare the records with the ground truth, matching records to truth
 products by URL (path and sorted query). Printed:
 
@@ -39,7 +39,7 @@ from urllib.parse import urlsplit
 
 from structurer.api import analyze_site
 from structurer.config import Settings
-from structurer.crawl.crawler import crawl_site
+from structurer.crawler.engine import crawl_site
 from structurer.demo import DemoServer
 from structurer.demo.scoring import same
 from structurer.demo.zoo import AXES, ZooShop, axes_of_seed, parse_seeds

@@ -8,9 +8,6 @@ line's ``--version``) costs next to nothing:
   ``extract(rules, html, url)`` -> records; ``crawl(rules, ...)`` -> iterator of records
 - ``load_rules``/``save_rules``/``dump_rules``, ``load_lexicon``, ``validate_file``
 - ``SiteRules``, ``Lexicon``, ``Settings``, ``StructurerError``
-
-``structurer.crawl`` is also the crawl engine's package (``structurer.crawl.crawler``
-...); the package is callable, and calling it is :func:`structurer.api.crawl`.
 """
 
 from __future__ import annotations
@@ -55,14 +52,14 @@ __all__ = [
     "validate_file",
 ]
 
-# public name -> the module that defines it ("crawl": the callable crawl package itself)
+# public name -> the module that defines it
 _HOMES = {
     "Lexicon": "structurer.lexicon",
     "Settings": "structurer.config",
     "SiteRules": "structurer.rules",
     "StructurerError": "structurer.errors",
     "analyze_site": "structurer.api",
-    "crawl": "structurer.crawl",
+    "crawl": "structurer.api",
     "dump_rules": "structurer.rules",
     "extract": "structurer.api",
     "extract_page": "structurer.api",
@@ -78,7 +75,7 @@ def __getattr__(name: str) -> Any:
     if home is None:
         raise AttributeError(f"module 'structurer' has no attribute {name!r}")
     module = import_module(home)
-    value = module if name == "crawl" else getattr(module, name)
+    value = getattr(module, name)
     globals()[name] = value
     return value
 

@@ -42,7 +42,7 @@ from structurer.page.view import PageView
 from structurer.rules.model import SCHEMA_VERSION, DetailLevel, Levels, RenderDecision, SiteRules
 
 if TYPE_CHECKING:
-    from structurer.crawl.crawler import CrawlResult
+    from structurer.crawler.engine import CrawlResult
     from structurer.replay import CompiledRules
 
 LexiconArg = Lexicon | str | Path | None
@@ -167,8 +167,8 @@ def crawl(rules: RulesArg, settings: Settings | None = None, **options: Any
           ) -> Generator[dict[str, Any], None, CrawlResult]:
     """Crawl the site of a rule file, yielding each product record as it is emitted (the
     records ``structurer crawl`` writes), with no output file; ``break`` stops the crawl.
-    ``options`` as :func:`structurer.crawl.crawler.crawl_records` (``max_pages``,
+    ``options`` as :func:`structurer.crawler.engine.crawl_records` (``max_pages``,
     ``state`` ...); the generator returns the crawl's result (statistics)."""
-    from structurer.crawl.crawler import crawl_records
+    from structurer.crawler.engine import crawl_records
 
     return crawl_records(_site_rules(rules), settings, **options)

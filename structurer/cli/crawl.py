@@ -6,7 +6,7 @@ and start over, Scrapy's ``-O``), ``--resume`` (continue the interrupted crawl t
 writes it) or ``--recrawl`` (append the new or changed records since the rule file's
 previous crawl, Scrapy's ``-o``). ``--out -`` writes JSON lines or CSV to standard
 output (the summary then goes to stderr). Statistics: ``FILE.stats.json``; state:
-``FILE.state`` (see :mod:`structurer.crawl.state`).
+``FILE.state`` (see :mod:`structurer.crawler.state`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def cmd_crawl(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from structurer.config import Settings
-    from structurer.crawl.state import check_distinct
+    from structurer.crawler.state import check_distinct
 
     n = args.concurrency
     try:
@@ -65,8 +65,8 @@ def cmd_crawl(args: argparse.Namespace) -> int:
 def _crawl(args: argparse.Namespace, settings: Settings) -> int:
     from rich.console import Console
 
-    from structurer.crawl.crawler import crawl_site
-    from structurer.crawl.stats import summary_table
+    from structurer.crawler.engine import crawl_site
+    from structurer.crawler.stats import summary_table
     from structurer.rules import load_rules
 
     to_stdout = args.out == "-"
@@ -131,8 +131,8 @@ def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
     if not args.redis and not args.overwrite and out.is_file() and out.stat().st_size:
         fail(f"{out}: holds records already: --overwrite replaces them")
         return EXIT_BAD_INPUT
-    from structurer.crawl.scrapy import run_worker
-    from structurer.crawl.stats import summary_table
+    from structurer.crawler.scrapy import run_worker
+    from structurer.crawler.stats import summary_table
 
     result = run_worker(args.rules, args.out, settings, redis_url=args.redis, crawl=args.state)
     Console().print(summary_table(result.stats, f"Scrapy worker {result.worker}"))

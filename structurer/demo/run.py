@@ -20,7 +20,7 @@ from rich.table import Table
 
 from structurer.api import analyze_site
 from structurer.config import Settings
-from structurer.crawl.crawler import crawl_site
+from structurer.crawler.engine import crawl_site
 from structurer.demo.scoring import same
 from structurer.demo.server import DemoServer
 from structurer.demo.shops import SHOP_CLASSES, get_shop

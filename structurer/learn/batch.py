@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from structurer.config import Settings
-from structurer.crawl.stats import LiveArea
+from structurer.crawler.stats import LiveArea
 from structurer.errors import StructurerError
 from structurer.lexicon import Lexicon, load_lexicon
 from structurer.rules import SiteRules, rules_filename, save_rules

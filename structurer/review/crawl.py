@@ -1,7 +1,7 @@
 """The crawl report: how healthy a crawl was, drawn from its statistics file.
 
 Input: the ``<out>.stats.json`` a crawl writes (:meth:`CrawlStats.write_json
-<structurer.crawl.stats.CrawlStats.write_json>`). Output: one self-contained HTML
+<structurer.crawler.stats.CrawlStats.write_json>`). Output: one self-contained HTML
 file (inline CSS and SVG, no scripts, nothing fetched when viewed), rendered from
 ``templates/crawl.html.j2``: pages per level, per-field fill rates per level, the price
 error rate and its breakdown, failures by kind, skipped links, retries, drift warnings

@@ -198,7 +198,7 @@ def test_bad_input_is_one_line_exit_2(case: str, kumo_rules: Path, tmp_path: Pat
         capsys.readouterr()
         extra = ["--state", str(tmp_path / "other.jsonl.state")]
     elif case == "unfinished state":
-        from structurer.crawl.frontier import Frontier
+        from structurer.crawler.frontier import Frontier
 
         assert main(["crawl", rules, "--out", out, "--max-pages", "3"]) == 0
         capsys.readouterr()

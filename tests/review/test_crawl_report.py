@@ -25,7 +25,7 @@ from playwright.sync_api import sync_playwright
 from structurer.api import analyze_site
 from structurer.cli import main
 from structurer.config import CHROMIUM_FLAGS, Settings
-from structurer.crawl.stats import CrawlStats
+from structurer.crawler.stats import CrawlStats
 from structurer.demo import DemoServer
 from structurer.fetch.chromium import find_chromium
 from structurer.review import load_stats, render_crawl_report

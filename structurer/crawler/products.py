@@ -1,0 +1,239 @@
+"""Product records: list and detail extraction merged into one validated record.
+
+Input: the list-item records of every list page that showed a product (each with the
+category path of the page), the product's detail record (or None), and the field
+names the rule file and its lexicon define. Output: one ``dict`` in the shape of
+ARCHITECTURE.md ("Contracts"), validated by :class:`Product`: ``url``, ``name``,
+``price`` (a number), ``currency``, ``price_text``, ``image``, ``availability``,
+``sku``, ``description``, ``category`` (the most specific path, top first),
+``categories`` (every path that lists the product), plus every other field of the
+template and the rules, ``None`` where nothing was found. Pure: no I/O.
+
+Merging: detail values win where both levels have one; among list records the one
+from the most specific category wins (ties: the smaller page URL), so the result
+does not depend on the order pages were fetched in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from structurer.errors import StructurerError
+from structurer.lexicon import load_lexicon
+from structurer.replay.extract import CompiledRules
+from structurer.rules.model import SiteRules
+
+if TYPE_CHECKING:
+    from structurer.crawler.frontier import Frontier
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Listing", "Product", "build_product", "category_name", "emit_records",
+           "record_columns", "record_hash", "unemitted"]
+
+# (page URL, category path of the page, the item's list record)
+Listing = tuple[str, Sequence[str], dict[str, Any]]
+
+BASE_COLUMNS = ("url", "name", "price", "currency", "price_text", "image", "availability",
+                "sku", "description", "category", "categories")
+
+
+class Product(BaseModel):
+    """One product as a crawl emits it; fields beyond these are kept as found."""
+
+    model_config = ConfigDict(extra="allow")
+
+    url: str
+    name: str | None = None
+    price: float | None = None
+    currency: str | None = None
+    price_text: str | None = None
+    image: str | None = None
+    availability: str | None = None
+    sku: str | None = None
+    description: str | None = None
+    category: list[str] | None = None
+    categories: list[list[str]] = []
+
+    @field_validator("name", "sku", "description", "currency", "price_text", "availability",
+                     "image", mode="before")
+    @classmethod
+    def _one_text(cls, value: Any) -> Any:
+        """A multiple field that gave a list of strings: its first value."""
+        if isinstance(value, list):
+            return next((v for v in value if isinstance(v, str)), None)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return str(value)
+        return value
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+# what menus add to a category's name: "Consoles 16", "Candles (34 products)", "手机 (120)"
+_COUNT = re.compile(r"\s*[(\[]?\s*\d[\d,.]*\s*(?:products?|items?|results?|件商品|件|个)?\s*[)\]]?")
+
+
+_SAID_COUNT = re.compile(r"\s*(?:\(\s*\d[\d,.]*\s*(?:products?|items?|件)?\s*\)"
+                         r"|\d[\d,.]*\s*(?:products?|items?|件商品))$", re.IGNORECASE)
+
+
+def category_name(text: str) -> str:
+    """A category link's text without the product count menus add ("Candles (34)",
+    "Candles 34 products"); a bare trailing number ("Route 66") stays."""
+    text = " ".join(text.split())
+    return _SAID_COUNT.sub("", text) or text
+
+
+def _names(link: str, crumb: str) -> bool:
+    """Does a category link's text name this breadcrumb entry (a count may follow)?"""
+    link, crumb = _norm(link), _norm(crumb)
+    return link == crumb or (link.startswith(crumb) and bool(crumb)
+                             and _COUNT.fullmatch(link[len(crumb):]) is not None)
+
+
+def _refine(path: Sequence[str], crumbs: Sequence[str] | None) -> tuple[str, ...]:
+    """The path a category really has: the breadcrumb up to the category's own name when
+    the product's breadcrumb names it (menus often show sub-categories without parents,
+    or with a product count)."""
+    if crumbs and path:
+        for i, crumb in enumerate(crumbs):
+            if _names(path[-1], crumb):
+                return tuple(crumbs[:i + 1])
+    return tuple(path)
+
+
+def _crumbs(value: Any) -> list[str] | None:
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return list(value)
+    return None
+
+
+def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] | None,
+                  columns: Sequence[str] = ()) -> dict[str, Any]:
+    """The product record of ``url`` from its listings and detail record (see module doc)."""
+    ordered = sorted(listings, key=lambda item: (-len(item[1]), item[0]))
+    merged: dict[str, Any] = dict.fromkeys(columns)
+    for _, _, fields in ordered:
+        for key, value in fields.items():
+            if merged.get(key) is None and value is not None and value != []:
+                merged[key] = value
+    if detail:
+        for key, value in detail.items():
+            if value is not None and value != []:
+                merged[key] = value
+            else:
+                merged.setdefault(key, None)
+    merged["url"] = url
+    crumbs = _crumbs(merged.get("category"))
+    paths: set[tuple[str, ...]] = {_refine(path, crumbs) for _, path, _ in ordered if path}
+    if crumbs:
+        paths.add(tuple(crumbs))
+    longest = sorted(paths, key=lambda p: (-len(p), p))
+    merged["category"] = crumbs or (list(longest[0]) if longest else None)
+    merged["categories"] = [list(p) for p in sorted(paths)]
+    return validate(merged)
+
+
+def validate(record: dict[str, Any]) -> dict[str, Any]:
+    """The record checked by :class:`Product`; a value of the wrong type becomes None
+    (and is logged) rather than losing the whole record."""
+    for _ in range(len(BASE_COLUMNS) + 1):
+        try:
+            return Product.model_validate(record).model_dump(mode="json")
+        except ValidationError as error:
+            bad = {str(e["loc"][0]) for e in error.errors() if e["loc"]}
+            if not bad or "url" in bad:
+                raise
+            log.warning("%s: dropped values of the wrong type: %s", record.get("url"),
+                        ", ".join(sorted(bad)))
+            record = {**record, **dict.fromkeys(bad)}
+    return Product.model_validate(record).model_dump(mode="json")
+
+
+def record_hash(record: dict[str, Any]) -> str:
+    """A stable digest of a record's content (key order does not matter)."""
+    text = json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def template_fields(rules: SiteRules) -> list[tuple[str, str]]:
+    """(name, kind) of every field of the rules' lexicon; none if it cannot be loaded."""
+    try:
+        lexicon = load_lexicon(rules.template.path or rules.template.name)
+    except StructurerError as error:
+        log.info("lexicon of the rule file not loaded (%s): records carry the rules' fields",
+                 error)
+        return []
+    return [(name, spec.kind) for name, spec in lexicon.fields.items()]
+
+
+def record_columns(compiled: CompiledRules,
+                   template: Iterable[tuple[str, str]] | None = None) -> list[str]:
+    """Every key a record of these rules can have, in a stable order: the contract's
+    fields, then the template's (``(name, kind)`` pairs; by default those of the rules'
+    lexicon), then the rules' own; money fields bring ``<name>_text``."""
+    names: list[str] = list(BASE_COLUMNS)
+
+    def add(name: str, kind: str) -> None:
+        for key in (name, f"{name}_text") if kind == "money" else (name,):
+            if key not in names:
+                names.append(key)
+
+    for name, kind in template_fields(compiled.rules) if template is None else template:
+        add(name, kind)
+    for plan in [layout.plan for layout in compiled.lists] + \
+            [layout.plan for layout in compiled.details]:
+        for field in plan.fields:
+            add(field.name, "money" if field.money else field.spec.kind)
+    return names
+
+
+def unemitted(frontier: Frontier, run: int, after: str, limit: int, *,
+              force: bool = False) -> list[str]:
+    """Keys (after ``after``, in order, at most ``limit``) of the products touched in
+    ``run`` and not emitted in it; whose detail page is pending only with ``force``.
+    Paging by key keeps a crawl of any size to one chunk of records in memory."""
+    return [key for (key,) in frontier.db.execute(
+        "SELECT key FROM products WHERE key > ? AND touched = ? "
+        "AND (emitted_run IS NULL OR emitted_run != ?) AND (state != 0 OR ?) "
+        "ORDER BY key LIMIT ?", (after, run, run, force, limit))]
+
+
+def emit_records(frontier: Frontier, keys: Sequence[str], run: int,
+                 columns: Sequence[str], *, force: bool = False) -> list[dict[str, Any]]:
+    """Build the records of ``keys`` and put the new or changed ones in the outbox (call
+    inside a transaction); returns those. Products already emitted in this run are left
+    alone, and so are those whose detail page is pending, unless ``force``."""
+    db = frontier.db
+    out: list[dict[str, Any]] = []
+    for key in dict.fromkeys(keys):
+        row = db.execute("SELECT url, detail, state, emitted, emitted_run FROM products "
+                         "WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            continue
+        url, detail, state, emitted, emitted_run = row
+        if emitted_run == run or (state == 0 and not force):  # its detail page is pending
+            continue
+        listings: list[Listing] = [
+            (page, tuple(json.loads(path)), json.loads(fields))
+            for page, path, fields in db.execute(
+                "SELECT page, path, fields FROM listings WHERE product = ?", (key,))]
+        record = build_product(url, listings, json.loads(detail) if detail else None,
+                               columns)
+        digest = record_hash(record)
+        db.execute("UPDATE products SET emitted = ?, emitted_run = ? WHERE key = ?",
+                   (digest, run, key))
+        if digest != emitted:
+            db.execute("INSERT INTO outbox(key, record) VALUES (?, ?)",
+                       (key, json.dumps(record, ensure_ascii=False)))
+            out.append(record)
+    return out

@@ -1,0 +1,134 @@
+"""Downloader middlewares of the Scrapy runtime: the rule file's guards, and browser levels.
+
+:class:`GuardMiddleware` checks every request the spider did not build itself (above
+all redirects) against the hosts and URL length of its rule file, as ``structurer
+crawl``'s fetcher checks every redirect hop; hosts match as
+:class:`~structurer.fetch.scope.HostScope` says. Requests of no rule file — robots.txt,
+which Scrapy asks for itself, and its redirects — must lie on some rule file's hosts, and
+a robots.txt redirect on the host it was asked from (one elsewhere is refused, and
+Scrapy then takes the robots.txt as missing, as ``structurer crawl`` does).
+:class:`BrowserMiddleware` fetches the pages of levels whose ``render.mode`` is
+``browser`` through the project's own :class:`~structurer.fetch.browser.BrowserFetcher`
+(Playwright and the Chromium :mod:`structurer.fetch.chromium` finds,
+on the asyncio reactor), so both runtimes render pages the same way: one rendering
+path, the same waiting for network idle, the same robots.txt and host checks.
+:func:`failure_kind` names a failure the way ``structurer crawl`` does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scrapy import signals
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import HtmlResponse
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet.error import ConnectError, DNSLookupError, TCPTimedOutError, TimeoutError
+from twisted.web._newclient import ResponseFailed
+
+from structurer.config import Settings
+from structurer.fetch.base import Fetcher
+from structurer.fetch.scope import HostScope, same_host
+
+__all__ = ["RENDER", "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind"]
+
+RENDER = "structurer_render"     # request.meta: "static" or "browser"
+SITE = "structurer_site"         # request.meta: the rule file's site
+
+
+class Refused(IgnoreRequest):
+    """A request the rule file's guards refuse; ``kind`` as in the crawl statistics."""
+
+    def __init__(self, kind: str, url: str) -> None:
+        super().__init__(f"{kind}: {url}")
+        self.kind = kind
+
+
+def failure_kind(error: BaseException) -> str:
+    """The failure kind ``structurer crawl`` would count for ``error``."""
+    if isinstance(error, Refused):
+        return error.kind
+    if isinstance(error, HttpError):
+        return f"http {error.response.status}"
+    if isinstance(error, IgnoreRequest):
+        return "robots" if "robots" in str(error).lower() else "ignored"
+    if isinstance(error, (TimeoutError, TCPTimedOutError)):
+        return "timeout"
+    if isinstance(error, (ConnectError, DNSLookupError, ResponseFailed, ConnectionError)):
+        return "connection"
+    kind = getattr(error, "kind", None)   # the browser fetcher's FetchError
+    if isinstance(kind, str):
+        status = getattr(error, "status", None)
+        return f"http {status}" if kind == "http" and status else kind
+    return type(error).__name__
+
+
+class GuardMiddleware:
+    """Refuse requests off the rule file's hosts or too long (``Refused``)."""
+
+    def __init__(self, crawler: Any) -> None:
+        self.crawler = crawler
+        self._scopes: dict[str | None, HostScope] = {}   # per site; None: every site's
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> GuardMiddleware:
+        return cls(crawler)
+
+    def _scope(self, sites: dict[str, Any], site: str | None) -> HostScope:
+        scope = self._scopes.get(site)
+        if scope is None:
+            chosen = [sites[site]] if site is not None else list(sites.values())
+            scope = self._scopes[site] = HostScope(
+                sorted({h for one in chosen for h in one.guards.hosts}))
+        return scope
+
+    def process_request(self, request: Any, spider: Any = None) -> None:
+        site = request.meta.get(SITE)
+        sites = getattr(self.crawler.spider, "sites", {})
+        if site not in sites:   # robots.txt (and its redirects): no rule file's own
+            first = (request.meta.get("redirect_urls") or [request.url])[0]
+            if sites and not (self._scope(sites, None).allows(request.url)
+                              and same_host(request.url, first)):
+                # plain IgnoreRequest: Scrapy's robots.txt middleware takes it quietly
+                raise IgnoreRequest(f"offsite: {request.url}")
+            return
+        guards = sites[site].guards
+        if len(request.url) > guards.s.max_url_length:
+            raise Refused("url_length", request.url)
+        if not self._scope(sites, site).allows(request.url):
+            raise Refused("offsite", request.url)
+
+
+class BrowserMiddleware:
+    """Render requests marked ``browser`` with the project's browser fetcher."""
+
+    def __init__(self, crawler: Any, settings: Settings) -> None:
+        self.crawler, self.settings = crawler, settings
+        self.fetcher: Fetcher | None = None
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> BrowserMiddleware:
+        settings = Settings.model_validate(crawler.settings.getdict("STRUCTURER_SETTINGS"))
+        middleware = cls(crawler, settings)
+        crawler.signals.connect(middleware.close, signal=signals.spider_closed)
+        return middleware
+
+    async def process_request(self, request: Any, spider: Any = None) -> Any:
+        if request.meta.get(RENDER) != "browser":
+            return None
+        if self.fetcher is None:
+            from structurer.crawler.engine import make_fetcher
+
+            hosts = sorted({h for site in getattr(self.crawler.spider, "sites", {}).values()
+                            for h in site.guards.hosts})
+            self.fetcher = make_fetcher("browser", self.settings.model_copy(
+                update={"allowed_hosts": hosts or self.settings.allowed_hosts}))
+        page = await self.fetcher.fetch(request.url)
+        return HtmlResponse(page.final_url, status=page.status, body=page.text.encode("utf-8"),
+                            encoding="utf-8", request=request, flags=["rendered"],
+                            headers={"Content-Type": "text/html; charset=utf-8"})
+
+    async def close(self, spider: Any = None) -> None:
+        if self.fetcher is not None:
+            await self.fetcher.close()
+            self.fetcher = None

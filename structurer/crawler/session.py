@@ -1,0 +1,247 @@
+"""One session of a crawl: the fetch loop over an opened frontier and sink.
+
+Input: the compiled rules, the opened :class:`~structurer.crawler.frontier.Frontier` and
+:class:`~structurer.crawler.sinks.Sink`, :class:`~structurer.config.Settings`, the
+statistics so far and a fetcher factory. Output: pages fetched concurrently (category and
+list pages first), each batch of outcomes committed in one transaction, the records it
+completes emitted and written to the sink, progress shown; at the end every product of
+the run emitted. Opening the output and the state, and the statistics file, are
+:mod:`structurer.crawler.engine`'s.
+
+Traversal: the start page's category links (``levels.category.link_xpath``, followed
+up to the level's ``max_depth``) lead to category pages, which are read as list
+pages too; list pages are followed through their pagination; every item's detail
+link is fetched. Category and list pages go first, so when the last of them is
+done every product's category paths are known: from then on a product's record is
+emitted as soon as its detail page is settled (fetched, failed or skipped).
+Extraction is :mod:`structurer.replay.extract`, the one shared implementation;
+reading a fetched page into links, paths and items is :mod:`structurer.crawler.traverse`,
+shared with the Scrapy runtime (:mod:`structurer.crawler.scrapy`).
+
+Each level is fetched by the fetcher its ``render.mode`` asks for (the factory, by
+default :func:`structurer.crawler.engine.make_fetcher`): static levels over HTTP, browser
+levels through ``structurer.fetch.browser``. Pages behind category links are read as
+lists too, so they get a browser when either the category or the list level needs one.
+Links are checked before they are queued (:class:`~structurer.crawler.frontier.Guards`):
+hosts of the rule file, URL length, path depth, crawl depth, pages per URL pattern
+(category and list pages: detail pages lead nowhere), must-include / must-exclude
+keywords.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+
+from structurer.config import Settings
+from structurer.crawler.frontier import CATEGORY, Frontier, Guards, Outcome, Task
+from structurer.crawler.products import emit_records, unemitted
+from structurer.crawler.sinks import Sink, sync
+from structurer.crawler.stats import CrawlStats, LiveDisplay
+from structurer.crawler.traverse import PageReader, count_page, mode_for, render_modes
+from structurer.errors import FetchError
+from structurer.fetch.base import Fetcher, Page
+from structurer.replay.extract import CompiledRules
+
+log = logging.getLogger(__name__)
+
+__all__ = ["COMMIT_EVERY", "CRAWL_RETRIES", "EMIT_CHUNK", "TRANSIENT", "CrawlStopped", "Crawler",
+           "FetcherFactory"]
+
+FetcherFactory = Callable[[str, Settings], Fetcher]
+TRANSIENT = frozenset({"timeout", "connection", "http 429", "http 500", "http 502", "http 503",
+                       "http 504"})
+CRAWL_RETRIES = 2       # times a transiently failed page goes back to the end of the queue
+COMMIT_EVERY = 0.25     # seconds between state commits while work keeps coming
+EMIT_CHUNK = 500        # records built per transaction when many are due at once
+
+
+class CrawlStopped(Exception):
+    """The crawl was asked to stop (its records' reader went away); its state stays
+    resumable, as after an interruption."""
+
+
+class Crawler:
+    """One session of a crawl over an opened frontier and sink."""
+
+    def __init__(self, compiled: CompiledRules, frontier: Frontier, sink: Sink,
+                 settings: Settings, stats: CrawlStats, *, factory: FetcherFactory,
+                 clock: Callable[[], float], display: LiveDisplay,
+                 stop: Callable[[], bool] | None = None) -> None:
+        rules = compiled.rules
+        self.stop = stop
+        self.c, self.frontier, self.sink, self.settings = compiled, frontier, sink, settings
+        self.stats, self.factory, self.clock, self.display = stats, factory, clock, display
+        levels = rules.levels
+        self.modes = render_modes(rules)
+        self.guards = Guards(settings, set(settings.allowed_hosts), rules.start_url,
+                             levels.category.max_depth if levels.category else 0)
+        self.fetchers: dict[str, Fetcher] = {}
+        self.run_no = frontier.run
+        self.lists_done = bool(frontier.get("lists_done"))
+        self.known: set[str] = set()          # category and list pages ever queued
+        self.reader = PageReader(compiled, self.guards, self._first_seen)
+        for key, url, level, path in frontier.listish_urls():
+            self.known.add(key)
+            self.guards.count_pattern(url)
+            if level == CATEGORY:
+                self.reader.register(url, path)
+        self.base_elapsed = stats.elapsed
+        self.base_retries = stats.retries
+        self.base_pages = stats.pages_total
+        self.started = time.monotonic()
+        self.inflight = 0
+        stats.sample()                        # where this session starts on the timeline
+
+    def _first_seen(self, key: str) -> bool:
+        if key in self.known:
+            return False
+        self.known.add(key)
+        return True
+
+    # ----- one page ------------------------------------------------------------------------
+    def fetcher(self, task: Task) -> Fetcher:
+        mode = mode_for(self.modes, task.level, task.depth)
+        if mode not in self.fetchers:
+            self.fetchers[mode] = self.factory(mode, self.settings)
+        return self.fetchers[mode]
+
+    async def process(self, task: Task) -> Outcome:
+        try:
+            # rendered pages wait for network idle: an item XPath may match a page's
+            # loading skeleton before the data arrives
+            page = await self.fetcher(task).fetch(task.url)
+        except FetchError as error:
+            kind = str(getattr(error, "kind", "fetch"))
+            status = getattr(error, "status", None)
+            if kind == "http" and status:
+                kind = f"http {status}"
+            return Outcome(task, error=kind,
+                           retry=kind in TRANSIENT and task.tries < CRAWL_RETRIES)
+        try:
+            return self.extract(task, page)
+        except Exception as error:  # one page lxml refuses must not end the crawl
+            log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__,
+                        error)
+            return Outcome(task, error="parse")
+
+    def extract(self, task: Task, page: Page) -> Outcome:
+        return self.reader.read(task, page.text, page.final_url, len(page.body))
+
+    # ----- the loop ------------------------------------------------------------------------
+    async def run(self, budget: int | None) -> bool:
+        """Crawl until the run queue is empty (True) or ``budget`` pages were fetched."""
+        if self.lists_done:     # a resumed session: what the last one left unemitted
+            self.drain(force=False)
+        inflight: dict[asyncio.Task[Outcome], Task] = {}
+        batch: list[Outcome] = []
+        last = time.monotonic()
+        stopped = False
+        try:
+            while True:
+                starving = False
+                free = self.settings.concurrency - len(inflight)
+                if free > 0 and not stopped:
+                    if budget is not None:
+                        free = min(free, budget - self.stats.pages_total - len(inflight)
+                                   - len(batch))
+                        stopped = free <= 0
+                    tasks = self.frontier.lease(max(free, 0))
+                    starving = len(tasks) < free
+                    for task in tasks:
+                        inflight[asyncio.ensure_future(self.process(task))] = task
+                if not inflight:
+                    if batch:
+                        self.commit(batch)
+                        continue
+                    break
+                done, _ = await asyncio.wait(inflight, timeout=COMMIT_EVERY,
+                                             return_when=asyncio.FIRST_COMPLETED)
+                for future in done:
+                    del inflight[future]
+                    batch.append(future.result())
+                self.inflight = len(inflight)
+                self.show()
+                if self.stop is not None and self.stop():
+                    raise CrawlStopped
+                if batch and (starving or len(batch) >= 256
+                              or time.monotonic() - last >= COMMIT_EVERY):
+                    self.commit(batch)
+                    last = time.monotonic()
+        finally:
+            for future in inflight:
+                future.cancel()
+            if inflight:
+                await asyncio.gather(*inflight, return_exceptions=True)
+        return not stopped
+
+    def commit(self, batch: list[Outcome]) -> None:
+        """Apply a batch in one transaction, emit what it completed, then feed the sink."""
+        f, stats = self.frontier, self.stats
+        lists_were_done = self.lists_done
+        with f.transaction():
+            settled = f.apply(batch, self.run_no, self.clock())
+            self._count(batch)
+            if self.lists_done and settled:
+                stats.count("record", emit_records(f, settled, self.run_no,
+                                                   self.sink.columns))
+            elif not self.lists_done and not f.lists_pending():
+                self.lists_done = True
+                f.set(lists_done=True)
+            stats.sample()
+            f.set(stats=stats.as_dict())
+        batch.clear()
+        sync(f, self.sink)
+        if self.lists_done and not lists_were_done:   # every category path is known now
+            self.drain(force=False)
+        self.show()
+
+    def drain(self, *, force: bool) -> None:
+        """Emit every product of the run that can be (all of them with ``force``), a
+        chunk per transaction, each chunk written out before the next: a crawl of any
+        size holds one chunk of records in memory."""
+        f, after = self.frontier, ""
+        while True:
+            with f.transaction():
+                keys = unemitted(f, self.run_no, after, EMIT_CHUNK, force=force)
+                if keys:
+                    self.stats.count("record", emit_records(
+                        f, keys, self.run_no, self.sink.columns, force=force))
+                    f.set(stats=self.stats.as_dict())
+            if not keys:
+                return
+            sync(f, self.sink)
+            after = keys[-1]
+
+    def show(self) -> None:
+        self.display.update(self.stats, self.frontier.size, self.inflight,
+                            pages=self.stats.pages_total - self.base_pages,
+                            elapsed=time.monotonic() - self.started)
+
+    def _count(self, batch: list[Outcome]) -> None:
+        stats = self.stats
+        for o in batch:
+            if o.retry:
+                stats.skipped.update(o.skipped)
+                stats.requeued += 1
+                continue
+            count_page(stats, o)
+        stats.retries = self.base_retries + sum(
+            int(getattr(getattr(f, "stats", None), "retries", 0)) for f in self.fetchers.values())
+        stats.elapsed = self.base_elapsed + time.monotonic() - self.started
+
+    def finish(self, finished: bool) -> None:
+        """Emit every product of the run not emitted yet; mark the crawl finished."""
+        self.drain(force=True)
+        f = self.frontier
+        with f.transaction():
+            self.stats.elapsed = self.base_elapsed + time.monotonic() - self.started
+            self.stats.sample()
+            f.set(status="finished", lists_done=True, stats=self.stats.as_dict(),
+                  complete=finished)
+
+    async def close(self) -> None:
+        for fetcher in self.fetchers.values():
+            await fetcher.close()

@@ -1,0 +1,115 @@
+"""The Scrapy runtime's downloader middlewares: the rule file's guards on every request
+(redirects included), browser levels through the project's own browser fetcher, and
+failures named as ``structurer crawl`` names them."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from scrapy import Request
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Response
+from scrapy.spidermiddlewares.httperror import HttpError
+from twisted.internet.error import ConnectionRefusedError, TimeoutError
+
+from structurer.config import Settings
+from structurer.crawler.scrapy.middleware import (
+    RENDER,
+    SITE,
+    BrowserMiddleware,
+    GuardMiddleware,
+    Refused,
+    failure_kind,
+)
+from structurer.crawler.scrapy.state import MemoryState
+from structurer.crawler.scrapy.worker import Site
+from structurer.errors import FetchError
+from structurer.fetch.base import Page
+from structurer.rules.model import SiteRules
+
+RULES = {"schema_version": 1, "site": "shop.test", "start_url": "http://shop.test/",
+         "generated_at": "2026-01-01T00:00:00Z",
+         "template": {"name": "ecommerce", "hash": "sha256:0123456789abcdef"},
+         "levels": {"list": {"item_xpath": "//li",
+                             "fields": {"name": {"xpath": ".//h2", "kind": "text"}}}}}
+
+
+def _crawler() -> Any:
+    site = Site(SiteRules.model_validate(RULES), Settings(max_url_length=80), MemoryState())
+    return SimpleNamespace(spider=SimpleNamespace(sites={site.name: site}),
+                           settings=None, signals=SimpleNamespace(connect=lambda *a, **k: None))
+
+
+def test_guards_refuse_offsite_and_long_urls() -> None:
+    guard = GuardMiddleware(_crawler())
+    meta = {SITE: "shop.test"}
+    assert guard.process_request(Request("http://shop.test/c/1", meta=meta)) is None
+    assert guard.process_request(Request("http://cdn.shop.test/x", meta=meta)) is None
+    with pytest.raises(Refused) as offsite:
+        guard.process_request(Request("http://elsewhere.test/", meta=meta))
+    assert failure_kind(offsite.value) == "offsite"
+    with pytest.raises(Refused) as long:
+        guard.process_request(Request("http://shop.test/" + "a" * 80, meta=meta))
+    assert failure_kind(long.value) == "url_length"
+    # Scrapy's own requests (robots.txt) stay on the rule files' hosts, and a robots.txt
+    # redirect on its host: one elsewhere is ignored (Scrapy then takes it as missing)
+    assert guard.process_request(Request("http://shop.test/robots.txt")) is None
+    for url, first in [("http://elsewhere.test/robots.txt", None),
+                       ("http://cdn.shop.test/robots.txt", "http://shop.test/robots.txt")]:
+        meta = {"redirect_urls": [first]} if first else {}
+        with pytest.raises(IgnoreRequest):
+            guard.process_request(Request(url, meta=meta))
+
+
+class FakeBrowser:
+    def __init__(self) -> None:
+        self.fetched: list[str] = []
+        self.closed = False
+
+    async def fetch(self, url: str) -> Page:
+        self.fetched.append(url)
+        html = "<html><body><li><h2>Rendered ✓</h2></li></body></html>"
+        return Page(url, url + "?final", 200, html.encode(), html, "utf-8", rendered=True)
+
+    async def close(self) -> None:
+        self.closed = True
+
+
+def test_browser_levels_go_through_the_project_fetcher(monkeypatch: pytest.MonkeyPatch) -> None:
+    browser = FakeBrowser()
+    modes: list[tuple[str, list[str]]] = []
+
+    def make_fetcher(mode: str, settings: Settings) -> FakeBrowser:
+        modes.append((mode, settings.allowed_hosts))
+        return browser
+
+    monkeypatch.setattr("structurer.crawler.engine.make_fetcher", make_fetcher)
+    mw = BrowserMiddleware(_crawler(), Settings())
+
+    async def run() -> tuple[Any, Any]:
+        static = await mw.process_request(Request("http://shop.test/a", meta={RENDER: "static"}))
+        rendered = await mw.process_request(Request("http://shop.test/b",
+                                                    meta={RENDER: "browser"}))
+        await mw.close()
+        return static, rendered
+
+    static, rendered = asyncio.run(run())
+    assert static is None                        # Scrapy's own downloader fetches it
+    assert isinstance(rendered, Response) and "rendered" in rendered.flags
+    assert rendered.url == "http://shop.test/b?final"
+    assert "Rendered ✓" in rendered.text
+    assert modes == [("browser", ["shop.test"])] and browser.fetched == ["http://shop.test/b"]
+    assert browser.closed
+
+
+def test_failures_are_named_like_the_lightweight_crawl() -> None:
+    response = Response("http://shop.test/x", status=503, request=Request("http://shop.test/x"))
+    browser_error = FetchError("render timed out")
+    browser_error.kind = "timeout"  # type: ignore[attr-defined]
+    assert [failure_kind(e) for e in (
+        HttpError(response, "bad"), IgnoreRequest("Forbidden by robots.txt"),
+        TimeoutError(), ConnectionRefusedError(), browser_error, ValueError("x"))] == [
+        "http 503", "robots", "timeout", "connection", "timeout", "ValueError"]

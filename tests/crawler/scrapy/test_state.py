@@ -1,0 +1,141 @@
+"""The pieces that make a distributed crawl exact, one at a time: shared state in a real
+Redis (each record claimed once, only when its site's lists are done and its detail is
+settled) and a worker's output brought back in line with its claims after a kill."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from structurer.crawler.frontier import CATEGORY, Item, Link
+from structurer.crawler.products import build_product
+from structurer.crawler.scrapy.sink import RecordSink
+from structurer.crawler.scrapy.state import MemoryState, RedisState
+from structurer.errors import StructurerError
+
+SITE = "shop.test:80"
+HOME, SHOES, TRAIL = "http://shop.test/", "http://shop.test/c/shoes/", "http://shop.test/c/shoes/trail/"
+BOOT = "http://shop.test/p/boot"
+TAG = "http://shop.test/c/shoes/#0"           # a list item without a detail link
+
+
+def _pair(redis_url: str | None) -> tuple[Any, Any]:
+    """Two workers' views of one crawl (Redis), or one process's state twice (memory)."""
+    if redis_url is None:
+        state = MemoryState()
+        return state, state
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    return RedisState(client, "structurer:t", "a"), RedisState(client, "structurer:t", "b")
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_records_wait_for_the_lists_and_are_claimed_once(backend: str,
+                                                         request: pytest.FixtureRequest) -> None:
+    a, b = _pair(request.getfixturevalue("redis_url") if backend == "redis" else None)
+    assert a.seed(SITE, HOME) and not a.lists_done(SITE)
+    if backend == "redis":      # the seeding worker holds a lock; its own restart does not wait
+        assert not b.seed(SITE, HOME) and a.seed(SITE, HOME)
+    a.mark_seeded(SITE)
+    assert not a.seed(SITE, HOME) and not b.seed(SITE, HOME)    # one start page per crawl
+    links = [Link(SHOES, SHOES, CATEGORY, 1, ("Shoes",)),
+             Link(TRAIL, TRAIL, CATEGORY, 1, ("Shoes", "Trail"))]
+    prefixes = [("shop.test/c/shoes/", ("Shoes",))]
+    assert a.store_page(SITE, HOME, (), links, False, None, prefixes) == links
+    assert b.store_page(SITE, HOME, (), links, False, None, ()) == []   # queued once
+    assert b.store_page(SITE, HOME, (), links[:1], True, None, ()) == links[:1]  # unless
+    assert b.prefixes(SITE) == prefixes                # a page is read again after a kill
+    assert a.finish_page(SITE, HOME) == []
+    boot = {"name": "Boot", "price": 10.0}
+    b.store_page(SITE, SHOES, ("Shoes",), [], False,
+                 [Item(BOOT, BOOT, boot, True), Item(TAG, SHOES, {"name": "Tag"}, False)], ())
+    assert b.finish_page(SITE, SHOES) == [] and b.is_waiting(SITE, BOOT)
+    # the detail page comes before the last list page: its record waits for that page
+    assert a.finish_detail(SITE, BOOT, BOOT, {"sku": "B-1"}, False) == []
+    assert not a.is_waiting(SITE, BOOT)
+    a.store_page(SITE, TRAIL, ("Shoes", "Trail"), [], False, [Item(BOOT, BOOT, boot, True)], ())
+    rows = a.finish_page(SITE, TRAIL)
+    assert a.lists_done(SITE) and b.lists_done(SITE)
+    assert b.claim_records(SITE) == [] and a.claim_records(SITE) == []
+    by_key = {row[0]: row for row in rows}
+    assert sorted(by_key) == sorted([BOOT, TAG])
+    boot_row, tag_row = by_key[BOOT], by_key[TAG]
+    record = build_product(boot_row[1], boot_row[2], boot_row[3])
+    assert record["categories"] == [["Shoes"], ["Shoes", "Trail"]]
+    assert record["category"] == ["Shoes", "Trail"] and record["sku"] == "B-1"
+    assert tag_row[:2] == (TAG, SHOES) and tag_row[3] is None
+    if backend == "redis":
+        assert a.claimed() == [(SITE, TAG), (SITE, BOOT)] and b.claimed() == []
+        assert a.rows(SITE, [BOOT]) == [boot_row]      # what a restarted worker rebuilds
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_an_idle_sweep_emits_what_no_page_could(backend: str,
+                                                request: pytest.FixtureRequest) -> None:
+    """The start page was read before its worker marked the site seeded: no page claimed
+    its products; an idle worker's sweep does, once."""
+    a, b = _pair(request.getfixturevalue("redis_url") if backend == "redis" else None)
+    assert a.seed(SITE, HOME)
+    a.store_page(SITE, HOME, (), [], False, [Item(TAG, HOME, {"name": "Tag"}, False)], ())
+    assert a.finish_page(SITE, HOME) == [] and a.sweep([SITE]) == {SITE: []}
+    a.mark_seeded(SITE)
+    assert [row[0] for row in b.sweep([SITE])[SITE]] == [TAG]
+    assert a.sweep([SITE]) == {SITE: []}
+
+
+def test_a_finished_page_clears_its_in_flight_tokens(redis_url: str) -> None:
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    state = RedisState(client, "structurer:t", "a")
+    client.hset("structurer:t:inflight:a", mapping={"t1": "request 1", "t2": "request 2"})
+    client.hset("structurer:t:inflight:b", mapping={"t3": "request 3"})
+    state.seed(SITE, HOME)
+    state.mark_seeded(SITE)
+    state.finish_page(SITE, HOME, [("structurer:t:inflight:a", "t1"),
+                                   ("structurer:t:inflight:b", "t3")])
+    assert client.hgetall("structurer:t:inflight:a") == {"t2": "request 2"}
+    assert not client.exists("structurer:t:inflight:b")
+
+
+def test_a_detail_page_never_fetched_is_emitted_only_when_forced() -> None:
+    state = MemoryState()
+    state.seed(SITE, HOME)
+    state.mark_seeded(SITE)
+    state.store_page(SITE, HOME, (), [], False, [Item(BOOT, BOOT, {"name": "Boot"}, True)], ())
+    assert state.finish_page(SITE, HOME) == []
+    assert [row[0] for row in state.claim_records(SITE, force=True)] == [BOOT]
+
+
+def _line(url: str) -> str:
+    return json.dumps({"url": url}) + "\n"
+
+
+def test_output_is_brought_back_to_the_claims(tmp_path: Path) -> None:
+    """A killed worker: its last line torn, one more record claimed but not written."""
+    out = tmp_path / "w.jsonl"
+    out.write_text(_line("u1") + _line("u2") + '{"url": "u3", "na')
+    claims = [("s", "u1"), ("s", "u2"), ("s", "u3"), ("s", "u4")]
+    asked: list[Any] = []
+
+    def rebuild(missing: Any) -> list[dict[str, Any]]:
+        asked.extend(missing)
+        return [{"url": key} for _, key in missing]
+
+    sink = RecordSink(out)
+    assert sink.open(claims, rebuild) == 2
+    assert asked == claims[2:]
+    with pytest.raises(StructurerError, match="in use by another worker"):
+        RecordSink(out).open(claims, rebuild)          # one worker per output
+    sink.write([{"url": "u5"}])
+    sink.close()
+    assert out.read_text() == "".join(_line(u) for u in ("u1", "u2", "u3", "u4", "u5"))
+    # a new crawl (no claims yet) starts the file empty; a file with more records than
+    # claims belongs to something else
+    with pytest.raises(StructurerError, match="claimed 2 in this crawl"):
+        RecordSink(out).open(claims[:2], rebuild)
+    fresh = RecordSink(out)
+    assert fresh.open([], rebuild) == 0
+    fresh.close()
+    assert out.read_text() == ""

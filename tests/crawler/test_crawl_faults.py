@@ -1,0 +1,206 @@
+"""A shop that misbehaves in every way a crawler meets: 5xx bursts, a timeout, 429 with
+Retry-After, a truncated body, redirect loops, an endless calendar, a 50 MB page, wrong
+charset headers, a robots.txt ban. The crawl finishes, collects every reachable product,
+keeps retries bounded and counts every failure."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import ClassVar
+
+import pytest
+
+from structurer.config import Settings
+from structurer.crawler.engine import CRAWL_RETRIES, crawl_site
+from structurer.fetch.http import HttpFetcher, RetryPolicy
+from structurer.rules import rules_from_text
+
+MENU = ('<nav class="menu"><a href="/c/gear/">Gear</a><a href="/c/events/">Events</a>'
+        '<a href="/c/loop/">Loop</a><a href="/private/">Private</a></nav>')
+NAMES = {1: "Trail Flask", 2: "Camp Stove", 3: "Rain Shell", 4: "Head Torch", 5: "Dry Bag",
+         6: "Crème Brûlée Pan", 7: "电饭煲 Rice Cooker", 8: "Broken Tent", 9: "Loop Boots",
+         10: "Giant Page Tarp", 11: "Missing Mug", 12: "Calendar Compass"}
+PAGES = {"/c/gear/": ([1, 2, 3, 4], "/c/gear/?page=2"),
+         "/c/gear/?page=2": ([5, 6, 7, 8], "/c/gear/?page=3"),
+         "/c/gear/?page=3": ([9, 10, 11], None)}
+ROBOTS = b"User-agent: *\nDisallow: /private/\n"
+RULES = """
+schema_version: 1
+site: 127.0.0.1:{port}
+start_url: http://127.0.0.1:{port}/
+generated_at: '2026-01-01T00:00:00Z'
+template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
+levels:
+  category:
+    link_xpath: //nav[@class='menu']//a
+  list:
+    item_xpath: //ul[@class='products']/li
+    detail_link_xpath: ./a[@class='name']
+    pagination: {{next_xpath: "//a[@rel='next']"}}
+    fields:
+      name: {{xpath: "./a[@class='name']", kind: text}}
+      price: {{xpath: ".//span[@class='price']", kind: money}}
+  detail:
+    fields:
+      name: {{xpath: //h1, kind: text}}
+      price: {{xpath: "//span[@class='price']", kind: money}}
+      sku: {{xpath: "//span[@class='sku']", kind: text}}
+      breadcrumb: {{xpath: "//nav[@class='crumbs']/a", kind: breadcrumb, multiple: true}}
+"""
+
+
+def _price(n: int) -> str:
+    return f"${n * 10}.50"
+
+
+def _list(ids: list[int], next_url: str | None) -> str:
+    items = "".join(f'<li><a class="name" href="/p/{n}.html">{NAMES[n]}</a>'
+                    f'<span class="price">{_price(n)}</span></li>' for n in ids)
+    nxt = f'<a rel="next" href="{next_url}">next</a>' if next_url else ""
+    return f"<html><body>{MENU}<ul class='products'>{items}</ul>{nxt}</body></html>"
+
+
+def _detail(n: int, charset: str = "") -> str:
+    meta = f'<meta charset="{charset}">' if charset else ""
+    return (f"<html><head>{meta}<title>{NAMES[n]}</title></head><body>{MENU}"
+            f'<nav class="crumbs"><a href="/">Home</a><a href="/c/gear/">Gear</a></nav>'
+            f"<h1>{NAMES[n]}</h1><span class='price'>{_price(n)}</span>"
+            f"<span class='sku'>SKU-{n}</span></body></html>")
+
+
+class FaultyShop(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    hits: ClassVar[Counter[str]] = Counter()
+
+    def log_message(self, *args: object) -> None:
+        return
+
+    def send(self, status: int, body: bytes, ctype: str = "text/html; charset=utf-8",
+             headers: dict[str, str] | None = None, length: int | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body) if length is None else length))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self) -> None:
+        path = self.path
+        self.hits[path] += 1
+        hit = self.hits[path]
+        try:
+            self.route(path, hit)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
+    def route(self, path: str, hit: int) -> None:
+        if path == "/robots.txt":
+            return self.send(200, ROBOTS, "text/plain")
+        if path == "/":
+            return self.send(200, f"<html><body>{MENU}<h1>Home</h1></body></html>".encode())
+        if path in PAGES:
+            if path == "/c/gear/?page=2" and hit <= 2:       # a burst of 503s
+                return self.send(503, b"busy")
+            return self.send(200, _list(*PAGES[path]).encode())
+        if path == "/c/events/" or path.startswith("/cal/"):  # an endless calendar
+            month = int(path.strip("/").split("/")[-1]) if path.startswith("/cal/") else 0
+            return self.send(200, _list([12], f"/cal/2026/{month + 1}/").encode())
+        if path in ("/c/loop/", "/c/loop2/", "/p/9.html", "/p/9b.html"):
+            target = {"/c/loop/": "/c/loop2/", "/c/loop2/": "/c/loop/",
+                      "/p/9.html": "/p/9b.html", "/p/9b.html": "/p/9.html"}[path]
+            return self.send(302, b"", headers={"Location": target})
+        if not path.startswith("/p/"):
+            return self.send(404, b"not here")
+        n = int(path[3:].split(".")[0])
+        return self.product(n, hit)
+
+    def product(self, n: int, hit: int) -> None:
+        if n == 2 and hit <= 2:
+            return self.send(500, b"oops")
+        if n == 3 and hit == 1:
+            return self.send(429, b"slow down", headers={"Retry-After": "1"})
+        if n == 4 and hit == 1:
+            time.sleep(1.5)  # longer than the crawl's timeout
+        if n == 5 and hit == 1:                              # cut short mid-body
+            self.send(200, _detail(5).encode()[:100], length=5000)
+            self.close_connection = True
+            return None
+        if n == 6:                                           # UTF-8 sent as Latin-1
+            return self.send(200, _detail(6).encode(), "text/html; charset=iso-8859-1")
+        if n == 7:                                           # GBK sent as UTF-8
+            return self.send(200, _detail(7, "gbk").encode("gbk"), "text/html; charset=utf-8")
+        if n == 8:
+            return self.send(503, b"down for good")
+        if n == 10:                                          # 50 MB, no Content-Length
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"<p>" + b"x" * 65_530 + b"</p>"
+            for _ in range(50 * 1024 * 1024 // len(chunk)):
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            self.wfile.write(b"0\r\n\r\n")
+            return None
+        if n == 11:
+            return self.send(404, b"gone")
+        return self.send(200, _detail(n).encode())
+
+
+@pytest.fixture
+def faulty() -> Iterator[tuple[str, Counter[str]]]:
+    FaultyShop.hits = Counter()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), FaultyShop)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"127.0.0.1:{server.server_address[1]}", FaultyShop.hits
+    server.shutdown()
+    server.server_close()
+
+
+def test_crawl_survives_a_faulty_shop(faulty: tuple[str, Counter[str]], tmp_path: Path) -> None:
+    site, hits = faulty
+    rules = rules_from_text(RULES.format(port=site.split(":")[1]), "faulty.yaml")
+    settings = Settings(timeout=1.0, retries=2, concurrency=4, per_host_concurrency=4,
+                        max_pages_per_pattern=10)
+    fast = RetryPolicy(backoff=0.05, max_retry_after=2.0)
+    started = time.monotonic()
+    result = crawl_site(rules, tmp_path / "out.jsonl", settings, display=False,
+                        factory=lambda mode, s: HttpFetcher(s, retry=fast))
+    assert time.monotonic() - started < 30
+    records = {r["name"]: r for r in
+               (json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines())}
+    # every product on a reachable list page, exactly once, with the right price
+    assert sorted(records) == sorted(NAMES.values())
+    assert len((tmp_path / "out.jsonl").read_text().splitlines()) == len(NAMES)
+    for n, name in NAMES.items():
+        assert records[name]["price"] == n * 10 + 0.5
+        assert records[name]["url"] == f"http://{site}/p/{n}.html"
+    # transient faults healed: those products have their detail fields; encodings right
+    for n in (1, 2, 3, 4, 5, 6, 7, 12):
+        assert records[NAMES[n]]["sku"] == f"SKU-{n}", NAMES[n]
+    assert records["Crème Brûlée Pan"]["category"] == ["Gear"]
+    # permanent faults: list data only, each failure counted by kind
+    for n in (8, 9, 10, 11):
+        assert records[NAMES[n]]["sku"] is None
+    stats = json.loads(result.stats_path.read_text())
+    assert stats["failures"] == {"http 503": 1, "redirects": 2, "too_large": 1, "http 404": 1}
+    assert stats["skipped"]["robots"] == 1 and stats["skipped"]["pattern"] >= 1
+    assert stats["records"] == len(NAMES) and stats["requeued"] == CRAWL_RETRIES
+    # retries are bounded: the page that always fails was asked (retries + 1) times per
+    # visit, and visited 1 + CRAWL_RETRIES times; the calendar stopped at its cap
+    assert hits["/p/8.html"] == (settings.retries + 1) * (1 + CRAWL_RETRIES)
+    assert hits["/c/gear/?page=2"] == 3 and hits["/p/2.html"] == 3 and hits["/p/3.html"] == 2
+    assert stats["retries"] >= 2 + 2 + 1 + 1 + 1 + 2 * 3
+    calendar = sum(n for p, n in hits.items() if p.startswith("/cal/"))
+    assert 1 <= calendar <= settings.max_pages_per_pattern
+    assert "/private/" not in hits
+    assert result.finished
+
+

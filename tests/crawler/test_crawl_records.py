@@ -1,0 +1,94 @@
+"""Record merging, category paths, price errors and drift on hand-made inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from structurer.crawler.drift import check_drift
+from structurer.crawler.products import build_product, category_name
+from structurer.crawler.stats import CrawlStats, price_error
+from structurer.rules import rules_from_text
+
+
+def test_detail_wins_and_the_most_specific_listing_fills_in() -> None:
+    listings = [
+        ("http://s/c/gear/", ("Gear",), {"name": "Tent", "price": 10.0, "image": "http://s/a.jpg",
+                                         "rating": 4.0}),
+        ("http://s/c/gear/tents/", ("Gear", "Tents"), {"name": "Tent X", "price": 10.0,
+                                                       "image": None}),
+    ]
+    detail = {"name": "Tent X2", "price": None, "sku": "T-1",
+              "category": ["Outdoor Gear", "Tents"]}
+    record = build_product("http://s/p/1", reversed(listings), detail, ["url", "brand"])
+    assert record["name"] == "Tent X2"            # detail wins where it has a value
+    assert record["price"] == 10.0                # ... and keeps the list's where not
+    assert record["image"] == "http://s/a.jpg"    # the parent's listing fills a gap
+    assert record["brand"] is None and record["sku"] == "T-1"
+    # "Gear" is not in the breadcrumb: its own path stays; "Tents" takes the breadcrumb's
+    assert record["category"] == ["Outdoor Gear", "Tents"]
+    assert record["categories"] == [["Gear"], ["Outdoor Gear", "Tents"]]
+
+
+def test_without_breadcrumb_the_longest_path_is_the_category() -> None:
+    record = build_product("http://s/p/1", [("a", ("A",), {}), ("b", ("A", "B"), {})], None)
+    assert record["category"] == ["A", "B"] and record["categories"] == [["A"], ["A", "B"]]
+    assert build_product("http://s/p/2", [], None)["category"] is None
+
+
+@pytest.mark.parametrize(("link", "crumbs", "path"), [
+    ("Consoles 16", ["Gaming", "Consoles"], ["Gaming", "Consoles"]),
+    ("Candles", ["Home Décor", "Candles"], ["Home Décor", "Candles"]),
+    ("Lamps", ["Lighting", "Lamp"], ["Lamps"]),
+], ids=["count", "plain", "different"])
+def test_category_paths_from_the_breadcrumb(link: str, crumbs: list[str], path: list[str]
+                                            ) -> None:
+    record = build_product("http://s/p/1", [("p", (link,), {})], {"category": crumbs})
+    assert path in record["categories"]
+
+
+def test_category_names_lose_their_counts() -> None:
+    assert [category_name(t) for t in ("Candles 34 products", "Lamps (12)", "手机 (120)",
+                                       "Route 66", " Tents ")] == \
+        ["Candles", "Lamps", "手机", "Route 66", "Tents"]
+
+
+@pytest.mark.parametrize(("record", "why"), [
+    ({"price": 12.5, "price_text": "$12.50"}, None),
+    ({"price": None, "price_text": None}, "empty"),
+    ({"price": None, "price_text": "call us"}, "non-numeric"),
+    ({"price": 12.5, "price_text": "Â£12.50"}, "garbled"),
+    ({"price": -1.0, "price_text": "-1"}, "non-numeric"),
+], ids=["ok", "empty", "text", "mojibake", "negative"])
+def test_price_errors(record: dict[str, Any], why: str | None) -> None:
+    assert price_error(record) == why
+
+
+RULES = """
+schema_version: 1
+site: s
+start_url: http://s/
+generated_at: '2026-01-01T00:00:00Z'
+template: {name: ecommerce, hash: 'sha256:0123456789abcdef'}
+levels:
+  list:
+    item_xpath: //li
+    fields: {name: {xpath: ./a, kind: text}}
+  detail:
+    fields:
+      name: {xpath: //h1, kind: text}
+      sku: {xpath: //b, kind: text, confidence: 0.9}
+"""
+
+
+def test_drift_without_a_baseline_names_empty_fields() -> None:
+    rules = rules_from_text(RULES, "r.yaml")
+    stats = CrawlStats(fields={"detail": ["name", "sku"], "list": ["name"]})
+    stats.count("detail", [{"name": f"P{i}", "sku": None} for i in range(30)])
+    stats.count("list", [{"name": f"P{i}"} for i in range(30)])
+    stats.list_pages, stats.items, stats.empty_lists = 4, 30, 3
+    messages = [str(d) for d in check_drift(rules, stats)]
+    assert messages == ["list: 3 of 4 list pages had no items",
+                        "detail.sku: empty on all 30 detail pages (the rule file has no "
+                        "baseline for this level)"]
