@@ -13,8 +13,6 @@ from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail
 
 if TYPE_CHECKING:
     from structurer.config import Settings
-    from structurer.learn.explore import ExploreReport
-    from structurer.rules import SiteRules
 
 
 def cmd_analyze(args: argparse.Namespace) -> int:
@@ -51,25 +49,10 @@ def cmd_analyze(args: argparse.Namespace) -> int:
     print_rules_summary(rules)
     path = save_rules(rules, Path(args.out) / name)
     say(f"wrote {path}")
-    missing = _missing(rules, report, settings) if report is not None else None
-    if missing:
-        warn(f"{path}: {missing}")
+    if report is not None and report.shortfall:
+        warn(f"{path}: {report.shortfall}")
         return EXIT_FELL_SHORT
     return EXIT_OK
-
-
-def _missing(rules: SiteRules, report: ExploreReport, settings: Settings) -> str | None:
-    """What a crawl of the rule file will lack, and why, when analysis ran out of pages
-    (or found no product page to learn from): None when the file is complete."""
-    if rules.levels.detail is not None:
-        return None
-    budget = settings.analyze_max_pages
-    if report.fetched >= budget:
-        return (f"no detail level, so a crawl gives only what list pages show: the page "
-                f"budget (--max-pages {budget}) ran out before enough product pages were read; "
-                f"run again with more pages (default: 60)")
-    return "no detail level: no product page could be learned, so a crawl gives only what " \
-           "list pages show"
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -97,7 +80,8 @@ def cmd_analyze_many(args: argparse.Namespace) -> int:
     Console(width=None if sys.stdout.isatty() else 200).print(summary_table(results))
     ok = sum(r.ok for r in results)
     say(f"{ok} of {len(results)} shops analyzed; rule files in {args.out}")
-    return EXIT_OK if ok == len(results) else EXIT_FELL_SHORT
+    complete = ok == len(results) and not any(r.shortfall for r in results)
+    return EXIT_OK if complete else EXIT_FELL_SHORT
 
 
 def register(sub: Any) -> None:

@@ -38,6 +38,7 @@ from structurer.crawler.sinks import Sink, SinkMode, attach, check_writable, ope
 from structurer.crawler.state import check_distinct, note_last_crawl, open_state, resolve_state
 from structurer.crawler.stats import CrawlStats, LiveDisplay
 from structurer.crawler.streams import CallbackSink
+from structurer.crawler.traverse import render_modes
 from structurer.errors import FrontierError, StructurerError
 from structurer.fetch.base import Fetcher
 from structurer.fetch.http import HttpFetcher, run_sync
@@ -104,6 +105,10 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
     settings = settings or Settings()
     if not settings.allowed_hosts:
         settings = settings.model_copy(update={"allowed_hosts": sorted(rules.allowed_hosts)})
+    if factory is make_fetcher and "browser" in render_modes(rules).values():
+        from structurer.fetch.chromium import find_chromium
+
+        find_chromium(settings)     # a missing browser is bad input, said before any work
     out = sink if not isinstance(sink, (str, Path)) else open_sink(sink, fmt)
     source = Path(rules_file) if rules_file is not None else None
     state_path = resolve_state(out.path, Path(state) if state is not None else None,

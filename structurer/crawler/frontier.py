@@ -38,6 +38,7 @@ from structurer.crawler.schedule import DAY, DEFAULT_INTERVAL, History, reschedu
 from structurer.crawler.tasks import CATEGORY, DETAIL, LEVELS, LIST, Item, Link, Outcome, Task
 from structurer.crawler.urls import canonical, url_pattern, well_formed
 from structurer.errors import FrontierError
+from structurer.fetch.scope import HostScope
 
 # the queue's data (:mod:`~structurer.crawler.tasks`), the revisit schedule
 # (:mod:`~structurer.crawler.schedule`) and URL keys (:mod:`~structurer.crawler.urls`) are named
@@ -332,16 +333,14 @@ class Guards:
                  category_depth: int) -> None:
         self.s = settings
         self.hosts = {h.lower() for h in hosts}
+        self.scope = HostScope(sorted(self.hosts))
         self.start = start_url
         self.category_depth = min(category_depth, settings.max_depth)
         self.patterns: Counter[str] = Counter()
 
     def host_ok(self, url: str) -> bool:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").lower()
-        netloc = parts.netloc.lower().rsplit("@", 1)[-1]
-        return any(netloc == h or (":" not in h and (host == h or host.endswith("." + h)))
-                   for h in self.hosts)
+        """The fetchers' own host rule (:class:`~structurer.fetch.scope.HostScope`)."""
+        return self.scope.allows(url)
 
     def check(self, url: str, level: int, depth: int) -> str | None:
         """Why ``url`` may not be queued, or None."""

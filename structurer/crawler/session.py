@@ -40,7 +40,7 @@ from structurer.crawler.frontier import CATEGORY, Frontier, Guards, Outcome, Tas
 from structurer.crawler.products import emit_records, unemitted
 from structurer.crawler.sinks import Sink, sync
 from structurer.crawler.stats import CrawlStats, LiveDisplay
-from structurer.crawler.traverse import PageReader, count_page, mode_for, render_modes
+from structurer.crawler.traverse import PageReader, count_page, mode_for, render_modes, unreadable
 from structurer.errors import FetchError
 from structurer.fetch.base import Fetcher, Page
 from structurer.replay.extract import CompiledRules
@@ -122,10 +122,8 @@ class Crawler:
                            retry=kind in TRANSIENT and task.tries < CRAWL_RETRIES)
         try:
             return self.extract(task, page)
-        except Exception as error:  # one page lxml refuses must not end the crawl
-            log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__,
-                        error)
-            return Outcome(task, error="parse")
+        except Exception as error:  # one unreadable page must not end the crawl
+            return unreadable(task, error)
 
     def extract(self, task: Task, page: Page) -> Outcome:
         return self.reader.read(task, page.text, page.final_url, len(page.body))

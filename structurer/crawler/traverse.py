@@ -16,6 +16,7 @@ then that category's path plus the name.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -45,9 +46,13 @@ from structurer.replay.extract import (
     extract_detail,
     extract_list,
 )
+from structurer.replay.xpaths import RuleTimeout
 from structurer.rules.model import SiteRules
 
-__all__ = ["SKIPS", "PageReader", "count_page", "fingerprint", "mode_for", "render_modes"]
+log = logging.getLogger(__name__)
+
+__all__ = ["SKIPS", "PageReader", "count_page", "fingerprint", "mode_for", "render_modes",
+           "unreadable"]
 
 Modes = dict[tuple[int, int], str]
 SKIPS = frozenset({"robots", "offsite"})   # fetch refusals that are not failures
@@ -69,6 +74,17 @@ def count_page(stats: CrawlStats, o: Outcome) -> None:
         stats.empty_lists += not o.items
         stats.items += len(o.items)
         stats.count("list", [i.fields for i in o.items])
+
+
+def unreadable(task: Task, error: Exception) -> Outcome:
+    """The outcome of a fetched page that could not be read, logged once: a rule file
+    that ran over its time budget on it (``rule_timeout``, naming the costly rule), or a
+    page lxml refuses (``parse``). One page never ends the crawl."""
+    if isinstance(error, RuleTimeout):
+        log.warning("%s", error)
+        return Outcome(task, error="rule_timeout")
+    log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__, error)
+    return Outcome(task, error="parse")
 
 
 def fingerprint(html: str) -> int:

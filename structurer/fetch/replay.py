@@ -19,7 +19,6 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import re
 import time
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -30,12 +29,12 @@ from urllib.parse import unquote, urldefrag, urlsplit
 from urllib.request import url2pathname
 
 from structurer.clean import decode_html
+from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch.base import Page
+from structurer.sources import base_href, read_file
 
 PathLike = str | os.PathLike[str]
-_BASE_HREF = re.compile(rb"""\A(?:\xef\xbb\xbf)?\s*<base\s+href\s*=\s*["']?([^"'\s>]+)""",
-                        re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -49,21 +48,13 @@ class SavedPage:
     rendered: bool = False
 
 
-def read_saved(path: Path) -> bytes:
-    """The bytes of a saved page, gunzipped when the name ends in ``.gz``."""
-    if path.suffix == ".gz":
-        with gzip.open(path, "rb") as handle:
-            return handle.read()
-    return path.read_bytes()
-
-
-def base_href(body: bytes) -> str | None:
-    """The URL of a leading ``<base href>`` (SWDE convention), if the file starts with one."""
-    match = _BASE_HREF.match(body[:4096])
-    if match is None:
-        return None
-    url = match.group(1).decode("utf-8", "replace")
-    return url if urlsplit(url).scheme in ("http", "https") else None
+def read_saved(path: Path, max_bytes: int | None = None) -> bytes:
+    """The bytes of a saved page, gunzipped when the name ends in ``.gz``, bounded like a
+    fetched page (``max_bytes``, default ``Settings.max_page_bytes``): the one file reader
+    is :func:`structurer.sources.read_file`."""
+    if max_bytes is None:
+        max_bytes = int(Settings.model_fields["max_page_bytes"].default)
+    return read_file(str(path), max_bytes)
 
 
 def _peek(path: Path, size: int = 4096) -> bytes:
@@ -115,11 +106,7 @@ class ReplayFetcher:
         started = time.monotonic()
         self.fetched.append(url)
         saved = self._lookup(url)
-        try:
-            body = read_saved(saved.path)
-        except (OSError, EOFError) as error:
-            reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-            raise FetchError(f"cannot read saved page {saved.path}: {reason}", url=url) from None
+        body = read_saved(saved.path)     # a one-line FetchError naming the file
         final_url = saved.final_url or base_href(body)
         if final_url is None:
             final_url = url if urlsplit(url).scheme else saved.path.resolve().as_uri()

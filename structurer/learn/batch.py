@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 from urllib.parse import urlsplit
 
 from rich.console import Group
@@ -35,6 +35,9 @@ from structurer.crawler.stats import LiveArea
 from structurer.errors import StructurerError
 from structurer.lexicon import Lexicon, load_lexicon
 from structurer.rules import SiteRules, rules_filename, save_rules
+
+if TYPE_CHECKING:
+    from structurer.learn.explore import ExploreReport
 
 __all__ = ["BatchDisplay", "ShopResult", "ShopTask", "analyze_many", "analyze_one",
            "read_url_file", "summary_table"]
@@ -69,6 +72,7 @@ class ShopResult:
     list_fields: dict[str, float] = field(default_factory=dict)     # name -> confidence
     detail_fields: dict[str, float] = field(default_factory=dict)
     render: dict[str, str] = field(default_factory=dict)            # level -> mode
+    shortfall: str | None = None      # the rule file was written, but lacks this
 
     @property
     def reason(self) -> str:
@@ -82,7 +86,10 @@ class ShopResult:
         url = self.task.url
         plain = url.startswith(("http://", "https://")) and len(url.split()) == 1
         shown = url if plain else repr(url)
-        return f"{where}{shown} -> {self.path}" if self.ok else f"{where}{shown}: {self.reason}"
+        if not self.ok:
+            return f"{where}{shown}: {self.reason}"
+        lacks = f" (incomplete: {self.shortfall})" if self.shortfall else ""
+        return f"{where}{shown} -> {self.path}{lacks}"
 
 
 def _one_line(text: str, width: int = 300) -> str:
@@ -140,7 +147,7 @@ def read_url_file(path: str | Path) -> tuple[list[ShopTask], list[ShopResult]]:
 
 
 # ----- one shop (runs in a child process) --------------------------------------------------
-def _summary(task: ShopTask, rules: SiteRules, path: Path, pages: int,
+def _summary(task: ShopTask, rules: SiteRules, path: Path, report: ExploreReport,
              seconds: float) -> ShopResult:
     levels = rules.levels
     baseline = levels.list.baseline if levels.list else None
@@ -148,13 +155,13 @@ def _summary(task: ShopTask, rules: SiteRules, path: Path, pages: int,
     render: dict[str, str] = {name: level.render.mode for name, level in named
                               if level is not None}
     return ShopResult(
-        task, ok=True, path=path, seconds=seconds, pages=pages,
+        task, ok=True, path=path, seconds=seconds, pages=report.fetched,
         items_per_page=baseline.items_per_page if baseline else None,
         list_fields={k: f.confidence for k, f in (levels.list.fields if levels.list
                                                   else {}).items()},
         detail_fields={k: f.confidence for k, f in (levels.detail.fields if levels.detail
                                                     else {}).items()},
-        render=render)
+        render=render, shortfall=report.shortfall)
 
 
 def analyze_one(task: ShopTask, out: Path, template: Template, settings: Settings,
@@ -172,7 +179,7 @@ def analyze_one(task: ShopTask, out: Path, template: Template, settings: Setting
         log.debug("analysis of %s failed", task.url, exc_info=True)
         reason = f"unexpected {type(error).__name__}: {error}"
     else:
-        return _summary(task, rules, path, report.fetched, time.monotonic() - started)
+        return _summary(task, rules, path, report, time.monotonic() - started)
     return ShopResult(task, ok=False, error=_one_line(reason),
                       seconds=time.monotonic() - started)
 
@@ -343,7 +350,9 @@ def summary_table(results: Sequence[ShopResult]) -> Table:
             continue
         browser = ", ".join(k for k, v in r.render.items() if v == "browser") or "-"
         items = "-" if r.items_per_page is None else f"{r.items_per_page:.1f}"
-        table.add_row(escape(r.task.url), escape(f"ok {r.path}"), items,
+        result = Text(f"ok {r.path}") if r.shortfall is None else \
+            Text(f"incomplete {r.path}: {r.shortfall}", style="yellow")
+        table.add_row(escape(r.task.url), result, items,
                       escape(_fields(r.list_fields)), escape(_fields(r.detail_fields)),
                       browser, str(r.pages), f"{r.seconds:.1f} s")
     return table

@@ -76,6 +76,8 @@ class ExploreReport:
     rendered: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
+    # what a crawl of the rule file will lack, and why (None: the file is complete)
+    shortfall: str | None = None
 
 
 class Explorer:
@@ -485,4 +487,19 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
     ex.report.notes.extend(learned.notes)
     if detail:
         ex.report.notes.extend(detail.notes)
+    ex.report.shortfall = shortfall(rules, ex.report.fetched, settings.analyze_max_pages)
     return rules, ex.report
+
+
+def shortfall(rules: SiteRules, fetched: int, budget: int) -> str | None:
+    """What a crawl of ``rules`` will lack, and why, when analysis ran out of pages (or
+    found no product page to learn from); None when the rule file is complete."""
+    if rules.levels.detail is not None:
+        return None
+    if fetched >= budget:
+        return (f"no detail level, so a crawl gives only what list pages show: the page "
+                f"budget (--max-pages {budget}) ran out before enough product pages were "
+                f"read; run again with more pages (default: "
+                f"{Settings.model_fields['analyze_max_pages'].default})")
+    return ("no detail level: no product page could be learned, so a crawl gives only "
+            "what list pages show")

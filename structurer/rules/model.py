@@ -324,6 +324,9 @@ class SiteRules(Strict):
             _url_host(value)
         except ValueError as error:
             raise ValueError(f"start_url {error}") from None
+        if "@" in urlsplit(value).netloc:
+            raise ValueError("start_url must not hold a user name or password: a rule file "
+                             "is shared data (give credentials to the crawl, not the file)")
         return value
 
     @field_validator("site")

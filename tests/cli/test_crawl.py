@@ -255,3 +255,29 @@ levels:
     stats = json.loads((tmp_path / "o.jsonl.stats.json").read_text())
     assert stats["complete"] is False and stats["records"] == 0
     assert stats["shortfall"].startswith("every page failed")
+
+
+def test_a_browser_level_without_chromium_is_bad_input(
+        tiny_site: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    site = tiny_site({"/": "<ul><li>a</li><li>b</li><li>c</li></ul>"}).split("//")[1]
+    rules = tmp_path / "rendered.yaml"
+    rules.write_text(f"""
+schema_version: 1
+site: {site}
+start_url: http://{site}/
+generated_at: '2026-01-01T00:00:00Z'
+template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
+levels:
+  list:
+    item_xpath: //ul/li
+    render: {{mode: browser, decided_by: auto}}
+    fields:
+      name: {{xpath: ., kind: text}}
+""")
+    monkeypatch.setenv("STRUCTURER_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    out = tmp_path / "o.jsonl"
+    assert main(["crawl", str(rules), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "no Chromium was found" in err and "apt-get" in err
+    assert not out.exists()

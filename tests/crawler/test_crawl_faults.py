@@ -204,3 +204,33 @@ def test_crawl_survives_a_faulty_shop(faulty: tuple[str, Counter[str]], tmp_path
     assert result.finished
 
 
+
+
+def test_a_page_past_the_rules_time_budget_is_one_named_failure(
+        tiny_site: object, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A rule that is quadratic on a huge list stops at the page's time budget: the page
+    counts as ``rule_timeout`` (not a parse error), logged once naming the rule."""
+    items = "".join(f"<li><b>Item {i}</b></li>" for i in range(40_000))
+    base = tiny_site({"/": f"<html><body><ul>{items}</ul></body></html>"})  # type: ignore[operator]
+    site = base.split("//")[1]
+    rules = rules_from_text(f"""
+schema_version: 1
+site: {site}
+start_url: {base}/
+generated_at: '2026-11-30T10:00:00Z'
+template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
+levels:
+  list:
+    item_xpath: //ul/li
+    fields:
+      name: {{xpath: ./b, kind: text}}
+      rank: {{xpath: 'count(following-sibling::li)', kind: integer}}
+""")
+    started = time.monotonic()
+    with caplog.at_level("WARNING", logger="structurer"):
+        result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), display=False)
+    assert time.monotonic() - started < 20
+    assert dict(result.stats.failures) == {"rule_timeout": 1}
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert len(warnings) == 1 and "levels.list.fields.rank.xpath" in warnings[0]
+    assert warnings[0].count(base) == 1

@@ -124,3 +124,17 @@ def test_a_malformed_link_is_skipped_and_its_page_kept(
     assert result.stats.failures == {}
     assert result.stats.skipped["malformed"] == 3     # two items' links and a menu link
     assert result.finished
+
+
+def test_queued_links_follow_the_fetchers_host_rule() -> None:
+    """A bare entry admits real subdomains of a domain name only; an IP or ``'1'``
+    admits itself, not every host ending in it."""
+    from structurer.config import Settings
+    from structurer.crawler.frontier import DETAIL, Guards
+
+    guards = Guards(Settings(), {"shop.example", "1", "127.0.0.1:8001"},
+                    "http://shop.example/", 3)
+    for url, ok in (("http://shop.example/p/1", True), ("http://cdn.shop.example/p/1", True),
+                    ("http://evilshop.example/p/1", False), ("http://10.0.0.1/p", False),
+                    ("http://127.0.0.1:8001/p", True), ("http://127.0.0.1:8002/p", False)):
+        assert (guards.check(url, DETAIL, 0) is None) is ok, url

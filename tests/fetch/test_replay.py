@@ -95,5 +95,5 @@ def test_bad_index_is_one_line_error(tmp_path: Path) -> None:
 
 def test_corrupt_gzip_is_fetch_error(tmp_path: Path) -> None:
     (tmp_path / "bad.html.gz").write_bytes(b"not gzip at all")
-    with pytest.raises(FetchError, match="cannot read saved page"):
+    with pytest.raises(FetchError, match="cannot read the saved page"):
         fetch(ReplayFetcher(), str(tmp_path / "bad.html.gz"))

@@ -195,3 +195,17 @@ def test_an_unexpected_error_is_a_result(monkeypatch: pytest.MonkeyPatch,
 def test_jobs_must_be_positive(tmp_path: Path) -> None:
     with pytest.raises(StructurerError, match="at least 1"):
         analyze_many(["http://a.example/"], tmp_path, jobs=0)
+
+
+def test_an_incomplete_rule_file_is_said_and_exits_1(demo_server: Any, tmp_path: Path) -> None:
+    """Too few pages to reach a product page: the rule file is written, but the shop's
+    line and row say what it lacks, and the batch exits 1 (it fell short)."""
+    urls = tmp_path / "urls.txt"
+    urls.write_text(demo_server.urls["kumo"] + "/\n")
+    done = run_cli(str(urls), "--out", str(tmp_path / "rules"),
+                   "--max-pages", "12", "--render", "static", "-j", "1")
+    assert done.returncode == 1, done.stderr
+    assert "(incomplete: no detail level" in done.stderr
+    assert "incomplete" in done.stdout and "--max-pages 12" in done.stdout
+    [path] = (tmp_path / "rules").glob("*.yaml")
+    assert load_rules(path).levels.detail is None

@@ -39,7 +39,7 @@ from structurer.crawler.scrapy.queue import RECOVERED, TOKENS, Workers
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.worker import Context, Site, State, open_context
 from structurer.crawler.stats import CrawlStats
-from structurer.crawler.traverse import count_page, mode_for
+from structurer.crawler.traverse import count_page, mode_for, unreadable
 
 log = logging.getLogger(__name__)
 
@@ -113,10 +113,8 @@ class RuleSpider(scrapy.Spider):
             text, _ = decode_html(response.body, ctype.decode("latin-1") if ctype else None)
             outcome = site.read(task, text, response.url, len(response.body),
                                 bool(meta.get(RECOVERED)))
-        except Exception as error:  # one page lxml refuses must not end the crawl
-            log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__,
-                        error)
-            outcome = Outcome(task, error="parse")
+        except Exception as error:  # one unreadable page must not end the crawl
+            outcome = unreadable(task, error)
         self.apply(site, outcome, meta)
 
     def on_error(self, failure: Any) -> None:
