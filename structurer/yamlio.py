@@ -11,7 +11,6 @@ line, before any model sees it.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -244,6 +243,8 @@ def model_from_text(model: type[M], text: str, file: str) -> M:
 
 def suggest(word: str, choices: Sequence[str]) -> str:
     """' (did you mean 'x'?)' for a near miss among ``choices``, else ''."""
+    import difflib  # only for a mistake: not loaded by every start
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
 

@@ -8,7 +8,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from structurer.cli.options import at_least, http_url, positive_float, positive_int
+from structurer.cli.options import (
+    add_settings,
+    at_least,
+    http_url,
+    positive_float,
+    positive_int,
+    settings_from,
+)
 from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail, say, warn
 
 if TYPE_CHECKING:
@@ -56,10 +63,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
 
 
 def _settings(args: argparse.Namespace) -> Settings:
-    from structurer.config import Settings
-
-    return Settings.layered({"analyze_max_pages": getattr(args, "max_pages", None),
-                             "render": getattr(args, "render", None)})
+    return settings_from(args, {"analyze_max_pages": getattr(args, "max_pages", None),
+                                "render": getattr(args, "render", None)})
 
 
 def cmd_analyze_many(args: argparse.Namespace) -> int:
@@ -109,6 +114,7 @@ def register(sub: Any) -> None:
                    help="with --pages: the folder the sample files were saved from, ending in "
                         "'/' (each file's URL is the folder + its name). Default: a <base href> "
                         "a file starts with, else its file:// URL")
+    add_settings(p)
     p.set_defaults(func=cmd_analyze, interrupted="no rule file was written")
 
     p = sub.add_parser("analyze-many", help="learn the rule files of many shops in parallel",
@@ -129,5 +135,6 @@ def register(sub: Any) -> None:
                    help="static HTTP or a browser per level (default: %(default)s)")
     p.add_argument("--timeout", type=positive_float, default=600, metavar="S",
                    help="give up on a shop after S seconds (default: %(default)s)")
+    add_settings(p)
     p.set_defaults(func=cmd_analyze_many,
                    interrupted="the rule files of shops already finished are kept")

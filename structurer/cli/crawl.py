@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from structurer.cli.options import add_settings, settings_from
 from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail, say, warn
 
 if TYPE_CHECKING:
@@ -26,20 +27,12 @@ EXIT_INTERRUPTED = 130
 
 
 def cmd_crawl(args: argparse.Namespace) -> int:
-    from pydantic import ValidationError
-
-    from structurer.config import Settings
     from structurer.crawler.state import check_distinct
 
     n = args.concurrency
-    try:
-        settings = Settings.layered({"concurrency": n, "delay": args.delay,
-                                     "per_host_concurrency": min(n, 64) if n else None,
-                                     "max_pages": args.max_pages})
-    except ValidationError as error:
-        first = error.errors()[0]
-        fail(f"--{str(first['loc'][0]).replace('_', '-')}: {first['msg']}")
-        return EXIT_BAD_INPUT
+    settings = settings_from(args, {"concurrency": n, "delay": args.delay,
+                                    "per_host_concurrency": min(n, 64) if n else None,
+                                    "max_pages": args.max_pages})
     to_stdout = args.out == "-"
     bad = [flag for flag, used in (
         ("--out - with --resume (standard output cannot be cut back)", to_stdout and args.resume),
@@ -197,4 +190,5 @@ def register(sub: Any) -> None:
     p.add_argument("--strict", action="store_true", help="exit 1 when the site drifted")
     p.add_argument("--report", metavar="FILE",
                    help="also write a crawl report (self-contained HTML) to FILE")
+    add_settings(p)
     p.set_defaults(func=cmd_crawl)

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from structurer.cli.options import http_url
+from structurer.cli.options import add_settings, http_url, settings_from
 from structurer.cli.output import EXIT_FELL_SHORT, EXIT_OK, say, warn
+
+if TYPE_CHECKING:
+    from structurer.config import Settings
 
 BASE_URL_HELP = ("the URL the saved file was fetched from; ending in '/': the folder the saved "
                  "files were fetched from (each file's URL is the folder + its name, less .gz). "
@@ -24,7 +27,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
 
     compiled = compile_rules(load_rules(args.rules))
     empty = 0
-    for source in read_pages(args.pages, base_url=args.base_url):
+    for source in read_pages(args.pages, _settings(args), base_url=args.base_url):
         try:
             result = extract_page(compiled, parse_html(source.text, source.url), source.url,
                                   args.level)
@@ -54,6 +57,11 @@ def _evidence(compiled: Any) -> str:
     return " and ".join(shown) if shown else "fields"
 
 
+def _settings(args: argparse.Namespace) -> Settings | None:
+    """The settings the options name, or None (the defaults, built only when needed)."""
+    return settings_from(args) if args.settings or args.set else None
+
+
 def cmd_extract_page(args: argparse.Namespace) -> int:
     from structurer.clean import parse_html
     from structurer.generic.extract import extract_tree_generic
@@ -61,7 +69,7 @@ def cmd_extract_page(args: argparse.Namespace) -> int:
     from structurer.sources import read_pages
 
     lexicon = load_lexicon(args.template)
-    [source] = read_pages([args.page], base_url=args.base_url)
+    [source] = read_pages([args.page], _settings(args), base_url=args.base_url)
     tree = parse_html(source.text, source.url)
     say(json.dumps(extract_tree_generic(tree, source.url, lexicon), ensure_ascii=False))
     return EXIT_OK
@@ -79,6 +87,7 @@ def register(sub: Any) -> None:
                    help="read every page as this level; auto: as the rules find it "
                         "(default: %(default)s)")
     p.add_argument("--base-url", type=http_url, metavar="URL", help=BASE_URL_HELP)
+    add_settings(p)
     p.set_defaults(func=cmd_extract)
 
     p = sub.add_parser("extract-page", help="rule-free extraction of one page (one JSON object)")
@@ -87,4 +96,5 @@ def register(sub: Any) -> None:
                    help="lexicon: a shipped name (ecommerce, news) or a YAML file "
                         "(default: %(default)s)")
     p.add_argument("--base-url", type=http_url, metavar="URL", help=BASE_URL_HELP)
+    add_settings(p)
     p.set_defaults(func=cmd_extract_page)

@@ -10,6 +10,7 @@ what became of its work.
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
@@ -29,19 +30,30 @@ class Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-def build_parser() -> argparse.ArgumentParser:
+GROUPS = (files, demo, analyze, extract, crawl, review)
+#: the group that registers each command, so a run builds only its own command's parser
+COMMANDS = {"validate": files, "templates": files, "demo": demo, "analyze": analyze,
+            "analyze-many": analyze, "extract": extract, "extract-page": extract,
+            "crawl": crawl, "review": review, "report": review}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser, or (``command``) one with only that command's group: the help
+    and the checks of that command are the same, and it starts faster."""
     parser = Parser(
         prog="structurer",
         description="Learn how an online shop is built, then crawl it fast from what was learned.")
     parser.add_argument("--version", action="version", version=f"structurer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (files, demo, analyze, extract, crawl, review):
-        group.register(sub)
+    group = COMMANDS.get(command or "")
+    for each in (group,) if group is not None else GROUPS:
+        each.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     try:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version, or a usage error already printed

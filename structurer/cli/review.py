@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from structurer.cli.options import add_settings, settings_from
 from structurer.cli.output import EXIT_OK, say, warn
 
 
@@ -23,12 +24,11 @@ def open_in_browser(path: Path) -> None:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    from structurer.config import Settings
     from structurer.review import write_review
     from structurer.rules import load_rules
 
     out = Path(args.out) if args.out else Path(args.rules).with_suffix(".review.html")
-    path = write_review(load_rules(args.rules), out, Settings(), source=args.rules)
+    path = write_review(load_rules(args.rules), out, settings_from(args), source=args.rules)
     say(f"wrote the review of {args.rules} to {path}")
     if args.open:
         open_in_browser(path)
@@ -52,6 +52,7 @@ def register(sub: Any) -> None:
     p.add_argument("rules", metavar="RULES.yaml")
     p.add_argument("--out", metavar="FILE", help="report file (default: RULES.review.html)")
     p.add_argument("--open", action="store_true", help="open the report in a web browser")
+    add_settings(p)
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("report", help="crawl report of a crawl's statistics, as one HTML page",

@@ -1,0 +1,89 @@
+"""Settings on the command line: default < ``--settings FILE`` < ``-s KEY=VALUE`` < the
+command's own options, and a bad key or value is one line, exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from structurer.cli import main
+from structurer.cli.main import build_parser
+from structurer.cli.options import settings_from
+from structurer.errors import StructurerError
+
+
+def _args(*argv: str) -> argparse.Namespace:
+    return build_parser("crawl").parse_args(["crawl", "r.yaml", "--out", "o.jsonl", *argv])
+
+
+def test_layers_apply_in_order(tmp_path: Path) -> None:
+    file = tmp_path / "settings.yaml"
+    file.write_text("delay: 1.0\ntimeout: 7\nobey_robots: true\n")
+    args = _args("--settings", str(file), "-s", "delay=2.5", "-s", "obey_robots=false")
+    settings = settings_from(args, {"delay": None, "concurrency": 3})
+    assert (settings.timeout, settings.delay, settings.obey_robots, settings.concurrency) == (
+        7.0, 2.5, False, 3)                      # file, then -s, flags where given
+    assert settings_from(args, {"delay": 0.25}).delay == 0.25
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["-s", "delay=inf"], "structurer: error: -s delay: Input should be a finite number"),
+    (["-s", "dealy=1"], "structurer: error: -s dealy: unknown setting (did you mean 'delay'?)"),
+    (["-s", "delay"], "argument -s/--set: 'delay' is not KEY=VALUE"),
+    (["--settings", "missing.yaml"], "missing.yaml"),
+], ids=["inf", "unknown", "no-value", "missing-file"])
+def test_bad_settings_are_one_line(argv: list[str], expected: str, tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
+    rules = tmp_path / "r.yaml"
+    rules.write_text("not a rule file")
+    assert main(["crawl", str(rules), "--out", str(tmp_path / "o.jsonl"), *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and expected in err and "Traceback" not in err
+
+
+def test_a_settings_file_with_a_bad_key_names_the_file(tmp_path: Path) -> None:
+    file = tmp_path / "settings.yaml"
+    file.write_text("delay: 1\nuser_agnet: me\n")
+    with pytest.raises(StructurerError, match=r"settings.yaml:2: user_agnet: unknown key"):
+        settings_from(_args("--settings", str(file)))
+
+
+@pytest.fixture
+def seen_agents() -> Iterator[tuple[str, list[str]]]:
+    agents: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            agents.append(self.headers.get("User-Agent", ""))
+            body = b"<html><head><title>Anvil</title></head><body><h1>Anvil</h1></body></html>"
+            self.send_response(200 if self.path != "/robots.txt" else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            return
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}", agents
+    server.shutdown()
+    server.server_close()
+
+
+def test_extract_page_fetches_with_the_settings_given(seen_agents: tuple[str, list[str]],
+                                                      tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    base, agents = seen_agents
+    file = tmp_path / "settings.yaml"
+    file.write_text("user_agent: from-the-file/1\n")
+    assert main(["extract-page", base + "/p/anvil", "--settings", str(file),
+                 "-s", "user_agent=from-the-command-line/2"]) == 0
+    assert agents and set(agents) == {"from-the-command-line/2"}
+    assert f'"url": "{base}/p/anvil"' in capsys.readouterr().out
