@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gzip
+import re
 import subprocess
 import sys
 import urllib.request
@@ -17,7 +18,7 @@ from structurer.demo import DemoServer
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-SNIPPET = ROOT / "docs" / "snippets" / "api.py"
+README = ROOT / "README.md"
 HEAVY = ("rich", "aiohttp", "playwright", "sklearn", "scipy", "numpy", "simhash", "zss",
          "jinja2", "scrapy")
 
@@ -135,13 +136,15 @@ def test_extract_by_rules(demo_truth: dict[str, dict[str, Any]]) -> None:
 def test_readme_snippet_runs(demo_server: DemoServer, demo_truth: dict[str, dict[str, Any]],
                              tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                              capsys: pytest.CaptureFixture[str]) -> None:
-    """``docs/snippets/api.py`` (the README's Python example) as written, on a demo shop."""
+    """The README's Python example as written, on a demo shop."""
     base = demo_server.urls["outfitters"]
-    code = SNIPPET.read_text(encoding="utf-8")
+    [code] = [block for block in re.findall(r"```python\n(.*?)```",
+                                            README.read_text(encoding="utf-8"), flags=re.S)
+              if "structurer.crawl(" in block]
     assert code.count("http://127.0.0.1:8001/") == 1
     monkeypatch.chdir(tmp_path)
     scope: dict[str, Any] = {}
-    exec(compile(code.replace("http://127.0.0.1:8001/", base + "/"), str(SNIPPET), "exec"),
+    exec(compile(code.replace("http://127.0.0.1:8001/", base + "/"), str(README), "exec"),
          scope)
     truth = {p["url"]: p for p in demo_truth["outfitters"]["products"]}
     printed = capsys.readouterr().out.splitlines()
