@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from structurer import __version__, yamlio
 from structurer.schema import Strict
@@ -27,6 +27,9 @@ USER_AGENT = f"structurer/{__version__} (product-data crawler; +https://pypi.org
 
 class Settings(Strict):
     """Runtime settings. Every limit has a safe default."""
+
+    # validators are built on first use: reading a default (a page-size bound) is free
+    model_config = ConfigDict(defer_build=True)
 
     user_agent: str = USER_AGENT
     obey_robots: bool = True

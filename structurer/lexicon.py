@@ -9,7 +9,6 @@ hard-codes a field word.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from pathlib import Path
@@ -145,6 +144,8 @@ class Lexicon(Strict):
     def content_hash(self) -> str:
         """Hash of the lexicon's meaning (not its formatting), recorded in rule files."""
         canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        import hashlib  # not with every start: only a hash asked for pays for it
+
         return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
     def fields_for(self, level: str) -> dict[str, FieldSpec]:

@@ -109,6 +109,16 @@ def read_file(path: str, max_bytes: int) -> bytes:
     return body
 
 
+def max_page_bytes(settings: Settings | None) -> int:
+    """The page size bound: the settings', or its default without building a
+    :class:`~structurer.config.Settings` (reading one saved page should cost nothing)."""
+    if settings is not None:
+        return settings.max_page_bytes
+    from structurer.config import Settings
+
+    return int(Settings.model_fields["max_page_bytes"].default)
+
+
 def check_base_url(base_url: str | None, files: int) -> None:
     """A base URL must be an absolute http(s) URL, and a page's URL names one file."""
     if base_url is None:
@@ -141,16 +151,17 @@ def read_pages(pages: Sequence[str], settings: Settings | None = None, *,
                base_url: str | None = None) -> list[Source]:
     """Every page named, in order: saved files read first (so a missing file fails before
     any request), then the URLs fetched."""
-    from structurer.config import Settings
-
-    settings = settings or Settings()
     files = [p for p in pages if not is_url(p)]
     check_base_url(base_url, len(files))
     saved: dict[str, Source] = {}
     for path in files:
-        body = read_file(path, settings.max_page_bytes)
+        body = read_file(path, max_page_bytes(settings))
         text, encoding = decode_html(body)
         saved[path] = Source(path, saved_url(path, body, base_url), body, text, encoding)
     urls = [p for p in pages if is_url(p)]
-    fetched = iter(_fetched(urls, settings) if urls else [])
+    if urls and settings is None:
+        from structurer.config import Settings
+
+        settings = Settings()
+    fetched = iter(_fetched(urls, settings) if urls and settings else [])
     return [saved[p] if p in saved else next(fetched) for p in pages]
