@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 import time
 from pathlib import Path
 from typing import Any
@@ -20,68 +19,12 @@ from structurer.crawler.engine import crawl_records, crawl_site
 from structurer.demo import DemoServer
 from structurer.rules.model import SiteRules
 
-# A shop of N products on list pages of 100, made up as the crawler asks for them (no
-# server, no detail pages: every record is emitted at once when the lists are done, the
-# moment that held them all in memory); prints the records and the peak RSS (VmHWM, kB).
-BIG_SHOP = textwrap.dedent('''
-    import sys
-    from structurer.config import Settings
-    from structurer.crawler.engine import crawl_site
-    from structurer.fetch.base import Page
-    from structurer.rules import rules_from_text
-
-    N, OUT, PER = int(sys.argv[1]), sys.argv[2], 100
-    RULES = """
-    schema_version: 1
-    site: shop.test
-    start_url: http://shop.test/
-    generated_at: '2026-01-01T00:00:00Z'
-    template: {name: ecommerce, hash: 'sha256:0123456789abcdef'}
-    levels:
-      category:
-        link_xpath: //nav/a
-      list:
-        item_xpath: //ul/li
-        pagination: {next_xpath: "//a[@rel='next']"}
-        fields:
-          name: {xpath: ./h2, kind: text}
-          url: {xpath: ./h2/a/@href, kind: url}
-          price: {xpath: ./b, kind: money}
-          image: {xpath: ./img/@src, kind: image}
-          description: {xpath: ./p, kind: text}
-    """
-    LAST = -(-N // PER)
-
-
-    class BigShop:
-        async def fetch(self, url):
-            path = url.split("/", 3)[3]
-            page = int(path.rsplit("=", 1)[1]) if "=" in path else 1
-            items = "".join(
-                f'<li><h2><a href="/p/{i}.html">Product number {i}</a></h2><b>${i % 997}.99</b>'
-                f'<img src="/img/{i}.jpg"><p>A fine product, number {i}, of good make.</p></li>'
-                for i in range((page - 1) * PER, min(page * PER, N))) if path else ""
-            more = f'<a rel="next" href="/c/all/?page={page + 1}">next</a>' \\
-                if path and page < LAST else ""
-            text = (f"<html><body><nav><a href='/c/all/'>All products</a></nav>"
-                    f"<ul>{items}</ul>{more}</body></html>")
-            return Page(url, url, 200, text.encode(), text, "utf-8")
-
-        async def close(self):
-            return None
-
-
-    result = crawl_site(rules_from_text(RULES, "big.yaml"), OUT,
-                        Settings(max_pages_per_pattern=1_000_000), display=False,
-                        factory=lambda mode, settings: BigShop())
-    hwm = next(line for line in open("/proc/self/status") if line.startswith("VmHWM"))
-    print(result.stats.records, hwm.split()[1])
-''')
+BIG_SHOP = Path(__file__).with_name("big_shop.py")
 
 
 def big_crawl(n: int, out: Path) -> tuple[int, float]:
     """(records, peak RSS in MB) of a crawl of ``n`` made-up products into ``out``."""
-    done = subprocess.run([sys.executable, "-c", BIG_SHOP, str(n), str(out)],
+    done = subprocess.run([sys.executable, str(BIG_SHOP), str(n), str(out)],
                           capture_output=True, text=True, timeout=280)
     assert done.returncode == 0, done.stderr[-3000:]
     records, kb = map(int, done.stdout.split())
