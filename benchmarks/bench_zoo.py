@@ -106,7 +106,7 @@ def run_seed(task: ShopTask, out: Path, template: Any, settings: Settings,
             for stale in path.parent.glob(f"{path.name}*"):
                 stale.unlink()
             began = time.monotonic()
-            crawl_site(rules, path, settings, display=False)
+            crawl_site(rules, path, settings)
             result["crawl_s"] = round(time.monotonic() - began, 1)
             records = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
         except StructurerError as error:

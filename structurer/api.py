@@ -4,7 +4,7 @@
 Input: URLs or saved pages, a lexicon (name, path or object) and settings.
 Output: :class:`SiteRules` (plus a report). Sync wrappers run the async
 fetchers, so scripts and the CLI need no event loop of their own. ``analyze_many``
-(from ``batch``) runs ``analyze_site`` over many shops, one process each. For one
+(``learn.batch``) runs ``analyze_site`` over many shops, one process each. For one
 page's HTML (text or bytes): ``extract_page`` (rule-free) and ``extract`` (by a rule
 file); ``crawl`` runs a rule file's crawl as an iterator of records.
 """
@@ -12,34 +12,27 @@ file); ``crawl`` runs a rule file's crawl as an iterator of records.
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
-from structurer import __version__
 from structurer.config import Settings
 from structurer.errors import AnalysisError, StructurerError
-from structurer.fetch import HttpFetcher, run_sync
+from structurer.fetch import open_fetcher, run_sync
 from structurer.fetch.base import Page
+from structurer.learn import batch
+from structurer.learn.assemble import assemble_rules, detail_level, list_level, site_of
 from structurer.learn.batch import ShopResult as ShopResult
 from structurer.learn.batch import ShopTask as ShopTask
-from structurer.learn.batch import analyze_many as analyze_many
 from structurer.learn.batch import read_url_file as read_url_file
-from structurer.learn.detail import learn_detail
-from structurer.learn.explore import (
-    ExploreReport,
-    Progress,
-    analyze_url,
-    list_level,
-    site_of,
-    template_ref,
-)
+from structurer.learn.detail import Layouts, learn_detail
+from structurer.learn.explore import ExploreReport, Progress, analyze_url
 from structurer.learn.listing import learn_list
 from structurer.learn.pagination import learn_pagination
 from structurer.lexicon import Lexicon, load_lexicon, resolve_template
 from structurer.page.view import PageView
-from structurer.rules.model import SCHEMA_VERSION, DetailLevel, Levels, RenderDecision, SiteRules
+from structurer.rules.model import Levels, RenderDecision, SiteRules
+from structurer.schema import RenderMode
 
 if TYPE_CHECKING:
     from structurer.crawler.engine import CrawlResult
@@ -64,11 +57,22 @@ def analyze_site(url: str, lexicon: LexiconArg = None, settings: Settings | None
     settings = settings or Settings()
 
     async def run() -> tuple[SiteRules, ExploreReport]:
-        async with HttpFetcher(settings) as fetcher:
+        async with open_fetcher(RenderMode.STATIC, settings) as fetcher:
             return await analyze_url(url, lex, settings, fetcher, template_path=path,
                                      progress=progress)
 
     return run_sync(run())
+
+
+def analyze_many(tasks: Sequence[ShopTask | str], out: str | Path, template: LexiconArg = None,
+                 settings: Settings | None = None, *, worker: batch.Worker | None = None,
+                 **options: Any) -> list[ShopResult]:
+    """Run :func:`analyze_site` over many shops, one process each, writing their rule
+    files to ``out``; options as :func:`structurer.learn.batch.analyze_many` (``jobs``,
+    ``timeout``, the callbacks ``on_start``, ``on_progress``, ``on_done``; ``worker``
+    replaces the analysis of one shop)."""
+    return batch.analyze_many(tasks, out, template, settings,
+                              worker=worker or batch.shop_worker(analyze_site), **options)
 
 
 def _is_url(text: str) -> bool:
@@ -98,22 +102,19 @@ def analyze_pages(pages: Sequence[str], level: Literal["list", "detail"],
     views = [PageView.from_html(page.final_url, page.text, lex)
              for page in fetch_pages(pages, settings, base_url=base_url)]
     start = next((v.url for v in views if _is_url(v.url)), "http://localhost/")
-    render = RenderDecision(mode="static", decided_by="default")
     if level == "list":
         learned = learn_list(views, lex)
         pagination = learn_pagination(views, lex.signals.get("next_page", {}))
         levels = Levels(list=list_level(learned, pagination))
     else:
-        detail = learn_detail(views, lex)
-        if not detail.fields:
+        detail = detail_level(Layouts(learn_detail(views, lex)), RenderDecision())
+        if detail is None:
             raise AnalysisError("no field of the lexicon was found on the sample pages",
                                 url=views[0].url)
-        levels = Levels(detail=DetailLevel(fields=detail.fields, render=render,
-                                           confidence=detail.confidence))
-    return SiteRules(schema_version=SCHEMA_VERSION, site=site_of(start), start_url=start,
-                     generated_at=datetime.now(UTC).replace(microsecond=0),
-                     generator=f"structurer {__version__}", template=template_ref(lex, path),
-                     levels=levels)
+        levels = Levels(detail=detail)
+    return assemble_rules(levels, site=site_of(start), start_url=start, lexicon=lex,
+                          template_path=path, lists=views if level == "list" else (),
+                          details=views if level == "detail" else ())
 
 
 # ----- one page, with or without rules; a crawl as an iterator --------------------------------

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import ConfigDict, Field
 
 from structurer import __version__, yamlio
-from structurer.schema import Strict
+from structurer.schema import RenderMode, Strict
 
 #: Debian's Chromium, the last place :func:`structurer.fetch.chromium.find_chromium` looks.
 DEFAULT_CHROMIUM = "/usr/bin/chromium"
@@ -59,7 +59,36 @@ class Settings(Strict):
     browser_timeout: float = Field(30.0, gt=0, le=600, allow_inf_nan=False)
     browser_pages: int = Field(4, ge=1, le=32, description="pages kept open in the browser pool")
     # static or browser for every level, or "auto": decide per level by comparing pages
-    render: Literal["auto", "static", "browser"] = "auto"
+    render: RenderMode = RenderMode.AUTO
+    # replay: a page whose rules take longer is given up (one rule_timeout failure)
+    rule_budget: float = Field(2.0, gt=0, le=600, allow_inf_nan=False,
+                               description="seconds of rule evaluation per page")
+    # recrawls: the adaptive revisit schedule, and when a page counts as changed
+    revisit_interval: float = Field(86_400.0, gt=0, allow_inf_nan=False, description=(
+        "seconds from a page's first visit to its next"))
+    revisit_min: float = Field(3_600.0, gt=0, allow_inf_nan=False, description=(
+        "shortest revisit interval, seconds"))
+    revisit_max: float = Field(5_529_600.0, gt=0, allow_inf_nan=False, description=(
+        "longest revisit interval, seconds (64 days)"))
+    revisit_streak: int = Field(5, ge=1, description=(
+        "visits in a row, unchanged (or changed), that double (or halve) the interval"))
+    near_duplicate_bits: int = Field(3, ge=0, le=64, description=(
+        "simhash bits a page may differ by and still be unchanged"))
+    # drift: when a crawl's fill rates say the site changed since its rules were learned
+    drift_min_pages: int = Field(3, ge=1, description=(
+        "fewest pages of a level that say anything about drift"))
+    drift_min_records: int = Field(20, ge=1, description=(
+        "fewest records that say a field without a baseline is empty"))
+    drift_drop_ratio: float = Field(0.6, ge=0, le=1, description=(
+        "a fill rate below this share of its baseline ..."))
+    drift_drop_points: float = Field(0.15, ge=0, le=1, description=(
+        "... and at least this far below it has drifted"))
+    drift_items_ratio: float = Field(0.5, ge=0, le=1, description=(
+        "items per list page below this share of the baseline have drifted"))
+    drift_optional: float = Field(0.75, ge=0, le=1, description=(
+        "a baseline below this marks an optional field (an old price) ..."))
+    drift_optional_ratio: float = Field(0.25, ge=0, le=1, description=(
+        "... which has drifted only below this share of its baseline"))
 
     @classmethod
     def layered(cls, *layers: Mapping[str, Any] | None) -> Settings:

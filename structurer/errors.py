@@ -4,8 +4,8 @@ Every error a user can cause or meet carries enough context to be printed as a
 single line: the file or URL it concerns and what is wrong.
 
     StructurerError
-    ├── FetchError            a page could not be fetched (url)
-    │   └── RenderTimeout     the browser did not finish rendering in time
+    ├── FetchError            a page could not be fetched (url, kind, status)
+    │   └── RenderTimeout     the browser did not finish rendering in time (kind render_timeout)
     ├── AnalysisError         a site or page could not be analyzed (url, site)
     │   └── NoRepeatedBlock   no repeated product blocks on a list page
     ├── RuleError             a rule file or lexicon cannot be used (file)
@@ -32,12 +32,47 @@ class StructurerError(Exception):
         return f"{where}: {self.message}" if where else self.message
 
 
+#: What a :class:`FetchError` can be, as its ``kind`` says (and crawl statistics count).
+FETCH_KINDS = {
+    "url": "not an http(s) URL, unparsable, or longer than max_url_length",
+    "offsite": "a host (or a redirect to one) outside the allowed hosts",
+    "robots": "disallowed by robots.txt",
+    "connection": "refused, reset or dropped connection, incomplete body",
+    "dns": "the host name does not resolve",
+    "timeout": "no answer within the timeout",
+    "render_timeout": "the browser did not finish rendering within browser_timeout",
+    "tls": "a TLS or certificate error",
+    "protocol": "a malformed HTTP response",
+    "too_large": "a page over max_page_bytes",
+    "redirects": "more than max_redirects redirects",
+    "http": "a non-2xx final status (``status`` holds it)",
+    "browser": "no usable Chromium, or it did not start",
+    "fetch": "anything else (a saved page missing or unreadable, a bad --base-url)",
+}
+
+
 class FetchError(StructurerError):
-    """A page could not be fetched: network error, HTTP error, too large, off-site."""
+    """A page could not be fetched. ``kind`` says why (one of :data:`FETCH_KINDS`);
+    ``status`` is the HTTP status when there was one. The message is kept to one line."""
+
+    def __init__(self, message: str, *, url: str | None = None, site: str | None = None,
+                 kind: str = "fetch", status: int | None = None) -> None:
+        super().__init__(" ".join(message.split()), url=url, site=site)
+        self.kind = kind
+        self.status = status
+
+    @property
+    def failure(self) -> str:
+        """The name crawl statistics count this failure by: the kind, with the status of
+        an HTTP error (``http 404``)."""
+        return f"http {self.status}" if self.kind == "http" and self.status else self.kind
 
 
 class RenderTimeout(FetchError):
     """The browser did not finish rendering a page within its time limit."""
+
+    def __init__(self, message: str, *, url: str | None = None, site: str | None = None) -> None:
+        super().__init__(message, url=url, site=site, kind="render_timeout")
 
 
 class AnalysisError(StructurerError):
@@ -85,6 +120,7 @@ class FrontierError(StructurerError):
 
 
 __all__ = [
+    "FETCH_KINDS",
     "AnalysisError",
     "FetchError",
     "FrontierError",

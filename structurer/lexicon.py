@@ -24,6 +24,8 @@ TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 _ATTRIBUTE = re.compile(r"^(?:[a-z][a-z0-9_:.-]*|data-\*|aria-\*)$")
 _STRUCTURE = re.compile(r"^[a-z][a-z0-9]*/[a-z][a-z0-9]*$")
 _IDENT = re.compile(r"^[a-z][a-z0-9_]*$")
+_SCHEMA_PATH = re.compile(r"^[A-Za-z@][A-Za-z0-9_@-]*(?:\.[A-Za-z@][A-Za-z0-9_@-]*)*$")
+_META_NAME = re.compile(r"^[a-z][a-z0-9_:.-]*$")
 
 DEFAULT_ATTRIBUTE_WEIGHTS = {
     "id": 15.0, "name": 10.0, "class": 10.0, "type": 8.0, "itemprop": 12.0, "data-*": 6.0,
@@ -47,19 +49,64 @@ def _positive_weights(value: dict[str, float], what: str,
 
 
 class Thresholds(Strict):
-    """Cut-offs of the analysis; every one can be tuned per lexicon."""
+    """Cut-offs and budgets of the analysis — how a page is read and a rule learned; each
+    can be tuned per lexicon, and each default is the value the shipped templates use
+    unless they say otherwise. (Run-time knobs of fetching and crawling are
+    :class:`structurer.config.Settings`.)"""
 
-    # weighted similarity above which sibling subtrees may repeat
-    alpha: float = Field(0.75, gt=0, le=1)
-    # normalized tree edit distance below which they do repeat
-    beta: float = Field(0.35, gt=0, le=1)
-    # raw vs rendered simhash similarity at or above which a level is static
-    render_similarity: float = Field(0.8, gt=0, le=1)
+    # repeated blocks: page/treesim, page/lists
+    alpha: float = Field(0.75, gt=0, le=1, description=(
+        "weighted similarity above which sibling subtrees may repeat"))
+    beta: float = Field(0.35, gt=0, le=1, description=(
+        "normalized tree edit distance below which they do repeat"))
     min_items: int = Field(3, ge=2, description="fewest repeated blocks that make a list")
-    # share of a word's weight given to a partial (substring) match
-    partial_ratio: float = Field(0.5, ge=0, le=1)
-    # fields found with less confidence are left out of the rules
-    min_confidence: float = Field(0.35, ge=0, le=1)
+    tree_nodes: int = Field(120, ge=1, description=(
+        "nodes of a block its weighted tree keeps (document order)"))
+    tree_depth: int = Field(12, ge=1, description="levels of a block its weighted tree keeps")
+    ted_nodes: int = Field(32, ge=1, le=1000, description=(
+        "node budget of the tree edit distance: nodes of a block (breadth-first) it compares "
+        "(its cost grows with about the cube)"))
+    root_share: float = Field(0.25, ge=0, le=1, description=(
+        "share of a node's own attributes in the weighted similarity (children get the rest)"))
+    max_group: int = Field(3, ge=1, le=10, description=(
+        "adjacent siblings one record may span"))
+    max_gap: int = Field(2, ge=0, le=10, description=(
+        "unlike blocks a run of records steps over (an ad tile in a grid)"))
+    # lists of links: page/optics, page/linkclusters, page/mainlist
+    link_eps: float = Field(0.13, gt=0, le=1, description=(
+        "OPTICS cut of link clustering: largest ancestor-chain distance within a list"))
+    link_min_samples: int = Field(3, ge=2, description=(
+        "fewest links that make a link list (OPTICS min samples, the link included)"))
+    link_min_text: int = Field(5, ge=0, description=(
+        "shortest anchor text of a link clustered (CJK characters count 2)"))
+    max_links: int = Field(2000, ge=10, description=(
+        "links of a page clustered (the first ones; the cost is quadratic)"))
+    main_list_top: int = Field(4, ge=1, description=(
+        "block regions and link lists weighed against each other for a page's main list"))
+    main_list_confirmed: float = Field(1.25, ge=1, description=(
+        "weight of a block region its page's main link list agrees with"))
+    # text: page/density, page/byline
+    min_block_text: int = Field(40, ge=0, description=(
+        "characters of text a block needs to count as main content"))
+    byline_after: int = Field(600, ge=0, description=(
+        "characters after an article's title searched for its date and author"))
+    byline_before: int = Field(250, ge=0, description=(
+        "characters before an article's title searched for its date (a dateline)"))
+    # fields: learn/slots, learn/fields
+    slot_depth: int = Field(14, ge=1, description="levels below a list item read for fields")
+    detail_slot_depth: int = Field(40, ge=1, description=(
+        "levels below a detail page's body read for fields"))
+    partial_ratio: float = Field(0.5, ge=0, le=1, description=(
+        "share of a word's weight a partial (substring) match counts"))
+    min_confidence: float = Field(0.35, ge=0, le=1, description=(
+        "fields found with less confidence are left out of the rules"))
+    # render mode: learn/render
+    render_similarity: float = Field(0.8, gt=0, le=1, description=(
+        "raw vs rendered simhash similarity at or above which a level is static"))
+
+
+#: Every threshold at its default: what pure functions use when given no lexicon.
+DEFAULT_THRESHOLDS = Thresholds()
 
 
 class FieldSpec(Strict):
@@ -80,12 +127,35 @@ class FieldSpec(Strict):
     struck: bool = False
     # the field names the record: expect it in the page's <title>, og:title and h1
     title: bool = False
+    # where structured data keeps it: schema.org property paths in the page's Product
+    # (Article), read in JSON-LD and microdata alike, the first found wins
+    structured: list[str] = Field(default_factory=list)
+    # OpenGraph / meta tag names (property or name) holding it, the first found wins
+    opengraph: list[str] = Field(default_factory=list)
     description: str = ""
 
     @field_validator("words", "labels")
     @classmethod
     def _weights(cls, value: dict[str, float]) -> dict[str, float]:
         return _positive_weights(value, "word")
+
+    @field_validator("structured")
+    @classmethod
+    def _paths(cls, value: list[str]) -> list[str]:
+        for i, path in enumerate(value):
+            if not _SCHEMA_PATH.match(path):
+                raise error_at([str(i)], f"{path!r} is not a schema.org property path "
+                                         "(dotted names, like 'offers.price')")
+        return value
+
+    @field_validator("opengraph")
+    @classmethod
+    def _metas(cls, value: list[str]) -> list[str]:
+        for i, name in enumerate(value):
+            if not _META_NAME.match(name):
+                raise error_at([str(i)], f"{name!r} is not a meta tag name (lower case, "
+                                         "like 'og:title' or 'product:price:amount')")
+        return value
 
 
 class Lexicon(Strict):
@@ -151,6 +221,14 @@ class Lexicon(Strict):
     def fields_for(self, level: str) -> dict[str, FieldSpec]:
         """The fields to look for on pages of ``level`` ('list' or 'detail')."""
         return {k: f for k, f in self.fields.items() if f.level in (level, "both")}
+
+    def structured_paths(self) -> dict[str, list[str]]:
+        """Field -> its schema.org paths, for the fields structured data can carry."""
+        return {k: f.structured for k, f in self.fields.items() if f.structured}
+
+    def opengraph_names(self) -> dict[str, list[str]]:
+        """Field -> its OpenGraph meta names, for the fields meta tags can carry."""
+        return {k: f.opengraph for k, f in self.fields.items() if f.opengraph}
 
     def partial_ratio(self, field: str) -> float:
         spec = self.fields[field]

@@ -4,14 +4,16 @@
 and ``.inf`` are refused), and an unknown key is an error that names the key and
 suggests the nearest known one. The XPaths and regexes
 of rule files are checked by :mod:`structurer.rules.expressions` and
-:mod:`structurer.rules.regexes`.
+:mod:`structurer.rules.regexes`. :class:`RenderMode` is how pages are fetched, spelled
+once for settings, rule files, the analyzer, the crawler and the command line.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from enum import StrEnum
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
 from structurer.yamlio import suggest
@@ -19,7 +21,30 @@ from structurer.yamlio import suggest
 ValueKind = Literal["text", "money", "url", "image", "integer", "rating", "availability",
                     "breadcrumb", "datetime", "html"]
 FieldLevel = Literal["list", "detail", "both"]
-RenderMode = Literal["static", "browser"]
+
+
+class RenderMode(StrEnum):
+    """How a level's pages are fetched: ``static`` HTML over HTTP, or the DOM a
+    ``browser`` rendered. ``auto`` is for settings and options only: analysis decides
+    static or browser per level. Members are strings, so YAML and JSON hold the plain
+    words."""
+
+    AUTO = "auto"
+    STATIC = "static"
+    BROWSER = "browser"
+
+
+def _level_mode(value: Any) -> Any:
+    """A level's mode is decided: ``auto`` (a setting, not a decision) is refused."""
+    if value == RenderMode.AUTO or value not in tuple(RenderMode):
+        words = [f"'{mode.value}'" for mode in RenderMode if mode is not RenderMode.AUTO]
+        raise PydanticCustomError("literal_error", "Input should be {expected}",
+                                  {"expected": f"{', '.join(words[:-1])} or {words[-1]}"})
+    return value
+
+
+#: The render mode of a level in a rule file: any but auto (static or browser).
+LevelMode = Annotated[RenderMode, BeforeValidator(_level_mode)]
 
 XPATH_NAMESPACES = {"re": "http://exslt.org/regular-expressions"}
 

@@ -22,9 +22,6 @@ Only what a URL needs is imported for it: reading saved files loads no network c
 
 from __future__ import annotations
 
-import gzip
-import re
-import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,16 +30,13 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from structurer.clean import decode_html
 from structurer.errors import FetchError
+from structurer.fetch.replay import base_href, is_url, read_file
 
 if TYPE_CHECKING:
     from structurer.config import Settings
 
 __all__ = ["Source", "base_href", "check_base_url", "is_url", "read_file", "read_pages",
            "saved_url"]
-
-_BASE_HREF = re.compile(rb"""\A(?:\xef\xbb\xbf)?\s*<base\s+href\s*=\s*["']?([^"'\s>]+)""",
-                        re.IGNORECASE)
-
 
 @dataclass(frozen=True)
 class Source:
@@ -56,19 +50,6 @@ class Source:
     status: int = 200
     headers: Mapping[str, str] = field(default_factory=dict)
     rendered: bool = False
-
-
-def is_url(text: str) -> bool:
-    return urlsplit(text).scheme in ("http", "https")
-
-
-def base_href(body: bytes) -> str | None:
-    """The URL of a leading ``<base href>`` (SWDE convention), if the file starts with one."""
-    match = _BASE_HREF.match(body[:4096])
-    if match is None:
-        return None
-    url = match.group(1).decode("utf-8", "replace")
-    return url if is_url(url) else None
 
 
 def _folder(base_url: str) -> bool:
@@ -85,28 +66,6 @@ def saved_url(path: str, body: bytes, base_url: str | None = None) -> str:
         name = Path(path).name.removesuffix(".gz")
         return urljoin(base_url if base_url.endswith("/") else base_url + "/", quote(name))
     return base_href(body) or Path(path).resolve().as_uri()
-
-
-def read_file(path: str, max_bytes: int) -> bytes:
-    """At most ``max_bytes`` of the file (gunzipped for ``.gz``), or a one-line error."""
-    try:
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as zipped:
-                body = zipped.read(max_bytes + 1)
-        else:
-            with Path(path).open("rb") as handle:
-                body = handle.read(max_bytes + 1)
-    except FileNotFoundError:
-        raise FetchError("no such file", url=path) from None
-    except IsADirectoryError:
-        raise FetchError("is a directory, not a saved page", url=path) from None
-    except (OSError, EOFError, zlib.error) as error:
-        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise FetchError(f"cannot read the saved page: {reason}", url=path) from None
-    if len(body) > max_bytes:
-        raise FetchError(f"larger than {max_bytes:,} bytes (the max_page_bytes setting); not "
-                         "a page to read", url=path)
-    return body
 
 
 def max_page_bytes(settings: Settings | None) -> int:
@@ -132,14 +91,15 @@ def check_base_url(base_url: str | None, files: int) -> None:
 
 
 def _fetched(urls: list[str], settings: Settings) -> list[Source]:
-    from structurer.fetch import HttpFetcher, run_sync
+    from structurer.fetch import open_fetcher, run_sync
+    from structurer.schema import RenderMode
 
     if not settings.allowed_hosts:  # a URL given is fetched, not what it redirects elsewhere to
         hosts = sorted({urlsplit(u).netloc.rpartition("@")[2].lower() for u in urls})
         settings = settings.model_copy(update={"allowed_hosts": hosts})
 
     async def run() -> list[Source]:
-        async with HttpFetcher(settings) as http:
+        async with open_fetcher(RenderMode.STATIC, settings) as http:
             pages = [await http.fetch(url) for url in urls]
         return [Source(url, p.final_url, p.body, p.text, p.encoding, p.status, p.headers,
                        p.rendered) for url, p in zip(urls, pages, strict=True)]

@@ -1,8 +1,10 @@
 """Shared fixtures: demo shops served once per test session on 127.0.0.1, the hand-written
-rule files of ``fixtures/rules/`` and demo pages fetched once."""
+rule files of ``fixtures/rules/`` (and :func:`rule_text` for the small ones tests write
+inline) and demo pages fetched once."""
 
 from __future__ import annotations
 
+import textwrap
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,6 +21,35 @@ from structurer.rules.model import SiteRules
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"
 STATIC_SHOPS = ["outfitters", "kumo", "huaxia", "nordlicht"]
+
+
+def rule_text(site: str, levels: str) -> str:
+    """A rule file's text: the preamble every hand-written test rule file shares (``site``,
+    ``http://SITE/`` as its start URL, a fixed date and the ecommerce template), then
+    ``levels``, the YAML under ``levels:`` at any indentation.
+
+    The preamble has no braces, so ``rule_text("{site}", LEVELS)`` (``LEVELS`` with ``{{``
+    for its braces) stays a ``str.format`` template of the site.
+    """
+    body = textwrap.indent(textwrap.dedent(levels).strip("\n"), "  ")
+    return (f"schema_version: 1\nsite: {site}\nstart_url: http://{site}/\n"
+            "generated_at: '2026-01-01T00:00:00Z'\n"
+            "template:\n  name: ecommerce\n  hash: sha256:0123456789abcdef\n"
+            f"levels:\n{body}\n")
+
+
+#: The smallest two-level rule file (a list of links to products named by their <h1>), as
+#: a ``str.format`` template of the site.
+LIST_DETAIL_RULES = rule_text("{site}", """
+  list:
+    item_xpath: //ul/li
+    detail_link_xpath: ./a
+    fields:
+      name: {{xpath: ./a, kind: text}}
+  detail:
+    fields:
+      name: {{xpath: //h1, kind: text}}
+""")
 
 
 def fixture_rules(shop: str) -> SiteRules:

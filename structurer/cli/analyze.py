@@ -68,10 +68,8 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 
 def cmd_analyze_many(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from structurer.api import analyze_many, read_url_file
-    from structurer.learn.batch import BatchDisplay, summary_table
+    from structurer.cli.display import BatchDisplay, print_batch_summary
 
     settings = _settings(args)
     tasks, bad = read_url_file(args.urls)
@@ -82,7 +80,7 @@ def cmd_analyze_many(args: argparse.Namespace) -> int:
                                jobs=args.jobs, timeout=args.timeout, on_start=display.start,
                                on_progress=display.step, on_done=display.done)
     results = sorted([*results, *bad], key=lambda r: int(r.task.source.rsplit(":", 1)[1]))
-    Console(width=None if sys.stdout.isatty() else 200).print(summary_table(results))
+    print_batch_summary(results)
     ok = sum(r.ok for r in results)
     say(f"{ok} of {len(results)} shops analyzed; rule files in {args.out}")
     complete = ok == len(results) and not any(r.shortfall for r in results)
@@ -90,6 +88,10 @@ def cmd_analyze_many(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
+    from structurer.schema import RenderMode
+
+    # no default of its own: a settings file's or -s render stands unless --render is given
+    modes = [mode.value for mode in RenderMode]
     p = sub.add_parser("analyze", help="learn a site's rule file from its entry URL",
                        description="Explore a shop from its entry URL (or learn one level from "
                                    "sample pages) and write site_rules/<host>.yaml. A rule file "
@@ -104,9 +106,9 @@ def register(sub: Any) -> None:
     p.add_argument("--max-pages", type=at_least(3), metavar="N",
                    help="pages to fetch at most, at least 3 (default: 60); too few leave the "
                         "rule file without a detail level")
-    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto",
+    p.add_argument("--render", choices=modes,
                    help="static HTTP or a browser per level; auto: decide per level by "
-                        "comparing pages (default: %(default)s)")
+                        "comparing pages; not given: the render setting (default: auto)")
     p.add_argument("--level", choices=["list", "detail"], help="with --pages: the level to learn")
     p.add_argument("--pages", nargs="+", metavar="PAGE",
                    help="at least 2 sample pages of one level (saved files, .gz too, or URLs)")
@@ -131,8 +133,9 @@ def register(sub: Any) -> None:
                    help="lexicon: a shipped name or a YAML file (default: ecommerce)")
     p.add_argument("--max-pages", type=at_least(3), metavar="N",
                    help="pages to fetch per shop at most, at least 3 (default: 60)")
-    p.add_argument("--render", choices=["auto", "static", "browser"], default="auto",
-                   help="static HTTP or a browser per level (default: %(default)s)")
+    p.add_argument("--render", choices=modes,
+                   help="static HTTP or a browser per level; not given: the render "
+                        "setting (default: auto)")
     p.add_argument("--timeout", type=positive_float, default=600, metavar="S",
                    help="give up on a shop after S seconds (default: %(default)s)")
     add_settings(p)

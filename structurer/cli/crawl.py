@@ -56,26 +56,24 @@ def cmd_crawl(args: argparse.Namespace) -> int:
 
 
 def _crawl(args: argparse.Namespace, settings: Settings) -> int:
-    from rich.console import Console
-
+    from structurer.cli.display import CrawlDisplay, print_crawl_summary
     from structurer.crawler.engine import crawl_site
-    from structurer.crawler.stats import summary_table
     from structurer.rules import load_rules
 
     to_stdout = args.out == "-"
     rules = load_rules(args.rules[0])
     try:
-        result = crawl_site(rules, args.out, settings, fmt=args.format, state=args.state,
-                            resume=args.resume, recrawl=args.recrawl,
-                            revisit_all=args.revisit_all, overwrite=args.overwrite,
-                            rules_file=args.rules[0])
+        with CrawlDisplay() as display:
+            result = crawl_site(rules, args.out, settings, fmt=args.format, state=args.state,
+                                resume=args.resume, recrawl=args.recrawl,
+                                revisit_all=args.revisit_all, overwrite=args.overwrite,
+                                rules_file=args.rules[0], progress=display.update)
     except KeyboardInterrupt:
         fail(_interrupted(args))
         return EXIT_INTERRUPTED
     tell = say if not to_stdout else lambda text: print(text, file=sys.stderr, flush=True)
-    Console(file=sys.stderr if to_stdout else sys.stdout).print(
-        summary_table(result.stats, f"{'recrawl' if args.recrawl else 'crawl'} of "
-                                    f"{args.rules[0]}"))
+    print_crawl_summary(result.stats, f"{'recrawl' if args.recrawl else 'crawl'} of "
+                                      f"{args.rules[0]}", sys.stderr if to_stdout else None)
     what = "new or changed records" if args.recrawl else "records"
     where = "standard output" if to_stdout else str(result.out)
     tell(f"wrote {result.stats.records} {what} to {where}"
@@ -108,8 +106,6 @@ def _interrupted(args: argparse.Namespace) -> str:
 
 def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
     """One Scrapy worker: alone, or sharing the crawl in Redis with other workers."""
-    from rich.console import Console
-
     bad = [flag for flag, used in (("--resume", args.resume), ("--recrawl", args.recrawl),
                                    ("--strict", args.strict), ("--out -", args.out == "-"),
                                    ("--state without --redis", args.state and not args.redis),
@@ -124,11 +120,11 @@ def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
     if not args.redis and not args.overwrite and out.is_file() and out.stat().st_size:
         fail(f"{out}: holds records already: --overwrite replaces them")
         return EXIT_BAD_INPUT
+    from structurer.cli.display import print_crawl_summary
     from structurer.crawler.scrapy import run_worker
-    from structurer.crawler.stats import summary_table
 
     result = run_worker(args.rules, args.out, settings, redis_url=args.redis, crawl=args.state)
-    Console().print(summary_table(result.stats, f"Scrapy worker {result.worker}"))
+    print_crawl_summary(result.stats, f"Scrapy worker {result.worker}")
     again = f" (+{result.recovered} left by its last run)" if result.recovered else ""
     say(f"wrote {result.stats.records} records{again} to {result.out}, statistics to "
         f"{result.stats_path}")

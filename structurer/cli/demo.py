@@ -79,9 +79,13 @@ def cmd_demo_truth(args: argparse.Namespace) -> int:
 
 
 def cmd_demo_run(args: argparse.Namespace) -> int:
+    from structurer.cli.display import DemoDisplay
     from structurer.demo.run import run_demo
 
-    return run_demo(args.shops, out=args.out)
+    shown = DemoDisplay()
+    result = run_demo(args.shops, out=args.out, say=shown.say)
+    shown.result(result)
+    return 1 if result.failed else EXIT_OK
 
 
 def _seeds(texts: Sequence[str]) -> list[int]:

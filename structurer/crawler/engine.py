@@ -17,7 +17,6 @@ continues it.
 
 from __future__ import annotations
 
-import importlib
 import queue
 import shutil
 import sqlite3
@@ -33,33 +32,27 @@ from structurer.config import Settings
 from structurer.crawler.drift import Drift, check_drift
 from structurer.crawler.frontier import CATEGORY, DETAIL, Frontier, Link, canonical
 from structurer.crawler.products import record_columns, record_hash
-from structurer.crawler.session import CRAWL_RETRIES, Crawler, CrawlStopped, FetcherFactory
+from structurer.crawler.schedule import Revisit
+from structurer.crawler.session import (
+    CRAWL_RETRIES,
+    Crawler,
+    CrawlStopped,
+    FetcherFactory,
+    ProgressCallback,
+)
 from structurer.crawler.sinks import Sink, SinkMode, attach, check_writable, open_sink
 from structurer.crawler.state import check_distinct, note_last_crawl, open_state, resolve_state
-from structurer.crawler.stats import CrawlStats, LiveDisplay
+from structurer.crawler.stats import CrawlStats
 from structurer.crawler.streams import CallbackSink
 from structurer.crawler.traverse import render_modes
 from structurer.errors import FrontierError, StructurerError
-from structurer.fetch.base import Fetcher
-from structurer.fetch.http import HttpFetcher, run_sync
+from structurer.fetch import open_fetcher, run_sync
 from structurer.replay.extract import compile_rules
 from structurer.rules.model import SiteRules
+from structurer.schema import RenderMode
 
 __all__ = ["CRAWL_RETRIES", "CrawlResult", "crawl_records", "crawl_site", "crawl_site_async",
-           "make_fetcher", "shortfall"]
-
-
-def make_fetcher(mode: str, settings: Settings) -> Fetcher:
-    """The fetcher for a level's render mode: HTTP for ``static``, a browser otherwise."""
-    if mode == "browser":
-        try:
-            module = importlib.import_module("structurer.fetch.browser")
-        except ImportError as error:
-            raise StructurerError(f"this rule file needs a browser, which is not available "
-                                  f"({error})") from None
-        return cast(Fetcher, module.BrowserFetcher(settings))
-    return HttpFetcher(settings)
-
+           "shortfall"]
 
 
 @dataclass
@@ -94,9 +87,9 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
                            state: str | Path | None = None, resume: bool = False,
                            recrawl: bool = False, revisit_all: bool = False,
                            overwrite: bool = False, rules_file: str | Path | None = None,
-                           display: bool | None = None,
+                           progress: ProgressCallback | None = None,
                            clock: Callable[[], float] = time.time,
-                           factory: FetcherFactory = make_fetcher,
+                           factory: FetcherFactory = open_fetcher,
                            stop: threading.Event | None = None) -> CrawlResult:
     """Crawl the site of ``rules`` into ``sink``; see :func:`crawl_site`."""
     if resume and overwrite:
@@ -105,7 +98,7 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
     settings = settings or Settings()
     if not settings.allowed_hosts:
         settings = settings.model_copy(update={"allowed_hosts": sorted(rules.allowed_hosts)})
-    if factory is make_fetcher and "browser" in render_modes(rules).values():
+    if factory is open_fetcher and RenderMode.BROWSER in render_modes(rules).values():
         from structurer.fetch.chromium import find_chromium
 
         find_chromium(settings)     # a missing browser is bad input, said before any work
@@ -126,7 +119,7 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
                stats_path, resume=resume, recrawl=recrawl, overwrite=overwrite,
                revisit_all=revisit_all)
     try:
-        result = await run.run(clock=clock, factory=factory, display=display,
+        result = await run.run(clock=clock, factory=factory, progress=progress,
                                note=source if temporary is None else None,
                                stop=stop.is_set if stop is not None else None)
     finally:
@@ -150,14 +143,15 @@ def crawl_site(rules: SiteRules, sink: Sink | str | Path, settings: Settings | N
     truncates). Other options: ``state`` (the state database; default
     ``<output>.state``, for ``recrawl`` and ``resume`` the previous crawl's: see
     :mod:`structurer.crawler.state`), ``rules_file`` (the rule file's path: where its
-    latest crawl is noted), ``display`` (progress: live on a terminal, a line every 10 s
-    elsewhere; False: none), ``clock`` (seconds since the epoch, for the revisit
-    schedule), ``stop`` (a :class:`threading.Event`: once set, the crawl ends with
-    :class:`~structurer.crawler.session.CrawlStopped`, resumable). Statistics go to
-    ``<output>.stats.json``. Bad input (a state of another site, an unwritable output,
-    an output in use) raises a one-line :class:`~structurer.errors.StructurerError`
-    before any page is fetched; a crawl that falls short says why in
-    :attr:`CrawlResult.shortfall`.
+    latest crawl is noted), ``progress`` (called with a
+    :class:`~structurer.crawler.stats.CrawlProgress` every quarter second at most while
+    the crawl runs; the crawl itself prints nothing), ``clock`` (seconds since the
+    epoch, for the revisit schedule), ``stop`` (a :class:`threading.Event`: once set,
+    the crawl ends with :class:`~structurer.crawler.session.CrawlStopped`, resumable).
+    Statistics go to ``<output>.stats.json``. Bad input (a state of another site, an
+    unwritable output, an output in use) raises a one-line
+    :class:`~structurer.errors.StructurerError` before any page is fetched; a crawl that
+    falls short says why in :attr:`CrawlResult.shortfall`.
     """
     return run_sync(crawl_site_async(rules, sink, settings, **options))
 
@@ -184,8 +178,7 @@ def crawl_records(rules: SiteRules, settings: Settings | None = None,
     def crawl() -> None:
         try:
             put("done", crawl_site(rules, CallbackSink(lambda rows: put("records", rows)),
-                                   settings, display=options.pop("display", False),
-                                   stop=stop, **options))
+                                   settings, stop=stop, **options))
         except CrawlStopped:
             return
         except BaseException as error:  # handed to the reader, raised there
@@ -222,7 +215,7 @@ class _Run:
         self.revisit_all = revisit_all
 
     async def run(self, *, clock: Callable[[], float], factory: FetcherFactory,
-                  display: bool | None, note: Path | None,
+                  progress: ProgressCallback | None, note: Path | None,
                   stop: Callable[[], bool] | None) -> CrawlResult:
         out, rules = self.out, self.rules
         out.lock()
@@ -243,7 +236,7 @@ class _Run:
                 if mode != "resume" and note is not None:
                     note_last_crawl(note, self.state, out.path)
                 stats, finished, run = await self.crawl(frontier, mode, clock, factory,
-                                                        display, stop)
+                                                        progress, stop)
             finally:
                 frontier.close()
         except sqlite3.Error as error:   # the state's disk is full, or failing
@@ -254,7 +247,7 @@ class _Run:
         return self.result(stats, finished, recrawl=run > 1)
 
     async def crawl(self, frontier: Frontier, mode: SinkMode, clock: Callable[[], float],
-                    factory: FetcherFactory, display: bool | None,
+                    factory: FetcherFactory, progress: ProgressCallback | None,
                     stop: Callable[[], bool] | None) -> tuple[CrawlStats, bool, int]:
         compiled, out, rules = compile_rules(self.rules), self.out, self.rules
         stats = CrawlStats.from_dict(frontier.get("stats") if mode == "resume" else None)
@@ -265,24 +258,24 @@ class _Run:
                                           for f in lay.plan.fields}),
                         "record": list(out.columns)}
         attach(frontier, out, mode)
-        with LiveDisplay(enabled=display) as live:
-            crawler = Crawler(compiled, frontier, out, self.settings, stats, factory=factory,
-                              clock=clock, display=live, stop=stop)
-            try:
-                if frontier.get("status") == "running":
-                    level = CATEGORY if compiled.has_list else DETAIL
-                    with frontier.transaction():
-                        frontier.seed([Link(canonical(rules.start_url), rules.start_url,
-                                            level, 0, ())])
-                    crawler.known.add(canonical(rules.start_url))
-                    done = await crawler.run(self.settings.max_pages)
-                    crawler.finish(done)
-            finally:
-                await crawler.close()
+        frontier.revisit = Revisit.of(self.settings)
+        crawler = Crawler(compiled, frontier, out, self.settings, stats, factory=factory,
+                          clock=clock, progress=progress, stop=stop)
+        try:
+            if frontier.get("status") == "running":
+                level = CATEGORY if compiled.has_list else DETAIL
+                with frontier.transaction():
+                    frontier.seed([Link(canonical(rules.start_url), rules.start_url,
+                                        level, 0, ())])
+                crawler.known.add(canonical(rules.start_url))
+                done = await crawler.run(self.settings.max_pages)
+                crawler.finish(done)
+        finally:
+            await crawler.close()
         return stats, bool(frontier.get("complete", True)), frontier.run
 
     def result(self, stats: CrawlStats, finished: bool, *, recrawl: bool) -> CrawlResult:
-        drift = check_drift(self.rules, stats)
+        drift = check_drift(self.rules, stats, self.settings)
         short = shortfall(stats, recrawl=recrawl)
         finished = finished and short is None
         if self.stats_path is not None:

@@ -34,7 +34,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from structurer.config import Settings
-from structurer.crawler.schedule import DAY, DEFAULT_INTERVAL, History, reschedule
+from structurer.crawler.schedule import (
+    DAY,
+    DEFAULT_INTERVAL,
+    DEFAULT_REVISIT,
+    History,
+    Revisit,
+    reschedule,
+)
 from structurer.crawler.tasks import CATEGORY, DETAIL, LEVELS, LIST, Item, Link, Outcome, Task
 from structurer.crawler.urls import canonical, url_pattern, well_formed
 from structurer.errors import FrontierError
@@ -48,8 +55,7 @@ __all__ = ["CATEGORY", "DAY", "DEFAULT_INTERVAL", "DETAIL", "LEVELS", "LIST", "F
            "well_formed"]
 
 PENDING, DETAILED, NO_DETAIL = 0, 1, 2   # products.state: what is known of the detail page
-NEAR_BITS = 3       # simhashes this close are the same page
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1      # the state database's format (a fact, not a knob)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -98,6 +104,7 @@ class Frontier:
         self._cursor = [0, 0]
         self._dry = [False, False]
         self.size = db.execute("SELECT count(*) FROM run_queue").fetchone()[0]
+        self.revisit: Revisit = DEFAULT_REVISIT   # the crawl's settings (Revisit.of)
 
     # ----- opening ------------------------------------------------------------------------
     @classmethod
@@ -274,8 +281,8 @@ class Frontier:
         old_fp = _unsigned(row[5]) if row else None
         changed = row is not None and o.error is None and (
             row[6] != o.content or old_fp is None or o.fingerprint is None
-            or (old_fp ^ o.fingerprint).bit_count() > NEAR_BITS)
-        history = reschedule(prev, changed, now)
+            or (old_fp ^ o.fingerprint).bit_count() > self.revisit.near_bits)
+        history = reschedule(prev, changed, now, self.revisit)
         if o.error is not None:  # ask again on the next recrawl
             history = History(history.visits, history.same, history.changed,
                               history.interval, now)

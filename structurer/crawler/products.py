@@ -1,8 +1,9 @@
 """Product records: list and detail extraction merged into one validated record.
 
 Input: the list-item records of every list page that showed a product (each with the
-category path of the page), the product's detail record (or None), and the field
-names the rule file and its lexicon define. Output: one ``dict`` in the shape of
+category path of the page), the product's detail record (or None), and the record's
+keys: the rule file's ``record.columns`` (analysis writes the template's fields there,
+so a crawl never reads the lexicon) and its own fields. Output: one ``dict`` in the shape of
 ARCHITECTURE.md ("Contracts"), validated by :class:`Product`: ``url``, ``name``,
 ``price`` (a number), ``currency``, ``price_text``, ``image``, ``availability``,
 ``sku``, ``description``, ``category`` (the most specific path, top first),
@@ -25,10 +26,9 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from structurer.errors import StructurerError
-from structurer.lexicon import load_lexicon
 from structurer.replay.extract import CompiledRules
-from structurer.rules.model import SiteRules
+from structurer.replay.records import BASE_COLUMNS
+from structurer.replay.records import record_columns as columns_of
 
 if TYPE_CHECKING:
     from structurer.crawler.frontier import Frontier
@@ -40,10 +40,6 @@ __all__ = ["Listing", "Product", "build_product", "category_name", "emit_records
 
 # (page URL, category path of the page, the item's list record)
 Listing = tuple[str, Sequence[str], dict[str, Any]]
-
-BASE_COLUMNS = ("url", "name", "price", "currency", "price_text", "image", "availability",
-                "sku", "description", "category", "categories")
-
 
 class Product(BaseModel):
     """One product as a crawl emits it; fields beyond these are kept as found."""
@@ -165,36 +161,17 @@ def record_hash(record: dict[str, Any]) -> str:
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
-def template_fields(rules: SiteRules) -> list[tuple[str, str]]:
-    """(name, kind) of every field of the rules' lexicon; none if it cannot be loaded."""
-    try:
-        lexicon = load_lexicon(rules.template.path or rules.template.name)
-    except StructurerError as error:
-        log.info("lexicon of the rule file not loaded (%s): records carry the rules' fields",
-                 error)
-        return []
-    return [(name, spec.kind) for name, spec in lexicon.fields.items()]
-
-
-def record_columns(compiled: CompiledRules,
-                   template: Iterable[tuple[str, str]] | None = None) -> list[str]:
-    """Every key a record of these rules can have, in a stable order: the contract's
-    fields, then the template's (``(name, kind)`` pairs; by default those of the rules'
-    lexicon), then the rules' own; money fields bring ``<name>_text``."""
-    names: list[str] = list(BASE_COLUMNS)
-
-    def add(name: str, kind: str) -> None:
-        for key in (name, f"{name}_text") if kind == "money" else (name,):
-            if key not in names:
-                names.append(key)
-
-    for name, kind in template_fields(compiled.rules) if template is None else template:
-        add(name, kind)
-    for plan in [layout.plan for layout in compiled.lists] + \
-            [layout.plan for layout in compiled.details]:
-        for field in plan.fields:
-            add(field.name, "money" if field.money else field.spec.kind)
-    return names
+def record_columns(compiled: CompiledRules) -> list[str]:
+    """Every key a record of these rules can have, in a stable order: the rule file's
+    ``record.columns`` (the contract's keys without one), then the rules' own fields
+    not among them; money fields bring ``<name>_text``. From the rule file alone: a
+    worker on another machine gives the same records."""
+    record = compiled.rules.record
+    plans = [layout.plan for layout in compiled.lists] + \
+        [layout.plan for layout in compiled.details]
+    return columns_of(((field.name, "money" if field.money else field.spec.kind)
+                       for plan in plans for field in plan.fields),
+                      record.columns if record is not None else BASE_COLUMNS)
 
 
 def unemitted(frontier: Frontier, run: int, after: str, limit: int, *,

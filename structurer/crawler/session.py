@@ -4,8 +4,10 @@ Input: the compiled rules, the opened :class:`~structurer.crawler.frontier.Front
 :class:`~structurer.crawler.sinks.Sink`, :class:`~structurer.config.Settings`, the
 statistics so far and a fetcher factory. Output: pages fetched concurrently (category and
 list pages first), each batch of outcomes committed in one transaction, the records it
-completes emitted and written to the sink, progress shown; at the end every product of
-the run emitted. Opening the output and the state, and the statistics file, are
+completes emitted and written to the sink; at the end every product of the run
+emitted; every ``PROGRESS_EVERY`` seconds at most, a
+:class:`~structurer.crawler.stats.CrawlProgress` handed to the progress callback.
+Opening the output and the state, and the statistics file, are
 :mod:`structurer.crawler.engine`'s.
 
 Traversal: the start page's category links (``levels.category.link_xpath``, followed
@@ -19,7 +21,7 @@ reading a fetched page into links, paths and items is :mod:`structurer.crawler.t
 shared with the Scrapy runtime (:mod:`structurer.crawler.scrapy`).
 
 Each level is fetched by the fetcher its ``render.mode`` asks for (the factory, by
-default :func:`structurer.crawler.engine.make_fetcher`): static levels over HTTP, browser
+default :func:`structurer.fetch.open_fetcher`): static levels over HTTP, browser
 levels through ``structurer.fetch.browser``. Pages behind category links are read as
 lists too, so they get a browser when either the category or the list level needs one.
 Links are checked before they are queued (:class:`~structurer.crawler.frontier.Guards`):
@@ -39,23 +41,26 @@ from structurer.config import Settings
 from structurer.crawler.frontier import CATEGORY, Frontier, Guards, Outcome, Task
 from structurer.crawler.products import emit_records, unemitted
 from structurer.crawler.sinks import Sink, sync
-from structurer.crawler.stats import CrawlStats, LiveDisplay
+from structurer.crawler.stats import CrawlProgress, CrawlStats
 from structurer.crawler.traverse import PageReader, count_page, mode_for, render_modes, unreadable
 from structurer.errors import FetchError
 from structurer.fetch.base import Fetcher, Page
 from structurer.replay.extract import CompiledRules
+from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
 
-__all__ = ["COMMIT_EVERY", "CRAWL_RETRIES", "EMIT_CHUNK", "TRANSIENT", "CrawlStopped", "Crawler",
-           "FetcherFactory"]
+__all__ = ["COMMIT_EVERY", "CRAWL_RETRIES", "EMIT_CHUNK", "PROGRESS_EVERY", "TRANSIENT",
+           "CrawlStopped", "Crawler", "FetcherFactory", "ProgressCallback"]
 
-FetcherFactory = Callable[[str, Settings], Fetcher]
+FetcherFactory = Callable[[RenderMode, Settings], Fetcher]
+ProgressCallback = Callable[[CrawlProgress], None]
 TRANSIENT = frozenset({"timeout", "connection", "http 429", "http 500", "http 502", "http 503",
                        "http 504"})
 CRAWL_RETRIES = 2       # times a transiently failed page goes back to the end of the queue
 COMMIT_EVERY = 0.25     # seconds between state commits while work keeps coming
 EMIT_CHUNK = 500        # records built per transaction when many are due at once
+PROGRESS_EVERY = 0.25   # seconds between progress reports at least (a live status refresh)
 
 
 class CrawlStopped(Exception):
@@ -68,12 +73,12 @@ class Crawler:
 
     def __init__(self, compiled: CompiledRules, frontier: Frontier, sink: Sink,
                  settings: Settings, stats: CrawlStats, *, factory: FetcherFactory,
-                 clock: Callable[[], float], display: LiveDisplay,
+                 clock: Callable[[], float], progress: ProgressCallback | None = None,
                  stop: Callable[[], bool] | None = None) -> None:
         rules = compiled.rules
         self.stop = stop
         self.c, self.frontier, self.sink, self.settings = compiled, frontier, sink, settings
-        self.stats, self.factory, self.clock, self.display = stats, factory, clock, display
+        self.stats, self.factory, self.clock, self.progress = stats, factory, clock, progress
         levels = rules.levels
         self.modes = render_modes(rules)
         self.guards = Guards(settings, set(settings.allowed_hosts), rules.start_url,
@@ -91,7 +96,7 @@ class Crawler:
         self.base_elapsed = stats.elapsed
         self.base_retries = stats.retries
         self.base_pages = stats.pages_total
-        self.started = time.monotonic()
+        self.started = self.reported = time.monotonic()
         self.inflight = 0
         stats.sample()                        # where this session starts on the timeline
 
@@ -114,10 +119,7 @@ class Crawler:
             # loading skeleton before the data arrives
             page = await self.fetcher(task).fetch(task.url)
         except FetchError as error:
-            kind = str(getattr(error, "kind", "fetch"))
-            status = getattr(error, "status", None)
-            if kind == "http" and status:
-                kind = f"http {status}"
+            kind = error.failure
             return Outcome(task, error=kind,
                            retry=kind in TRANSIENT and task.tries < CRAWL_RETRIES)
         try:
@@ -214,9 +216,14 @@ class Crawler:
             after = keys[-1]
 
     def show(self) -> None:
-        self.display.update(self.stats, self.frontier.size, self.inflight,
-                            pages=self.stats.pages_total - self.base_pages,
-                            elapsed=time.monotonic() - self.started)
+        """Hand the progress callback where the crawl stands, ``PROGRESS_EVERY`` at most."""
+        now = time.monotonic()
+        if self.progress is None or now - self.reported < PROGRESS_EVERY:
+            return
+        self.reported = now
+        self.progress(CrawlProgress(self.stats, self.frontier.size, self.inflight,
+                                    pages=self.stats.pages_total - self.base_pages,
+                                    elapsed=now - self.started))
 
     def _count(self, batch: list[Outcome]) -> None:
         stats = self.stats

@@ -1,5 +1,6 @@
 """Output sinks: JSON lines, CSV or SQLite files (standard output and a callback are
-:mod:`structurer.crawler.streams`'s); each record written once.
+:mod:`structurer.crawler.streams`'s, the protocol all follow
+:mod:`structurer.crawler.outputs`'s); each record written once.
 
 Input: rows ``(seq, record JSON)`` from the state database's outbox (see
 :mod:`structurer.crawler.frontier`). Output: the records in the sink and a *mark* after
@@ -25,105 +26,26 @@ The protocol that makes a crash harmless (:func:`attach`, :func:`sync`):
 
 from __future__ import annotations
 
-import csv
 import errno
 import fcntl
-import io
 import json
 import os
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, Literal, Protocol, cast
+from typing import BinaryIO, Literal, cast
 
 from structurer.crawler.frontier import Frontier
+from structurer.crawler.outputs import FORMATS, Format, Rows, Sink, cannot, encode, header
+from structurer.crawler.streams import StreamSink
 from structurer.errors import FrontierError, StructurerError
 
-__all__ = ["FORMATS", "CsvSink", "JsonlSink", "Sink", "SinkMode", "SqliteSink", "attach",
-           "cannot", "check_writable", "encode", "header", "open_sink", "sync"]
+__all__ = ["CsvSink", "JsonlSink", "Sink", "SinkMode", "SqliteSink", "attach", "check_writable",
+           "open_sink", "sync"]
 
-Format = Literal["jsonl", "csv", "sqlite"]
 SinkMode = Literal["new", "append", "resume"]
-FORMATS: tuple[Format, ...] = ("jsonl", "csv", "sqlite")
-Rows = Sequence[tuple[int, str]]
 SYNC_ROWS = 1000          # outbox rows copied to the output per step
-
-
-class Sink(Protocol):
-    columns: list[str]
-
-    @property
-    def path(self) -> Path | None:
-        """The output file; None: not a file (standard output, a callback)."""
-        ...
-
-    @property
-    def format(self) -> Format:
-        ...
-
-    def lock(self) -> None:
-        """Take the output for this crawl (refused if another crawl has it)."""
-        ...
-
-    def empty(self) -> bool:
-        """Whether the output holds nothing yet."""
-        ...
-
-    def start(self) -> int:
-        """Empty the output and write its header; the mark."""
-        ...
-
-    def append(self) -> int:
-        """Keep what the output holds and write after it; the mark."""
-        ...
-
-    def recover(self, mark: int) -> None:
-        """Cut the output back to ``mark``."""
-        ...
-
-    def write(self, rows: Rows) -> int:
-        """Append rows durably; the new mark."""
-        ...
-
-    def close(self, *, keep: bool = True) -> None:
-        """Release the output; ``keep=False`` removes a file this sink created and never
-        wrote to (a crawl refused before it began)."""
-        ...
-
-
-def cannot(path: Path | None, error: OSError | sqlite3.Error) -> StructurerError:
-    why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-    return StructurerError(f"cannot write output: {why}", url=str(path or "-"))
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, (list, dict)):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def _csv_rows(rows: list[list[str]]) -> bytes:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
-    return buffer.getvalue().encode()
-
-
-def header(fmt: Format, columns: Sequence[str]) -> bytes:
-    """What a text output starts with: the CSV header, nothing for JSON lines."""
-    return _csv_rows([list(columns)]) if fmt == "csv" else b""
-
-
-def encode(fmt: Format, rows: Rows, columns: Sequence[str]) -> bytes:
-    """The bytes of ``rows`` as JSON lines, or as CSV rows under ``columns`` (lists as
-    JSON text)."""
-    if fmt == "csv":
-        records = [json.loads(text) for _, text in rows]
-        return _csv_rows([[_cell(r.get(c)) for c in columns] for r in records])
-    return b"".join(text.encode() + b"\n" for _, text in rows)
 
 
 class _Locked:
@@ -373,8 +295,6 @@ def open_sink(path: str | Path, fmt: str | None = None) -> Sink:
     if fmt not in FORMATS:
         raise StructurerError(f"unknown output format {fmt!r} (known: {', '.join(FORMATS)})")
     if str(path) == "-":
-        from structurer.crawler.streams import StreamSink
-
         return StreamSink(sys.stdout.buffer, fmt)
     if fmt == "jsonl":
         return JsonlSink(path)

@@ -7,8 +7,9 @@ rate (records whose price is empty, non-numeric or garbled: the paper's quality
 measure), failures by kind, skipped links by reason, retries, elapsed time, pages/s
 and a timeline of (elapsed, pages, items, records) samples for the crawl report's
 chart — as a dict (stored in the crawl state so a resumed crawl keeps counting,
-and written as JSON beside the output, ``<output name>.stats.json``), a live display
-on a terminal (periodic progress lines elsewhere) and a summary table.
+and written as JSON beside the output, ``<output name>.stats.json``); and
+:class:`CrawlProgress`, what a running crawl hands its progress callback (showing it is
+the command line's: :mod:`structurer.cli.display`).
 """
 
 from __future__ import annotations
@@ -16,27 +17,19 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 import tempfile
-import time
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
-from typing import Any, NamedTuple, Self, TextIO
-
-from rich.console import Console
-from rich.live import Live
-from rich.table import Table
+from typing import Any, NamedTuple
 
 from structurer.errors import StructurerError
 
-__all__ = ["CrawlStats", "LiveDisplay", "Sample", "price_error", "summary_table"]
+__all__ = ["CrawlProgress", "CrawlStats", "Sample", "price_error"]
 
 SAMPLE_EVERY = 0.5   # seconds between timeline samples at least ...
 MAX_SAMPLES = 240    # ... and at most this many: a longer timeline is thinned to half
-PROGRESS_EVERY = 10.0  # seconds between progress lines when stderr is not a terminal
 _MOJIBAKE = ("\ufffd", "Ã", "Â", "â‚", "â€", "锟")
 
 
@@ -213,87 +206,19 @@ class CrawlStats:
         return path
 
 
-def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.0%}"
+@dataclass(frozen=True)
+class CrawlProgress:
+    """Where a running crawl stands, as its progress callback gets it: the counters of
+    the whole crawl, the queue, and this session's pages and seconds (a resumed
+    crawl's earlier pages took earlier sessions' time, so the rate is this session's)."""
 
+    stats: CrawlStats
+    queued: int             # pages waiting in the run queue
+    in_flight: int          # pages being fetched
+    pages: int              # pages fetched in this session ...
+    elapsed: float          # ... in this many seconds
 
-def _counts(counter: Mapping[str, int]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in sorted(counter.items()))
-
-
-def summary_table(stats: CrawlStats, title: str = "crawl") -> Table:
-    """The end-of-crawl table: pages, items, records, quality, failures."""
-    table = Table(title=title, show_header=False, title_justify="left")
-    table.add_column("what", style="bold")
-    table.add_column("value")
-    table.add_row("pages", _counts(stats.pages) or "0")
-    # category pages that show products are read as lists too: say so where they count
-    where = ("list pages" if stats.list_pages == stats.pages.get("list", 0)
-             else "category and list pages")
-    table.add_row("list items", f"{stats.items} on {stats.list_pages} {where}"
-                  + (f" ({stats.empty_lists} empty)" if stats.empty_lists else ""))
-    table.add_row("records", str(stats.records))
-    table.add_row("price error rate", _pct(stats.price_error_rate)
-                  + (f" ({_counts(stats.price_errors)})" if stats.price_errors else ""))
-    rates = stats.fill_rates("record")
-    if rates:
-        table.add_row("fill rates", ", ".join(f"{k} {_pct(v)}" for k, v in rates.items()))
-    table.add_row("failures", _counts(stats.failures) or "none")
-    if stats.skipped:
-        table.add_row("skipped links", _counts(stats.skipped))
-    table.add_row("retries", f"{stats.retries} HTTP, {stats.requeued} pages requeued")
-    table.add_row("elapsed", f"{stats.elapsed:.1f} s, {stats.pages_per_second:.1f} pages/s")
-    return table
-
-
-class LiveArea:
-    """A rich live area on a terminal, nothing when the stream is not one; a context
-    manager (the crawl's status line, ``analyze-many``'s progress)."""
-
-    def __init__(self, stream: TextIO | None = None, *, enabled: bool | None = None) -> None:
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self._live = Live(console=Console(file=self.stream), auto_refresh=False,
-                          transient=True) if self.enabled else None
-        self._last = 0.0
-
-    def __enter__(self) -> Self:
-        if self._live is not None:
-            self._live.start()
-        return self
-
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        if self._live is not None:
-            self._live.stop()
-
-
-class LiveDisplay(LiveArea):
-    """The crawl's progress: a one-line live status on a terminal; where stderr is not a
-    terminal (a log file, a pipe, cron) a plain line every ``every`` seconds instead, so a
-    long crawl is never silent; nothing when ``enabled`` is False."""
-
-    def __init__(self, stream: TextIO | None = None, *, enabled: bool | None = None,
-                 every: float | None = None) -> None:
-        super().__init__(stream, enabled=enabled)
-        self.lines = enabled is None and not self.enabled
-        self.every = PROGRESS_EVERY if every is None else every
-        self._last = time.monotonic()
-
-    def update(self, stats: CrawlStats, queued: int, in_flight: int, *, pages: int,
-               elapsed: float) -> None:
-        """Show the figures; the rate is this session's: ``pages`` fetched in ``elapsed``
-        seconds (a resumed crawl's earlier pages took earlier sessions' time)."""
-        now = time.monotonic()
-        if now - self._last < (self.every if self.lines else 0.25) or not (
-                self.lines or self._live):
-            return
-        self._last = now
-        rate = pages / elapsed if elapsed > 0 else 0.0
-        text = (f"{stats.pages_total} pages ({rate:.0f}/s)  items {stats.items}  "
-                f"records {stats.records}  errors {sum(stats.failures.values())}  "
-                f"queue {queued}  in flight {in_flight}")
-        if self._live is not None:
-            self._live.update(f"[bold]crawling[/] {text}", refresh=True)
-        else:
-            print(f"structurer: crawling: {text}", file=self.stream, flush=True)
+    @property
+    def rate(self) -> float:
+        """Pages per second of this session."""
+        return self.pages / self.elapsed if self.elapsed > 0 else 0.0

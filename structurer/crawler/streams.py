@@ -1,5 +1,5 @@
 """Sinks that are no file: standard output (``--out -``) and a callback (the records
-iterator). Same protocol as :mod:`structurer.crawler.sinks`; neither can be cut back, so
+iterator). The protocol of :mod:`structurer.crawler.outputs`; neither can be cut back, so
 neither is resumed from a mark (a callback's reader has what was delivered; the state's
 outbox keeps the rest)."""
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from structurer.crawler.sinks import Format, Rows, cannot, encode, header
+from structurer.crawler.outputs import Format, Rows, cannot, encode, header
 from structurer.errors import FrontierError, StructurerError
 
 __all__ = ["CallbackSink", "StreamSink"]

@@ -48,13 +48,14 @@ from structurer.replay.extract import (
 )
 from structurer.replay.xpaths import RuleTimeout
 from structurer.rules.model import SiteRules
+from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
 
 __all__ = ["SKIPS", "PageReader", "count_page", "fingerprint", "mode_for", "render_modes",
            "unreadable"]
 
-Modes = dict[tuple[int, int], str]
+Modes = dict[tuple[int, int], RenderMode]
 SKIPS = frozenset({"robots", "offsite"})   # fetch refusals that are not failures
 _TEXT_RUNS = re.compile(r">([^<]+)<")
 
@@ -98,17 +99,18 @@ def render_modes(rules: SiteRules) -> Modes:
     """The render mode of each (level, depth > 0) of a crawl: the start page's level's own;
     pages behind category links are read as lists too, so they get a browser if either
     the category or the list level asks for one."""
+    static, browser = RenderMode.STATIC, RenderMode.BROWSER
     levels = rules.levels
     start = levels.category or levels.list or levels.detail
-    lists = levels.list.render.mode if levels.list else "static"
-    category = levels.category.render.mode if levels.category else "static"
-    return {(CATEGORY, 0): start.render.mode if start else "static",
-            (CATEGORY, 1): "browser" if "browser" in (category, lists) else "static",
+    lists = levels.list.render.mode if levels.list else static
+    category = levels.category.render.mode if levels.category else static
+    return {(CATEGORY, 0): start.render.mode if start else static,
+            (CATEGORY, 1): browser if browser in (category, lists) else static,
             (LIST, 1): lists,
-            (DETAIL, 1): levels.detail.render.mode if levels.detail else "static"}
+            (DETAIL, 1): levels.detail.render.mode if levels.detail else static}
 
 
-def mode_for(modes: Modes, level: int, depth: int) -> str:
+def mode_for(modes: Modes, level: int, depth: int) -> RenderMode:
     return modes[level, min(depth, 1) if level == CATEGORY else 1]
 
 
@@ -124,6 +126,7 @@ class PageReader:
                  first_seen: Callable[[str], bool], *, fingerprints: bool = True) -> None:
         self.c, self.guards, self.first_seen = compiled, guards, first_seen
         self.fingerprints = fingerprints
+        self.budget = guards.s.rule_budget     # seconds the rules may take on one page
         self.prefixes: list[tuple[str, tuple[str, ...]]] = []
 
     # ----- links and category paths ---------------------------------------------------------
@@ -167,10 +170,11 @@ class PageReader:
                     size=size)
         skipped = o.skipped
         if task.level == DETAIL:
-            o.detail = extract_detail(self.c, tree, url)
+            o.detail = extract_detail(self.c, tree, url, budget=self.budget)
             o.content = record_hash(o.detail) if self.fingerprints else None
         else:
-            found = extract_categories(self.c, tree, url) if task.level == CATEGORY else []
+            found = extract_categories(self.c, tree, url, budget=self.budget) \
+                if task.level == CATEGORY else []
             for name, link in found:
                 if not well_formed(link):       # one bad link does not cost the page
                     skipped.append("malformed")
@@ -189,7 +193,7 @@ class PageReader:
         return o
 
     def _items(self, task: Task, tree: Any, url: str, o: Outcome, skipped: list[str]) -> None:
-        result = extract_list(self.c, tree, url)
+        result = extract_list(self.c, tree, url, budget=self.budget)
         items: list[Item] = []
         for i, fields in enumerate(result.items):
             link = fields.get("url")

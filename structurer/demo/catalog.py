@@ -137,12 +137,25 @@ def _money(value: float, whole: bool) -> Decimal:
     return amount
 
 
+_Leaf = tuple[Category, Sequence[str]]     # a leaf category and the nouns of its products
+
+
 def build_catalog(vocab: Vocabulary, spec: CatalogSpec) -> Catalog:
     """Build a two-level category tree and its products from ``vocab`` and ``spec``."""
     rng = random.Random(spec.seed)
-    categories: list[Category] = []
+    categories, leaves = _category_tree(vocab)
     products: list[Product] = []
-    leaves: list[tuple[Category, Sequence[str]]] = []
+    names: set[str] = set()
+    for leaf, nouns in leaves:
+        for _ in range(rng.randint(*spec.per_leaf)):
+            products.append(_product(len(products), leaf, nouns, vocab, spec, rng, names))
+    return Catalog(tuple(categories), tuple(products))
+
+
+def _category_tree(vocab: Vocabulary) -> tuple[list[Category], list[_Leaf]]:
+    """Every category, top ones before their children, and the leaves with their nouns."""
+    categories: list[Category] = []
+    leaves: list[_Leaf] = []
     for top_name, subs in vocab.tree.items():
         top_slug = slugify(top_name, vocab.slugs)
         children = tuple(f"{top_slug}/{slugify(sub, vocab.slugs)}" for sub in subs)
@@ -151,50 +164,50 @@ def build_catalog(vocab: Vocabulary, spec: CatalogSpec) -> Catalog:
             leaf = Category(child_slug, sub_name, (top_name, sub_name), top_slug)
             categories.append(leaf)
             leaves.append((leaf, nouns))
+    return categories, leaves
 
-    names: set[str] = set()
-    for leaf, nouns in leaves:
-        for _ in range(rng.randint(*spec.per_leaf)):
-            pid = len(products)
-            noun = rng.choice(list(nouns))
-            brand = rng.choice(list(vocab.brands))
-            adj = rng.choice(list(vocab.adjectives))
-            material = rng.choice(list(vocab.materials))
-            model = f"{rng.choice('ABCDEFGHKLMNPRSTVXZ')}{rng.randint(10, 990)}"
-            name = vocab.name_pattern.format(brand=brand, adj=adj, noun=noun, model=model)
-            while name in names:
-                model = f"{model}{rng.randint(1, 9)}"
-                name = vocab.name_pattern.format(brand=brand, adj=adj, noun=noun, model=model)
-            names.add(name)
-            low, high = spec.price_range
-            price = _money(low + (high - low) * rng.random() ** 2.2, spec.whole_prices)
-            original = None
-            if rng.random() < spec.discount_rate:
-                original = _money(float(price) * rng.uniform(1.1, 1.6), spec.whole_prices)
-            sentences = rng.sample(list(vocab.sentences), k=min(3, len(vocab.sentences)))
-            description = vocab.sentence_join.join(
-                s.format(name=name, brand=brand, noun=noun, adj=adj.lower(), material=material)
-                for s in sentences
-            )
-            n_images = rng.randint(*spec.images)
-            rating = round(rng.uniform(2.5, 5.0), 1) if rng.random() < spec.rating_rate else None
-            products.append(Product(
-                id=pid,
-                slug=f"{slugify(name)}-{pid}" if slugify(name) != "x" else f"item-{pid}",
-                name=name,
-                brand=brand,
-                sku=spec.sku_pattern.format(prefix=spec.sku_prefix, n=10007 + pid * 37,
-                                            a=rng.randint(100, 999)),
-                price=price,
-                original_price=original,
-                currency=spec.currency,
-                price_from=rng.random() < spec.price_from_rate,
-                availability="out_of_stock" if rng.random() < spec.out_of_stock_rate
-                else "in_stock",
-                description=description,
-                images=tuple(f"/img/{pid}-{i}.{spec.image_ext}" for i in range(1, n_images + 1)),
-                rating=rating,
-                review_count=rng.randint(1, 480) if rating is not None else 0,
-                category=leaf.slug,
-            ))
-    return Catalog(tuple(categories), tuple(products))
+
+def _product(pid: int, leaf: Category, nouns: Sequence[str], vocab: Vocabulary,
+             spec: CatalogSpec, rng: random.Random, names: set[str]) -> Product:
+    """Product ``pid`` of ``leaf``, its name unique among ``names`` (which it joins)."""
+    noun = rng.choice(list(nouns))
+    brand = rng.choice(list(vocab.brands))
+    adj = rng.choice(list(vocab.adjectives))
+    material = rng.choice(list(vocab.materials))
+    model = f"{rng.choice('ABCDEFGHKLMNPRSTVXZ')}{rng.randint(10, 990)}"
+    name = vocab.name_pattern.format(brand=brand, adj=adj, noun=noun, model=model)
+    while name in names:
+        model = f"{model}{rng.randint(1, 9)}"
+        name = vocab.name_pattern.format(brand=brand, adj=adj, noun=noun, model=model)
+    names.add(name)
+    low, high = spec.price_range
+    price = _money(low + (high - low) * rng.random() ** 2.2, spec.whole_prices)
+    original = None
+    if rng.random() < spec.discount_rate:
+        original = _money(float(price) * rng.uniform(1.1, 1.6), spec.whole_prices)
+    sentences = rng.sample(list(vocab.sentences), k=min(3, len(vocab.sentences)))
+    description = vocab.sentence_join.join(
+        s.format(name=name, brand=brand, noun=noun, adj=adj.lower(), material=material)
+        for s in sentences
+    )
+    n_images = rng.randint(*spec.images)
+    rating = round(rng.uniform(2.5, 5.0), 1) if rng.random() < spec.rating_rate else None
+    return Product(
+        id=pid,
+        slug=f"{slugify(name)}-{pid}" if slugify(name) != "x" else f"item-{pid}",
+        name=name,
+        brand=brand,
+        sku=spec.sku_pattern.format(prefix=spec.sku_prefix, n=10007 + pid * 37,
+                                    a=rng.randint(100, 999)),
+        price=price,
+        original_price=original,
+        currency=spec.currency,
+        price_from=rng.random() < spec.price_from_rate,
+        availability="out_of_stock" if rng.random() < spec.out_of_stock_rate
+        else "in_stock",
+        description=description,
+        images=tuple(f"/img/{pid}-{i}.{spec.image_ext}" for i in range(1, n_images + 1)),
+        rating=rating,
+        review_count=rng.randint(1, 480) if rating is not None else 0,
+        category=leaf.slug,
+    )

@@ -1,52 +1,39 @@
 """Page sources behind one protocol: HTTP (aiohttp), saved files (replay), Chromium.
 
 Input: URLs (and Settings, or saved pages). Output: :class:`Page` objects, or a
-one-line :class:`~structurer.errors.FetchError`. ``fetcher_for`` picks the source:
-saved pages when given, the network otherwise. Which hosts a fetch may reach is
+one-line :class:`~structurer.errors.FetchError` (``kind`` says why). :func:`open_fetcher`
+(:mod:`structurer.fetch.factory`) is the one place a fetcher is made for a
+:class:`~structurer.schema.RenderMode`: HTTP for ``static``, Chromium for ``browser``;
+``fetcher_for`` picks saved pages when given, else HTTP. Which hosts a fetch may reach is
 :mod:`structurer.fetch.scope` (every fetch path asks it before a request leaves);
 finding and launching Chromium is :mod:`structurer.fetch.chromium`, and the route
 every browser tab goes through is :mod:`structurer.fetch.guard`.
+
+The names below load when first used (module ``__getattr__``): reading a saved page
+(:mod:`structurer.fetch.replay`) loads no network code.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from pathlib import Path
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from structurer.config import Settings
-from structurer.fetch.base import Fetcher, Page
-from structurer.fetch.http import (
-    FetchStats,
-    HttpFetcher,
-    HttpFetchError,
-    RetryPolicy,
-    fetch_sync,
-    run_sync,
-)
-from structurer.fetch.replay import ReplayFetcher, SavedPage
-
-# BrowserFetcher lives in structurer.fetch.browser and is imported where needed: it
-# pulls in Playwright, which a static crawl never loads.
-
-
-def fetcher_for(settings: Settings | None = None, *,
-                pages: str | os.PathLike[str] | Mapping[str, str | os.PathLike[str]] | None = None
-                ) -> HttpFetcher | ReplayFetcher:
-    """A ReplayFetcher over ``pages`` (a directory, one file, or a URL -> file mapping)
-    when given, else an HttpFetcher with ``settings``."""
-    if pages is None:
-        return HttpFetcher(settings)
-    if isinstance(pages, Mapping):
-        return ReplayFetcher(pages)
-    path = Path(pages)
-    return ReplayFetcher.from_directory(path) if path.is_dir() else ReplayFetcher.from_files([path])
-
+if TYPE_CHECKING:
+    from structurer.fetch.base import Fetcher as Fetcher
+    from structurer.fetch.base import Page as Page
+    from structurer.fetch.factory import fetcher_for as fetcher_for
+    from structurer.fetch.factory import open_fetcher as open_fetcher
+    from structurer.fetch.http import FetchStats as FetchStats
+    from structurer.fetch.http import HttpFetcher as HttpFetcher
+    from structurer.fetch.http import fetch_sync as fetch_sync
+    from structurer.fetch.http import run_sync as run_sync
+    from structurer.fetch.replay import ReplayFetcher as ReplayFetcher
+    from structurer.fetch.replay import SavedPage as SavedPage
+    from structurer.fetch.retry import RetryPolicy as RetryPolicy
 
 __all__ = [
     "FetchStats",
     "Fetcher",
-    "HttpFetchError",
     "HttpFetcher",
     "Page",
     "ReplayFetcher",
@@ -54,5 +41,34 @@ __all__ = [
     "SavedPage",
     "fetch_sync",
     "fetcher_for",
+    "open_fetcher",
     "run_sync",
 ]
+
+# name -> the module that defines it
+_HOMES = {
+    "FetchStats": "structurer.fetch.http",
+    "Fetcher": "structurer.fetch.base",
+    "HttpFetcher": "structurer.fetch.http",
+    "Page": "structurer.fetch.base",
+    "ReplayFetcher": "structurer.fetch.replay",
+    "RetryPolicy": "structurer.fetch.retry",
+    "SavedPage": "structurer.fetch.replay",
+    "fetch_sync": "structurer.fetch.http",
+    "fetcher_for": "structurer.fetch.factory",
+    "open_fetcher": "structurer.fetch.factory",
+    "run_sync": "structurer.fetch.http",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'structurer.fetch' has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -4,8 +4,8 @@ Input: URLs and a :class:`~structurer.config.Settings` (``chromium_path``,
 ``browser_timeout``, ``browser_pages``, ``user_agent``, ``obey_robots``, ``delay``,
 ``allowed_hosts``...). Output: :class:`~structurer.fetch.base.Page` objects with
 ``rendered=True`` whose ``text`` is the rendered DOM (``page.content()``), or a
-one-line :class:`~structurer.errors.FetchError`: :class:`BrowserFetchError` (with a
-``kind``) or :class:`~structurer.errors.RenderTimeout`.
+one-line :class:`~structurer.errors.FetchError` (with a ``kind``), or its
+:class:`~structurer.errors.RenderTimeout` (kind ``render_timeout``).
 
 What every fetch goes through, in order:
 
@@ -29,7 +29,7 @@ What every fetch goes through, in order:
    robots.txt; a page larger than ``max_page_bytes`` is refused.
 
 Chromium is found and launched by :mod:`structurer.fetch.chromium` and never
-downloaded: a missing binary is one :class:`BrowserFetchError` saying where it was
+downloaded: a missing binary is one ``FetchError`` (kind ``browser``) saying where it was
 looked for and how to install one. A URL's ``user:password@`` is dropped (the
 browser sends no credentials). Everything opened (Playwright driver, browser,
 context, tabs, the robots HttpFetcher) is closed by :meth:`BrowserFetcher.close`, which
@@ -65,9 +65,9 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 from structurer.config import Settings
 from structurer.errors import FetchError, RenderTimeout
 from structurer.fetch.base import Page
-from structurer.fetch.chromium import BrowserFetchError, first_line, launch
+from structurer.fetch.chromium import first_line, launch
 from structurer.fetch.guard import RouteGuard, ms_left, settle
-from structurer.fetch.http import HttpFetcher, HttpFetchError
+from structurer.fetch.http import HttpFetcher
 from structurer.fetch.robots import origin_of
 from structurer.fetch.scope import strip_userinfo
 
@@ -76,7 +76,7 @@ log = logging.getLogger(__name__)
 #: Playwright resource types refused by default: they never change the DOM's structure.
 BLOCKED_RESOURCES = frozenset({"image", "font", "media"})
 VIEWPORT: ViewportSize = {"width": 1366, "height": 900}
-__all__ = ["BLOCKED_RESOURCES", "BrowserFetchError", "BrowserFetcher", "BrowserStats"]
+__all__ = ["BLOCKED_RESOURCES", "BrowserFetcher", "BrowserStats"]
 
 
 @dataclass
@@ -153,8 +153,8 @@ class BrowserFetcher:
             except BaseException as error:
                 await self.close()
                 if isinstance(error, PlaywrightError):
-                    raise BrowserFetchError(f"Chromium did not start: {first_line(error)}",
-                                            url=None, kind="browser") from None
+                    raise FetchError(f"Chromium did not start: {first_line(error)}",
+                                     kind="browser") from None
                 raise
             log.debug("Chromium %s started", self._browser.version)
 
@@ -185,10 +185,7 @@ class BrowserFetcher:
             await self._space(url)
             async with self._tab() as tab:
                 page = await self._render(tab, url, wait_for_xpath, started)
-        except RenderTimeout:
-            self.stats.errors["timeout"] += 1
-            raise
-        except BrowserFetchError as error:
+        except FetchError as error:
             self.stats.errors[error.kind] += 1
             raise
         self.stats.pages += 1
@@ -206,19 +203,19 @@ class BrowserFetcher:
 
     # ----- one fetch -------------------------------------------------------------------
     async def _check(self, url: str, target: str, *, redirected: bool) -> None:
-        """HttpFetcher's URL checks and robots.txt verdict, as BrowserFetchErrors."""
+        """HttpFetcher's URL checks and robots.txt verdict; errors name ``url``."""
+        self.http.check_url(url, target, redirected=redirected)
+        if not self.settings.obey_robots:
+            return
         try:
-            self.http.check_url(url, target, redirected=redirected)
-            if self.settings.obey_robots:
-                rules = await self.http.robots.rules_for(target)
-                if not rules.allowed(target, self.settings.user_agent):
-                    where = f" (redirected to {target})" if redirected else ""
-                    why = f"; {rules.reason}" if rules.reason else ""
-                    raise BrowserFetchError(f"disallowed by robots.txt{where}{why}", url=url,
-                                            kind="robots")
-        except HttpFetchError as error:
-            raise BrowserFetchError(error.message, url=url, kind=error.kind,
-                                    status=error.status) from None
+            rules = await self.http.robots.rules_for(target)
+        except FetchError as error:   # the host is unreachable: say so for this page
+            raise FetchError(error.message, url=url, kind=error.kind,
+                             status=error.status) from None
+        if not rules.allowed(target, self.settings.user_agent):
+            where = f" (redirected to {target})" if redirected else ""
+            why = f"; {rules.reason}" if rules.reason else ""
+            raise FetchError(f"disallowed by robots.txt{where}{why}", url=url, kind="robots")
 
     async def _space(self, url: str) -> None:
         """Space render starts to one host by ``delay`` or robots.txt ``Crawl-delay``."""
@@ -239,7 +236,7 @@ class BrowserFetcher:
         async with self._slots:
             context = self._context
             if context is None:  # closed meanwhile
-                raise BrowserFetchError("the browser was closed", url=None, kind="browser")
+                raise FetchError("the browser was closed", kind="browser")
             if self._idle:
                 tab = self._idle.pop()
             else:
@@ -276,7 +273,7 @@ class BrowserFetcher:
             raise RenderTimeout(f"{what} within {limit:g}s", url=url) from None
         except PlaywrightError as error:
             message = first_line(error)
-            raise BrowserFetchError(message, url=url, kind=_kind(message)) from None
+            raise FetchError(message, url=url, kind=_kind(message)) from None
         final_url = tab.url
         if final_url != url:
             await self._check(url, final_url, redirected=True)
@@ -284,11 +281,10 @@ class BrowserFetcher:
         headers = await response.all_headers() if response is not None else {}
         if not 200 <= status < 300 and self.raise_for_status:
             reason = (response.status_text if response is not None else "") or _phrase(status)
-            raise BrowserFetchError(f"HTTP {status} {reason}", url=url, kind="http",
-                                    status=status)
+            raise FetchError(f"HTTP {status} {reason}", url=url, kind="http", status=status)
         if len(text) > self.settings.max_page_bytes:
-            raise BrowserFetchError(f"rendered page larger than {self.settings.max_page_bytes}"
-                                    " characters", url=url, kind="too_large")
+            raise FetchError(f"rendered page larger than {self.settings.max_page_bytes}"
+                             " characters", url=url, kind="too_large")
         return Page(url=url, final_url=final_url, status=status, body=text.encode("utf-8"),
                     text=text, encoding="utf-8", headers=headers, rendered=True,
                     elapsed=time.monotonic() - started)
@@ -313,7 +309,7 @@ async def _content(tab: Tab, deadline: float) -> str:
 
 
 def _kind(message: str) -> str:
-    """BrowserFetchError kind of a Chromium network error (``net::ERR_...``)."""
+    """FetchError kind of a Chromium network error (``net::ERR_...``)."""
     if "ERR_NAME_NOT_RESOLVED" in message or "ERR_NAME_RESOLUTION_FAILED" in message:
         return "dns"
     if "ERR_CERT_" in message or "ERR_SSL_" in message:

@@ -3,8 +3,8 @@
 Input: :class:`~structurer.config.Settings` (``chromium_path``, ``browser_timeout``) and
 the environment. Output: the path of a usable Chromium (:func:`find_chromium`), a
 launched Playwright browser (:func:`launch`, used by the browser fetcher and the
-review's camera alike), or one :class:`BrowserFetchError` (kind ``browser``) saying
-that none is usable and how to install one.
+review's camera alike), or one :class:`~structurer.errors.FetchError` (kind ``browser``)
+saying that none is usable and how to install one.
 
 Where Chromium is looked for, first hit wins:
 
@@ -37,8 +37,8 @@ from structurer.errors import FetchError
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright
 
-__all__ = ["INSTALL_HINT", "BrowserFetchError", "chromium_candidates", "find_chromium",
-           "first_line", "launch", "playwright_browsers"]
+__all__ = ["INSTALL_HINT", "chromium_candidates", "find_chromium", "first_line", "launch",
+           "playwright_browsers"]
 
 INSTALL_HINT = ("install one (Debian/Ubuntu: `sudo apt-get install chromium`; or "
                 "`python -m playwright install chromium`) or set STRUCTURER_CHROMIUM "
@@ -48,19 +48,6 @@ PATH_NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-st
 PLAYWRIGHT_GLOBS = ("chromium-*/chrome-linux*/chrome",
                     "chromium_headless_shell-*/chrome-linux/headless_shell",
                     "chromium_headless_shell-*/chrome-headless-shell-linux*/chrome-headless-shell")
-
-
-class BrowserFetchError(FetchError):
-    """A failed browser fetch. ``kind`` is one of: browser (missing or not starting),
-    url, offsite, robots, redirects, too_large, connection, dns, tls, http. ``status``
-    is the HTTP status when known. Running out of time is
-    :class:`~structurer.errors.RenderTimeout` instead."""
-
-    def __init__(self, message: str, *, url: str | None, kind: str,
-                 status: int | None = None) -> None:
-        super().__init__(" ".join(message.split()), url=url)
-        self.kind = kind
-        self.status = status
 
 
 def _usable(path: str | Path) -> bool:
@@ -107,7 +94,7 @@ def chromium_candidates(environ: Mapping[str, str]) -> list[str]:
 
 
 def find_chromium(settings: Settings, environ: Mapping[str, str] | None = None) -> str:
-    """The Chromium to launch; :class:`BrowserFetchError` (kind ``browser``) if none is usable."""
+    """The Chromium to launch; a :class:`FetchError` (kind ``browser``) if none is usable."""
     env = os.environ if environ is None else environ
     for chosen, source in ((settings.chromium_path, "the chromium_path setting"),
                            (env.get("STRUCTURER_CHROMIUM"), "STRUCTURER_CHROMIUM")):
@@ -115,15 +102,14 @@ def find_chromium(settings: Settings, environ: Mapping[str, str] | None = None) 
             if _usable(chosen):
                 return chosen
             what = ": not executable" if os.path.isfile(chosen) else ""
-            raise BrowserFetchError(f"no Chromium was found at {chosen!r} (set by {source}"
-                                    f"{what}): {INSTALL_HINT}", url=None, kind="browser")
+            raise FetchError(f"no Chromium was found at {chosen!r} (set by {source}"
+                             f"{what}): {INSTALL_HINT}", kind="browser")
     for path in chromium_candidates(env):
         if _usable(path):
             return path
-    raise BrowserFetchError(
+    raise FetchError(
         f"no Chromium was found (none of {', '.join(PATH_NAMES)} on PATH, none in "
-        f"{playwright_browsers(env)}, no {DEFAULT_CHROMIUM}): {INSTALL_HINT}",
-        url=None, kind="browser")
+        f"{playwright_browsers(env)}, no {DEFAULT_CHROMIUM}): {INSTALL_HINT}", kind="browser")
 
 
 def first_line(error: BaseException) -> str:
@@ -144,5 +130,5 @@ async def launch(playwright: Playwright, settings: Settings) -> Browser:
             executable_path=path, args=list(CHROMIUM_FLAGS), headless=True,
             timeout=max(settings.browser_timeout, 30.0) * 1000)
     except PlaywrightError as error:
-        raise BrowserFetchError(f"Chromium at {path!r} did not start: {first_line(error)}; "
-                                f"{INSTALL_HINT}", url=None, kind="browser") from None
+        raise FetchError(f"Chromium at {path!r} did not start: {first_line(error)}; "
+                         f"{INSTALL_HINT}", kind="browser") from None

@@ -39,7 +39,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import Page as Tab
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from structurer.fetch.chromium import BrowserFetchError
+from structurer.errors import FetchError
 from structurer.fetch.scope import HostScope
 
 log = logging.getLogger(__name__)
@@ -100,14 +100,13 @@ class RouteGuard:
             except PlaywrightError:
                 why = self._why.pop(tab, None)
                 if why is not None and why[2] == target:
-                    raise BrowserFetchError(why[1], url=url, kind=why[0]) from None
+                    raise FetchError(why[1], url=url, kind=why[0]) from None
                 hop = self._redirect.pop(tab, None)
                 if hop is None:
                     raise
             hops += 1
             if hops > self.max_redirects:
-                raise BrowserFetchError(f"too many redirects ({hops})", url=url,
-                                        kind="redirects")
+                raise FetchError(f"too many redirects ({hops})", url=url, kind="redirects")
             await check(hop)
             target = hop
 

@@ -2,7 +2,7 @@
 
 Input: URLs and a :class:`~structurer.config.Settings`. Output: :class:`Page` objects
 (body bytes, text decoded by :func:`structurer.clean.decode_html`, final URL after
-redirects) or a one-line :class:`HttpFetchError` (a ``FetchError`` with ``kind`` and
+redirects) or a one-line :class:`~structurer.errors.FetchError` (with ``kind`` and
 ``status``).
 
 What every request goes through, in order:
@@ -12,23 +12,24 @@ What every request goes through, in order:
    no ``allowed_hosts`` every hop must stay on the site of the URL asked for, so a
    redirect to another host is refused before it is requested;
 2. robots.txt when ``obey_robots`` (see :mod:`structurer.fetch.robots`);
-3. politeness: at most ``per_host_concurrency`` requests in flight per host and
-   ``concurrency`` overall; request *starts* to one host are spaced by the larger of
-   ``delay`` and the robots.txt ``Crawl-delay`` (capped by ``RetryPolicy.max_crawl_delay``);
+3. politeness (:mod:`structurer.fetch.polite`): at most ``per_host_concurrency``
+   requests in flight per host and ``concurrency`` overall; request *starts* to one host
+   are spaced by the larger of ``delay`` and the robots.txt ``Crawl-delay`` (capped by
+   ``RetryPolicy.max_crawl_delay``);
 4. the GET itself, redirects followed here (each hop checked again) up to
    ``max_redirects``; bodies streamed and refused past ``max_page_bytes``;
    robots.txt redirects are followed only on the same host (up to 5; one leading
    elsewhere counts as no robots.txt, like one that keeps redirecting);
 5. retries on connection errors, timeouts and 429/500/502/503/504: at most
    ``retries`` more attempts, exponential backoff with jitter, or ``Retry-After``
-   (seconds or an HTTP date, capped) when the server sends it.
+   (seconds or an HTTP date, capped) when the server sends it (:mod:`structurer.fetch.retry`).
 
 Credentials in a URL (``http://user:secret@host/``) are taken out of it: every Page,
 error and redirect names the URL without them, and they are sent as Basic auth only to
 that URL's host and port (and to later fetches there), never to another host.
 
-Status handling: a final non-2xx status raises ``HttpFetchError("HTTP 404 Not
-Found", status=404)``, unless the status is in ``allow_status`` (per call) or the
+Status handling: a final non-2xx status raises ``FetchError("HTTP 404 Not Found",
+kind="http", status=404)``, unless the status is in ``allow_status`` (per call) or the
 fetcher was built with ``raise_for_status=False``; then the page is returned as is.
 """
 
@@ -37,14 +38,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import concurrent.futures
-import email.utils
-import errno
 import logging
-import random
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Collection, Coroutine, Iterable
-from contextlib import asynccontextmanager
+from collections.abc import Collection, Coroutine, Iterable
 from dataclasses import asdict, dataclass, field
 from http import HTTPStatus
 from types import TracebackType
@@ -58,57 +55,18 @@ from structurer.clean import decode_html
 from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch.base import Page
+from structurer.fetch.polite import HostSlots
+from structurer.fetch.retry import RetryPolicy, transport_failure
 from structurer.fetch.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules, origin_of
 from structurer.fetch.scope import HostScope, same_host, split_userinfo, strip_userinfo
 
 log = logging.getLogger(__name__)
 
+__all__ = ["FetchStats", "HttpFetcher", "RetryPolicy", "fetch_sync", "run_sync"]
+
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 T = TypeVar("T")
-
-
-class HttpFetchError(FetchError):
-    """A failed fetch. ``kind`` is one of: url, offsite, robots, connection, dns, timeout,
-    tls, protocol, too_large, redirects, http. ``status`` is the HTTP status when known."""
-
-    def __init__(self, message: str, *, url: str, kind: str, status: int | None = None) -> None:
-        super().__init__(" ".join(message.split()), url=url)
-        self.kind = kind
-        self.status = status
-
-
-@dataclass(frozen=True)
-class RetryPolicy:
-    """When and how long to wait before asking again (the count is ``Settings.retries``)."""
-
-    statuses: frozenset[int] = frozenset({429, 500, 502, 503, 504})
-    backoff: float = 0.5          # first wait; doubles each attempt
-    max_backoff: float = 30.0
-    max_retry_after: float = 60.0  # a longer Retry-After is cut to this
-    max_crawl_delay: float = 30.0  # a longer robots.txt Crawl-delay is cut to this
-    robots_error_ttl: float = 60.0  # re-ask a robots.txt that answered 429/5xx after this
-
-    def wait(self, attempt: int, retry_after: str | None) -> float:
-        """Seconds to sleep after failed attempt number ``attempt`` (1-based)."""
-        if retry_after:
-            seconds = parse_retry_after(retry_after)
-            if seconds is not None:
-                return float(min(seconds, self.max_retry_after))
-        cap = min(self.max_backoff, self.backoff * 2.0 ** (attempt - 1))
-        return cap / 2 + random.uniform(0, cap / 2)
-
-
-def parse_retry_after(value: str) -> float | None:
-    """Retry-After as seconds from now: ``"120"`` or an HTTP date; None if unreadable."""
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
 
 
 @dataclass
@@ -152,10 +110,8 @@ class HttpFetcher:
         self.robots = RobotsCache(self._get_robots, self.settings.user_agent,
                                   error_ttl=self.retry.robots_error_ttl)
         self._session: aiohttp.ClientSession | None = None
-        self._global = asyncio.Semaphore(self.settings.concurrency)
-        self._host_slots: dict[str, asyncio.Semaphore] = {}
-        self._host_locks: dict[str, asyncio.Lock] = {}
-        self._last_start: dict[str, float] = {}
+        self._slots = HostSlots(self.settings.concurrency, self.settings.per_host_concurrency,
+                                self._delay_for)
         self.scope = HostScope(self.settings.allowed_hosts)
         self._auth: dict[str, str] = {}   # origin -> Authorization from a URL's userinfo
 
@@ -191,7 +147,7 @@ class HttpFetcher:
         url = self._credentials(url)
         try:
             page = await self._fetch(url, allow_status, started)
-        except HttpFetchError as error:
+        except FetchError as error:
             self.stats.errors[error.kind] += 1
             raise
         self.stats.pages += 1
@@ -236,23 +192,23 @@ class HttpFetcher:
                 if not rules.allowed(current, self.settings.user_agent):
                     where = "" if current == url else f" (redirected to {current})"
                     why = f"; {rules.reason}" if rules.reason else ""
-                    raise HttpFetchError(f"disallowed by robots.txt{where}{why}", url=url,
-                                         kind="robots")
+                    raise FetchError(f"disallowed by robots.txt{where}{why}", url=url,
+                                     kind="robots")
             response = await self._get(url, current, max_bytes=self.settings.max_page_bytes)
             location = response.headers.get("Location")
             if response.status not in REDIRECT_STATUSES or not location:
                 break
             redirects += 1
             if redirects > self.settings.max_redirects:
-                raise HttpFetchError(f"too many redirects ({redirects})", url=url,
-                                     kind="redirects", status=response.status)
+                raise FetchError(f"too many redirects ({redirects})", url=url,
+                                 kind="redirects", status=response.status)
             self.stats.redirects += 1
             current = strip_userinfo(urljoin(current, location.strip()))
         status = response.status
         if not 200 <= status < 300 and self.raise_for_status and status not in allow_status:
             after = f" (after {response.attempts} attempts)" if response.attempts > 1 else ""
-            raise HttpFetchError(f"HTTP {status} {response.reason}{after}", url=url,
-                                 kind="http", status=status)
+            raise FetchError(f"HTTP {status} {response.reason}{after}", url=url,
+                             kind="http", status=status)
         content_type = response.headers.get("Content-Type", "")
         text, encoding = decode_html(response.body, content_type or None)
         return Page(url=url, final_url=current, status=status, body=response.body, text=text,
@@ -264,29 +220,29 @@ class HttpFetcher:
         limit = self.settings.max_url_length
         if len(target) > limit:
             what = "redirect to a URL" if redirected else "URL"
-            raise HttpFetchError(f"{what} longer than {limit} characters", url=url, kind="url")
+            raise FetchError(f"{what} longer than {limit} characters", url=url, kind="url")
         try:
             parts = urlsplit(target)
             _ = parts.port  # a port that is no number raises here
         except ValueError:
-            raise HttpFetchError(f"invalid URL {target}", url=url, kind="url") from None
+            raise FetchError(f"invalid URL {target}", url=url, kind="url") from None
         if parts.scheme not in ("http", "https"):
-            raise HttpFetchError(f"unsupported URL scheme {parts.scheme!r} in {target}",
-                                 url=url, kind="url")
+            raise FetchError(f"unsupported URL scheme {parts.scheme!r} in {target}",
+                             url=url, kind="url")
         if not parts.hostname:
-            raise HttpFetchError(f"invalid URL {target} (no host)", url=url, kind="url")
+            raise FetchError(f"invalid URL {target} (no host)", url=url, kind="url")
         if not self.scope.allows(target, start=url):
             what = f"off-site redirect to {target}" if redirected else \
                 f"off-site host {parts.netloc.rsplit('@', 1)[-1]}"
             allowed = self.scope.describe() or f"the site of {url}"
-            raise HttpFetchError(f"{what} (allowed: {allowed})", url=url, kind="offsite")
+            raise FetchError(f"{what} (allowed: {allowed})", url=url, kind="offsite")
 
     async def _robots_rules(self, url: str, target: str) -> RobotsRules:
         try:
             return await self.robots.rules_for(target)
-        except HttpFetchError as error:  # the host is unreachable: say so for this page
-            raise HttpFetchError(error.message, url=url, kind=error.kind,
-                                 status=error.status) from None
+        except FetchError as error:  # the host is unreachable: say so for this page
+            raise FetchError(error.message, url=url, kind=error.kind,
+                             status=error.status) from None
 
     async def _get_robots(self, robots_url: str) -> tuple[int, bytes]:
         """robots.txt: redirects followed up to 5 times on the same host only (RFC 9309
@@ -315,13 +271,13 @@ class HttpFetcher:
         for attempt in range(1, attempts + 1):
             try:
                 response = await self._get_once(url, target, max_bytes, truncate, attempt)
-            except HttpFetchError:
+            except FetchError:
                 raise
             except (aiohttp.ClientError, TimeoutError, OSError) as exc:
-                kind, message, retryable = self._describe(exc, target)
+                kind, message, retryable = transport_failure(exc, target, self.settings.timeout)
                 if not retryable or attempt == attempts:
                     after = f" (after {attempt} attempts)" if attempt > 1 else ""
-                    raise HttpFetchError(message + after, url=url, kind=kind) from None
+                    raise FetchError(message + after, url=url, kind=kind) from None
                 wait = self.retry.wait(attempt, None)
             else:
                 if response.status not in self.retry.statuses or attempt == attempts:
@@ -336,7 +292,7 @@ class HttpFetcher:
     async def _get_once(self, url: str, target: str, max_bytes: int, truncate: bool,
                         attempt: int) -> _Response:
         session = self._open()
-        async with self._slot(target):
+        async with self._slots.slot(target):
             self.stats.requests += 1
             self.stats.in_flight += 1
             try:
@@ -357,8 +313,8 @@ class HttpFetcher:
         encoded = "Content-Encoding" in resp.headers
         if declared is not None and declared > max_bytes and not truncate:
             resp.close()
-            raise HttpFetchError(f"page larger than {max_bytes} bytes "
-                                 f"(Content-Length {declared})", url=url, kind="too_large")
+            raise FetchError(f"page larger than {max_bytes} bytes "
+                             f"(Content-Length {declared})", url=url, kind="too_large")
         if declared is not None and not encoded and declared <= max_bytes:
             body = await resp.read()  # the parser stops at Content-Length
         else:
@@ -371,35 +327,11 @@ class HttpFetcher:
                     resp.close()  # drop the connection: never read the rest
                     if truncate:
                         break
-                    raise HttpFetchError(f"page larger than {max_bytes} bytes", url=url,
-                                         kind="too_large")
+                    raise FetchError(f"page larger than {max_bytes} bytes", url=url,
+                                     kind="too_large")
             body = b"".join(chunks)[:max_bytes]
         self.stats.bytes += len(body)
         return body
-
-    @asynccontextmanager
-    async def _slot(self, target: str) -> AsyncIterator[None]:
-        """Hold a per-host and a global slot; space request starts to one host."""
-        key = _host_key(target)
-        host_slot = self._host_slots.get(key)
-        if host_slot is None:
-            host_slot = self._host_slots[key] = asyncio.Semaphore(
-                self.settings.per_host_concurrency)
-        async with host_slot:
-            delay = self._delay_for(target)
-            if delay > 0:
-                async with self._host_locks.setdefault(key, asyncio.Lock()):
-                    wait = self._last_start.get(key, float("-inf")) + delay - time.monotonic()
-                    if wait > 0:
-                        await asyncio.sleep(wait)
-                    await self._global.acquire()
-                    self._last_start[key] = time.monotonic()
-            else:
-                await self._global.acquire()
-            try:
-                yield
-            finally:
-                self._global.release()
 
     def _delay_for(self, target: str) -> float:
         delay = self.settings.delay
@@ -409,39 +341,6 @@ class HttpFetcher:
             if crawl_delay:
                 delay = max(delay, min(crawl_delay, self.retry.max_crawl_delay))
         return delay
-
-    def _describe(self, exc: BaseException, target: str) -> tuple[str, str, bool]:
-        """(kind, one-line message, retryable) of a transport error."""
-        if isinstance(exc, TimeoutError):
-            return "timeout", f"timed out after {self.settings.timeout:g}s", True
-        if isinstance(exc, aiohttp.ClientConnectorDNSError):
-            return "dns", f"cannot resolve host {urlsplit(target).hostname}", False
-        if isinstance(exc, aiohttp.ClientSSLError | aiohttp.ClientConnectorCertificateError):
-            return "tls", f"TLS error: {exc}", False
-        if isinstance(exc, aiohttp.InvalidURL):
-            return "url", f"invalid URL {target}", False
-        if isinstance(exc, aiohttp.ClientConnectorError):
-            if exc.os_error.errno == errno.ECONNREFUSED:
-                return "connection", "connection refused", True
-            return "connection", f"cannot connect: {exc.os_error.strerror or exc}", True
-        if isinstance(exc, aiohttp.ServerDisconnectedError):
-            return "connection", "server disconnected", True
-        if isinstance(exc, aiohttp.ClientPayloadError):
-            return "connection", "incomplete response body", True
-        if isinstance(exc, aiohttp.ClientResponseError):
-            return "protocol", f"bad HTTP response: {exc.message}", False
-        if isinstance(exc, ConnectionResetError):
-            return "connection", "connection reset", True
-        return "connection", f"{type(exc).__name__}: {exc}", True
-
-
-def _default_port(scheme: str) -> int:
-    return 443 if scheme == "https" else 80
-
-
-def _host_key(url: str) -> str:
-    parts = urlsplit(url)
-    return f"{(parts.hostname or '').lower()}:{parts.port or _default_port(parts.scheme)}"
 
 
 def _phrase(status: int) -> str:

@@ -24,10 +24,9 @@ from structurer.clean import parse_html
 from structurer.lexicon import Lexicon
 from structurer.page import byline, density
 from structurer.page.dates import parse_datetime
-from structurer.page.structured import jsonld_objects, jsonld_value, types_of
 from structurer.page.view import PageView, empty_noise, priced
-
-_ARTICLE_TYPES = {"Article", "NewsArticle", "BlogPosting", "ReportageNewsArticle", "Report"}
+from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
+from structurer.values import plain_text
 
 
 def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any]:
@@ -43,7 +42,7 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
     kind = view.kind
     news = "content" in lexicon.fields
     shop = priced(lexicon)
-    article = next((obj for obj in view.jsonld if types_of(obj) & _ARTICLE_TYPES), None)
+    article = view.article
     if news and kind != "detail":
         kind = "detail" if article is not None or _article_like(view) else kind
     elif shop and kind == "other":
@@ -79,7 +78,7 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
 
 
 def _article_like(view: PageView) -> bool:
-    if view.tree.xpath('//meta[@property="og:type"][contains(@content, "article")]'):
+    if any("article" in kind for kind in opengraph_types(view.tree)):
         return True
     found = view.content
     if found is None or found.text.count("\n") < 2:
@@ -103,20 +102,19 @@ def list_items(view: PageView) -> list[dict[str, Any]]:
 # ----- news pages -----------------------------------------------------------------------------
 def news_fields(view: PageView, article: dict[str, Any] | None
                 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """Title, content, published date and author of an article page: JSON-LD first,
-    then meta tags, the title heading and text density (:mod:`density`, :mod:`byline`)."""
+    """Title, content, published date and author of an article page: JSON-LD first (at
+    the lexicon's ``structured`` paths), then meta tags, the title heading and text
+    density (:mod:`density`, :mod:`byline`)."""
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    if article is not None:
-        for name, path in (("title", "headline"), ("published", "datePublished"),
-                           ("author", "author.name"), ("content", "articleBody")):
-            value = jsonld_value(article, path)
-            if name == "author" and value is None:
-                value = jsonld_value(article, "author")
-            if isinstance(value, str) and value.strip():
-                values[name] = (parse_datetime(value) or value) if name == "published" \
-                    else " ".join(value.split())
-                sources[name] = "jsonld"
+    lexicon = view.lexicon
+    for name, paths in lexicon.structured_paths().items() if article is not None else ():
+        value = next((v for v in (jsonld_value(article, p) for p in paths)
+                      if isinstance(v, str) and v.strip()), None)
+        if value is not None:
+            values[name] = (parse_datetime(value) or value) \
+                if lexicon.fields[name].kind == "datetime" else plain_text(value)
+            sources[name] = "jsonld"
     title = density.title_of(view.tree)
     if "title" not in values and title is not None:
         values["title"], sources["title"] = title.text, title.source
@@ -126,10 +124,11 @@ def news_fields(view: PageView, article: dict[str, Any] | None
     heading = title.text if title is not None else ""   # title_of's text, found once
     if "published" not in values:
         values["published"] = byline.published_of(view.tree,
-                                                  found.element if found else None, heading)
+                                                  found.element if found else None, heading,
+                                                  th=lexicon.thresholds)
         sources["published"] = "meta/near-title"
     if "author" not in values:
-        values["author"] = byline.author_of(view.tree, heading)
+        values["author"] = byline.author_of(view.tree, heading, th=lexicon.thresholds)
         sources["author"] = "meta/byline"
     if "url" in view.lexicon.fields:
         values.setdefault("url", view.url)

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.learn.fields import label_text_match, lexicon_match
 from structurer.page.dom import MONEY_RE
+from structurer.page.match import label_text_match, lexicon_match
 from structurer.page.view import PageView
 from structurer.values import parse_money
 

@@ -16,17 +16,18 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.generic.prices import best_price, price_text
-from structurer.learn.fields import label_match, lexicon_match, squash
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import density
 from structurer.page.dom import text_of
-from structurer.page.structured import (
-    JSONLD_PATHS,
-    jsonld_value,
-    microdata_product,
-    opengraph_product,
-)
+from structurer.page.match import label_match, lexicon_match, squash
 from structurer.page.view import PageView, can_buy, listed
+from structurer.structured import (
+    jsonld_value,
+    microdata_fields,
+    microdata_items,
+    opengraph_fields,
+    opengraph_types,
+)
 from structurer.values import (
     Base,
     ValueSpec,
@@ -44,12 +45,9 @@ _SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style
 
 def has_product_data(view: PageView) -> bool:
     """Structured data describing one product (a list page marks up each of its items)."""
-    if view.product is not None or view.tree.xpath(
-            '//meta[@property="og:type"][contains(@content, "product")]'):
+    if view.product is not None or any("product" in t for t in opengraph_types(view.tree)):
         return True
-    products = view.tree.xpath('//*[@itemscope][contains(@itemtype, "schema.org/Product")]'
-                               '[not(ancestor::*[@itemscope][contains(@itemtype, "Product")])]')
-    return len(products) == 1
+    return len(microdata_items(view.tree, "schema.org/Product", top=True)) == 1
 
 
 
@@ -181,12 +179,15 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
             values[name] = value
             sources[name] = source
 
+    lexicon = view.lexicon
+    paths = lexicon.structured_paths()
     if view.product is not None:
-        for name, path in JSONLD_PATHS.items():
-            put(name, jsonld_value(view.product, path), "jsonld")
-    for name, value in microdata_product(view.tree).items():
+        for name, options in paths.items():
+            for path in options:
+                put(name, jsonld_value(view.product, path), "jsonld")
+    for name, value in microdata_fields(view.tree, paths).items():
         put(name, value, "microdata")
-    for name, value in opengraph_product(view.tree).items():
+    for name, value in opengraph_fields(view.tree, lexicon.opengraph_names()).items():
         put(name, value, "opengraph")
     title = density.title_of(view.tree)
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
@@ -195,11 +196,10 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor, listed(view)), "near-title")
-    lexicon = view.lexicon
     scope = _scope(view, anchor)
-    for name in ("sku", "brand", "availability"):
-        if name in lexicon.fields and name not in values:
-            found = _labelled(view, lexicon.fields[name], lexicon, scope)
+    for name, spec in lexicon.fields_for("detail").items():
+        if _by_label(name, spec) and name not in values:
+            found = _labelled(view, spec, lexicon, scope)
             if found:
                 put(name, found[0], found[1])
     if "availability" not in values:
@@ -209,10 +209,20 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or "")), "near-title")
     if "description" not in values:
-        content = density.main_content(view.tree)
+        content = density.main_content(view.tree, lexicon.thresholds.min_block_text)
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+# read otherwise: the description by text density, the currency from the price
+_OWN_READERS = frozenset({"description", "currency"})
+
+
+def _by_label(name: str, spec: FieldSpec) -> bool:
+    """A field looked up by its labels and words around the title: a plain text (the
+    SKU, the brand, any text field a lexicon adds) or the stock state, not the title."""
+    return spec.kind in ("text", "availability") and not spec.title and name not in _OWN_READERS
 
 
 _NOT_PRODUCT_IMAGE = re.compile(r"banner|logo|icon|sprite|badge|flag|rating|star", re.I)

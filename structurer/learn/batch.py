@@ -6,6 +6,9 @@ rule file per shop that could be learned (``<host>_<port>.yaml``, as ``analyze``
 writes it) and one :class:`ShopResult` per task, in input order. A process per shop
 keeps a crash, a hang or a leak in one shop (or its browser) from touching the
 others: errors become one-line reasons, a dead process or a timeout a failure.
+The analysis each child runs is given (``analyze``: :func:`structurer.api.analyze_site`
+for ``structurer analyze-many``); progress goes to callbacks, showing it is the
+command line's (:mod:`structurer.cli.display`).
 """
 
 from __future__ import annotations
@@ -17,21 +20,15 @@ import signal
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
-from rich.console import Group
-from rich.markup import escape
-from rich.progress_bar import ProgressBar
-from rich.table import Table
-from rich.text import Text
-
 from structurer.config import Settings
-from structurer.crawler.stats import LiveArea
 from structurer.errors import StructurerError
 from structurer.lexicon import Lexicon, load_lexicon
 from structurer.rules import SiteRules, rules_filename, save_rules
@@ -39,15 +36,22 @@ from structurer.rules import SiteRules, rules_filename, save_rules
 if TYPE_CHECKING:
     from structurer.learn.explore import ExploreReport
 
-__all__ = ["BatchDisplay", "ShopResult", "ShopTask", "analyze_many", "analyze_one",
-           "read_url_file", "summary_table"]
+__all__ = ["Analyze", "ShopResult", "ShopTask", "analyze_many", "analyze_one", "read_url_file",
+           "shop_worker"]
 
 log = logging.getLogger(__name__)
 
 Template = Lexicon | str | Path | None
 #: ``worker(task, out, template, settings, progress) -> ShopResult``; a top-level
-#: function, as the child process imports it by name.
+#: function (or a ``functools.partial`` of one), as the child process imports it by name.
 Worker = Callable[["ShopTask", Path, Template, Settings, Callable[[str], None]], "ShopResult"]
+
+
+class Analyze(Protocol):
+    """Learning one shop's rule file, as :func:`structurer.api.analyze_site` does."""
+
+    def __call__(self, url: str, lexicon: Template, settings: Settings | None, *,
+                 progress: Callable[[str], None] | None) -> tuple[SiteRules, ExploreReport]: ...
 
 
 @dataclass(frozen=True)
@@ -165,13 +169,12 @@ def _summary(task: ShopTask, rules: SiteRules, path: Path, report: ExploreReport
 
 
 def analyze_one(task: ShopTask, out: Path, template: Template, settings: Settings,
-                progress: Callable[[str], None]) -> ShopResult:
-    """Analyze one shop and write its rule file; any error becomes the result's reason."""
-    from structurer.api import analyze_site
-
+                progress: Callable[[str], None], *, analyze: Analyze) -> ShopResult:
+    """Analyze one shop with ``analyze`` and write its rule file; any error becomes the
+    result's reason."""
     started = time.monotonic()
     try:
-        rules, report = analyze_site(task.url, template, settings, progress=progress)
+        rules, report = analyze(task.url, template, settings, progress=progress)
         path = save_rules(rules, out / rules_filename(task.url))
     except StructurerError as error:
         reason = str(error)
@@ -182,6 +185,12 @@ def analyze_one(task: ShopTask, out: Path, template: Template, settings: Setting
         return _summary(task, rules, path, report, time.monotonic() - started)
     return ShopResult(task, ok=False, error=_one_line(reason),
                       seconds=time.monotonic() - started)
+
+
+def shop_worker(analyze: Analyze) -> Worker:
+    """The worker that runs :func:`analyze_one` with ``analyze`` (a module-level
+    function, so the child process can import it)."""
+    return partial(analyze_one, analyze=analyze)
 
 
 def _child(worker: Worker, task: ShopTask, out: Path, template: Template,
@@ -210,7 +219,7 @@ def _context() -> SpawnContext | ForkServerContext:
     plain fork, which would copy the parent's threads (the live display, event loops)."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["structurer.api"])
+        ctx.set_forkserver_preload(["structurer.learn.explore"])
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -264,18 +273,18 @@ def _finish(run: _Running, timeout: float | None) -> ShopResult:
 
 
 def analyze_many(tasks: Sequence[ShopTask | str], out: str | Path, template: Template = None,
-                 settings: Settings | None = None, *, jobs: int = 2,
+                 settings: Settings | None = None, *, worker: Worker, jobs: int = 2,
                  timeout: float | None = None,
                  on_start: Callable[[ShopTask], None] | None = None,
                  on_progress: Callable[[ShopTask, str], None] | None = None,
-                 on_done: Callable[[ShopResult], None] | None = None,
-                 worker: Worker = analyze_one) -> list[ShopResult]:
-    """Analyze shops ``jobs`` at a time, one process each; results in input order.
+                 on_done: Callable[[ShopResult], None] | None = None) -> list[ShopResult]:
+    """Analyze shops ``jobs`` at a time, one process each, each by ``worker`` (e.g.
+    :func:`shop_worker`); results in input order.
 
     A shop that fails, crashes its process or runs past ``timeout`` seconds is a
-    failed result; the others go on. ``worker`` must be a module-level function, and
-    a script calling this needs the ``if __name__ == "__main__":`` guard (children
-    are started fresh, not forked from the caller).
+    failed result; the others go on. ``worker`` must be a module-level function (or a
+    partial of one), and a script calling this needs the ``if __name__ == "__main__":``
+    guard (children are started fresh, not forked from the caller).
     """
     if jobs < 1:
         raise StructurerError(f"jobs must be at least 1 (got {jobs})")
@@ -323,89 +332,3 @@ def analyze_many(tasks: Sequence[ShopTask | str], out: str | Path, template: Tem
             run.process.join()
             run.conn.close()
     return [r for r in results if r is not None]
-
-
-
-# ----- what people see -----------------------------------------------------------------------
-def _fields(confidences: dict[str, float]) -> str:
-    if not confidences:
-        return "-"
-    weakest = min(confidences, key=lambda k: confidences[k])
-    mean = sum(confidences.values()) / len(confidences)
-    return f"{len(confidences)}: min {confidences[weakest]:.2f} {weakest}, mean {mean:.2f}"
-
-
-def summary_table(results: Sequence[ShopResult]) -> Table:
-    """One row per shop: rule file or reason, items per list page, field confidences."""
-    ok = sum(r.ok for r in results)
-    table = Table(title=f"analyze-many: {ok} of {len(results)} shops ok", title_justify="left")
-    for column in ("shop", "result", "items/page", "list fields", "detail fields",
-                   "browser", "pages", "time"):
-        table.add_column(column, overflow="fold")
-    for r in results:
-        if not r.ok:
-            where = f" ({r.task.source})" if r.task.source else ""
-            table.add_row(escape(r.task.url), Text(f"failed{where}: {r.reason}", style="red"),
-                          "-", "-", "-", "-", "-", f"{r.seconds:.1f} s")
-            continue
-        browser = ", ".join(k for k, v in r.render.items() if v == "browser") or "-"
-        items = "-" if r.items_per_page is None else f"{r.items_per_page:.1f}"
-        result = Text(f"ok {r.path}") if r.shortfall is None else \
-            Text(f"incomplete {r.path}: {r.shortfall}", style="yellow")
-        table.add_row(escape(r.task.url), result, items,
-                      escape(_fields(r.list_fields)), escape(_fields(r.detail_fields)),
-                      browser, str(r.pages), f"{r.seconds:.1f} s")
-    return table
-
-
-class BatchDisplay(LiveArea):
-    """A line per finished shop; on a terminal also a live bar and the running shops
-    with their latest step (plain lines only when the stream is not a terminal)."""
-
-    def __init__(self, total: int, stream: TextIO | None = None, *,
-                 enabled: bool | None = None) -> None:
-        super().__init__(stream, enabled=enabled)
-        self.total, self.ok, self.failed = total, 0, 0
-        self.running: dict[ShopTask, tuple[float, str]] = {}
-
-    def _render(self) -> Group:
-        done = self.ok + self.failed
-        head = Table.grid(padding=(0, 1))
-        head.add_row(Text("analyzing", style="bold"), ProgressBar(self.total, done, width=30),
-                     f"{done}/{self.total}  ok {self.ok}  failed {self.failed}")
-        rows = Table.grid(padding=(0, 1))
-        now = time.monotonic()
-        for task, (started, step) in self.running.items():
-            rows.add_row(f"  {now - started:4.0f} s", escape(task.url),
-                         Text(step[:90], style="dim"))
-        return Group(head, rows)
-
-    def _refresh(self, force: bool = False) -> None:
-        now = time.monotonic()
-        if self._live is not None and (force or now - self._last >= 0.2):
-            self._last = now
-            self._live.update(self._render(), refresh=True)
-
-    def start(self, task: ShopTask) -> None:
-        self.running[task] = (time.monotonic(), "starting")
-        self._refresh(force=True)
-
-    def step(self, task: ShopTask, text: str) -> None:
-        if task in self.running:
-            self.running[task] = (self.running[task][0], text)
-        self._refresh()
-
-    def done(self, result: ShopResult) -> None:
-        self.running.pop(result.task, None)
-        self.ok += result.ok
-        self.failed += not result.ok
-        state = "ok    " if result.ok else "failed"
-        line = f"[{self.ok + self.failed}/{self.total}] {state} {result.line()}"
-        if result.seconds:
-            line += f" ({result.seconds:.1f} s)"
-        if self._live is not None:
-            self._live.console.print(escape(line), style=None if result.ok else "red",
-                                     soft_wrap=True)
-            self._refresh(force=True)
-        else:
-            print(line, file=self.stream, flush=True)

@@ -20,7 +20,6 @@ from structurer.learn.fields import (
     FieldChoice,
     assign,
     common_prefix_post,
-    lexicon_match,
     money_order,
     rank_fields,
 )
@@ -28,9 +27,10 @@ from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, text_of
-from structurer.page.structured import JSONLD_PATHS, jsonld_value
+from structurer.page.match import lexicon_match
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
+from structurer.structured import jsonld_value
 
 _SKIP_TAGS = frozenset({"footer", "aside"})
 
@@ -178,20 +178,22 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     records = [[p.body] for p in pages]
     skips = [_skipper(p, lexicon) for p in pages]
     all_skips: set[HtmlElement] = set().union(*skips)
-    slots = collect_slots(records, skip=all_skips.__contains__, max_depth=40,
+    slots = collect_slots(records, skip=all_skips.__contains__,
+                          max_depth=lexicon.thresholds.detail_slot_depth,
                           tag_keys=False, digits=False)
     slots += label_slots(records, skip=all_skips.__contains__)
     fields = {k: v for k, v in lexicon.fields_for("detail").items() if v.kind != "breadcrumb"}
     hints: dict[str, list[str | None]] = {}
-    for name in fields:
+    for name, spec in fields.items():
         column: list[str | None] = []
         for i, page in enumerate(pages):
             value = None
             if list_hints and list_hints[i].get(name):
                 value = list_hints[i][name]
-            elif page.product is not None and name in JSONLD_PATHS:
-                raw = jsonld_value(page.product, JSONLD_PATHS[name])
-                value = str(raw) if raw not in (None, "") else None
+            elif page.product is not None:
+                raw = next((v for v in (jsonld_value(page.product, p) for p in spec.structured)
+                            if v not in (None, "")), None)
+                value = str(raw) if raw is not None else None
             column.append(value)
         if any(column):
             hints[name] = column
@@ -208,13 +210,14 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             notes.append(f"{name}: no XPath selects it on every page")
             continue
         rules[name] = _rule(name, best, runner, found, pages, lexicon, skips)
-    for name in fields:
-        if name not in rules and all(p.product is not None and jsonld_value(
-                p.product, JSONLD_PATHS.get(name, "-")) not in (None, "") for p in pages):
-            rules[name] = FieldRule(jsonld=JSONLD_PATHS[name], kind=fields[name].kind,
-                                    confidence=0.9, evidence=["JSON-LD Product on every page"],
-                                    values=fields[name].values if fields[name].kind ==
-                                    "availability" else {})
+    for name, spec in fields.items():
+        path = next((p for p in spec.structured if all(
+            page.product is not None and jsonld_value(page.product, p) not in (None, "")
+            for page in pages)), None) if name not in rules else None
+        if path is not None:
+            rules[name] = FieldRule(jsonld=path, kind=spec.kind, confidence=0.9,
+                                    evidence=["JSON-LD Product on every page"],
+                                    values=spec.values if spec.kind == "availability" else {})
     crumb = learn_breadcrumb(pages, lexicon, categories or [])
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if crumb is not None and crumb_name:

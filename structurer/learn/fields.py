@@ -19,7 +19,12 @@ from lxml.html import HtmlElement
 
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, NUMBER_RE, attribute_words, norm_space, own_text
+from structurer.page.dom import MONEY_RE, NUMBER_RE, norm_space
+from structurer.page.match import (
+    label_match,
+    label_text_match,
+    lexicon_match,
+)
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
 _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
@@ -35,117 +40,6 @@ class FieldChoice:
     view: str
     score: float
     evidence: list[str] = field(default_factory=list)
-
-
-def _norm_attr_value(value: str) -> str:
-    return re.sub(r"[\s_]+", "-", value.strip().lower())
-
-
-def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: float,
-                  depth: int = 2) -> tuple[float, str]:
-    """Best weighted word match of ``spec`` on ``el``'s attributes (and, decayed, its parents')."""
-    best, why = 0.0, ""
-    node: HtmlElement | None = el
-    decay = 1.0
-    weights = lexicon.attribute_weights
-    for _ in range(depth + 1):
-        if node is None:
-            break
-        candidates: list[tuple[str, str]] = list(attribute_words(node, weights))
-        for name, value in node.attrib.items():
-            if name in weights or name.startswith("data-"):
-                norm = _norm_attr_value(value)
-                candidates.append((name if name in weights else "data-*", norm))
-                candidates.append((name if name in weights else "data-*", norm.replace("-", "")))
-            if name.startswith("data-"):
-                candidates.append(("data-*", name[5:]))
-        for attr, token in candidates:
-            aw = weights.get(attr, 3.0) / 10.0
-            for word, ww in spec.words.items():
-                if token == word:
-                    gain = ww * aw * decay
-                elif len(word) >= 4 and word in token:
-                    # partial match; abbreviations of three letters or fewer ("cur", "jg")
-                    # must match a whole token, or they turn up inside unrelated words
-                    gain = ww * aw * decay * ratio
-                else:
-                    continue
-                if gain > best:
-                    best, why = gain, f"{attr} '{token}' ~ word '{word}' ({ww:g})"
-        node = node.getparent()
-        decay *= 0.5
-    return min(best / 12.0, 1.0), why
-
-
-def _column_header(el: HtmlElement) -> str:
-    """Text of the table header above the cell holding ``el`` (the column's label)."""
-    cell: HtmlElement | None = el
-    while cell is not None and cell.tag not in ("td", "th"):
-        cell = cell.getparent()
-    if cell is None:
-        return ""
-    row = cell.getparent()
-    if row is None:
-        return ""
-    index = [c for c in row if isinstance(c.tag, str)].index(cell)
-    table = row.getparent()
-    while table is not None and table.tag != "table":
-        table = table.getparent()
-    if table is None:
-        return ""
-    heads = table.xpath("./thead/tr[1]/*|./tr[1][th]/*")
-    return norm_space(heads[index].text_content()) if index < len(heads) else ""
-
-
-def label_texts(el: HtmlElement) -> list[str]:
-    """Texts that may label ``el``: its own leading text, a preceding sibling, its parent's
-    own text, or the column header of its table cell."""
-    out = [own_text(el)[:40]]
-    prev = el.getprevious()
-    if prev is not None and isinstance(prev.tag, str):
-        out.append(norm_space(prev.text_content())[:40])
-    parent = el.getparent()
-    if parent is not None:
-        out.append(own_text(parent)[:40])
-        pprev = parent.getprevious()
-        if pprev is not None and isinstance(pprev.tag, str) and pprev.tag in ("dt", "th", "label"):
-            out.append(norm_space(pprev.text_content())[:40])
-    out.append(_column_header(el)[:40])
-    return [t for t in out if t]
-
-
-def label_match(el: HtmlElement, spec: FieldSpec) -> tuple[float, str]:
-    return label_text_match(label_texts(el), spec)
-
-
-_SQUASH = re.compile(r"[\s#:：.№]+")  # "Item#:" is the label "item #"
-
-
-def squash(text: str) -> str:
-    """A label without spaces and punctuation: "Item #:" and "品 牌：" as written in labels."""
-    return _SQUASH.sub("", text.lower())
-
-
-def label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, str]:
-    """How strongly any of ``texts`` reads as one of the field's labels (0-1), and why."""
-    if not spec.labels:
-        return 0.0, ""
-    best, why = 0.0, ""
-    for text in [texts] if isinstance(texts, str) else texts:
-        low = text.lower().rstrip(":：# ").strip()
-        squashed = squash(low)
-        for label, weight in spec.labels.items():
-            if low == label or low.startswith(label + ":") or low.startswith(label + "：") or (
-                    low.startswith(label) and len(low) - len(label) <= 2) or (
-                    squashed and squashed == squash(label)):
-                gain = weight / 10.0
-            elif len(label) >= 3 and low.startswith(label):
-                gain = weight / 20.0
-            else:
-                continue
-            if gain > best:
-                best, why = gain, f"label '{text}' ~ '{label}'"
-    return min(best, 1.0), why
 
 
 def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec) -> bool:
@@ -269,40 +163,20 @@ def title_agreement(values: Sequence[str | None], titles: Sequence[Sequence[str]
     return hits / len(pairs)
 
 
-def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
-               level: str, hints: Sequence[str | None] | None = None,
-               titles: Sequence[Sequence[str]] | None = None) -> FieldChoice | None:
-    if slot.depth == 0 and (level == "detail" or spec.kind not in ("url", "image")):
-        return None   # the record itself (a list item, a page body) is not a field
-    values = slot.values(view)
+def _shape_prior(spec: FieldSpec, slot: Slot, view: str, values: Sequence[str | None],
+                 present: list[int]) -> tuple[float, float, list[str]]:
+    """(prior, share struck through, evidence) from how the slot's values look for the
+    field's kind: the same text everywhere, struck prices, title-like or overlong texts,
+    attribute copies, tag-only keys."""
     elements = slot.elements
-    n = len(elements)
-    present = [i for i in range(n) if values[i]]
-    if not present:
-        return None
-    presence = len(present) / n
-    if sum((values[i] or "").endswith((":", "：")) for i in present) > len(present) / 2:
-        return None   # a label ("ISBN-13:"), not a value
-    validity = sum(valid(spec.kind, values[i], elements[i], spec) for i in present) / len(present)
-    if validity < 0.5:
-        return None
     example = elements[present[0]]
-    assert example is not None
-    ratio = lexicon.partial_ratio(name)
-    if slot.label is not None:
-        lex, why_lex = 0.0, ""
-        lab, why_lab = label_text_match(slot.label[1], spec)
-    else:
-        lex, why_lex = lexicon_match(example, spec, lexicon, ratio)
-        lab, why_lab = label_match(example, spec)
-    variation = _variation(values)
-    prior = 0.0
-    evidence = [w for w in (why_lex, why_lab) if w]
+    kind = spec.kind
     texts = [values[i] or "" for i in present]
     avg_len = sum(len(t) for t in texts) / len(texts)
-    kind = spec.kind
-    struck = 0.0
-    if kind in ("text", "money", "integer", "rating") and variation < 0.2 and n >= 3:
+    prior, struck = 0.0, 0.0
+    evidence: list[str] = []
+    if kind in ("text", "money", "integer", "rating") and _variation(values) < 0.2 \
+            and len(elements) >= 3:
         prior -= 0.5
         evidence.append("same text in every record")
     if kind == "money":
@@ -323,20 +197,51 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         prior -= 0.05       # prefer visible text; attribute copies are the runner-up
     if slot.key.startswith("~"):
         prior -= 0.03       # keyed by tags only: prefer the class-keyed twin on ties
+    return prior, struck, evidence
+
+
+def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
+               level: str, hints: Sequence[str | None] | None = None,
+               titles: Sequence[Sequence[str]] | None = None) -> FieldChoice | None:
+    """How well ``slot`` (read as ``view``) carries field ``name``: words and labels,
+    valid values, presence, variation, shape and agreement with hints and titles; None
+    for a slot that cannot be the field."""
+    if slot.depth == 0 and (level == "detail" or spec.kind not in ("url", "image")):
+        return None   # the record itself (a list item, a page body) is not a field
+    values = slot.values(view)
+    elements = slot.elements
+    present = [i for i in range(len(elements)) if values[i]]
+    if not present:
+        return None
+    if sum((values[i] or "").endswith((":", "：")) for i in present) > len(present) / 2:
+        return None   # a label ("ISBN-13:"), not a value
+    validity = sum(valid(spec.kind, values[i], elements[i], spec) for i in present) / len(present)
+    if validity < 0.5:
+        return None
+    example = elements[present[0]]
+    assert example is not None
+    if slot.label is not None:
+        lex, why_lex = 0.0, ""
+        lab, why_lab = label_text_match(slot.label[1], spec)
+    else:
+        lex, why_lex = lexicon_match(example, spec, lexicon, lexicon.partial_ratio(name))
+        lab, why_lab = label_match(example, spec)
+    prior, struck, shape = _shape_prior(spec, slot, view, values, present)
+    evidence = [w for w in (why_lex, why_lab) if w] + shape
     if spec.title and titles:
         in_title = title_agreement(values, titles)
         prior += 0.5 * in_title + (0.2 if example.tag == "h1" else 0.0)
         if in_title:
             evidence.append(f"in the page title on {in_title:.0%} of pages")
-    agree = agreement(values, hints, kind) if hints else 0.0
+    agree = agreement(values, hints, spec.kind) if hints else 0.0
     if agree:
         prior += 0.5 * agree
         evidence.append(f"agrees with structured data / list page in {agree:.0%} of pages")
-    if lex == 0 and lab == 0 and agree < 0.5 and not spec.required and kind in (
+    if lex == 0 and lab == 0 and agree < 0.5 and not spec.required and spec.kind in (
             "text", "integer", "rating", "money") and not (spec.struck and struck >= 0.5):
         return None         # an optional plain value with no word pointing at it is a guess
-    score = (0.32 * lex + 0.3 * lab + 0.35 * validity ** 2 + 0.12 * presence
-             + 0.12 * variation + prior)
+    score = (0.32 * lex + 0.3 * lab + 0.35 * validity ** 2 + 0.12 * len(present) / len(elements)
+             + 0.12 * _variation(values) + prior)
     return FieldChoice(name, slot, view, score, evidence)
 
 

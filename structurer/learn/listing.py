@@ -29,7 +29,7 @@ from structurer.learn.slots import Slot, collect_slots
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, link_href, text_of
 from structurer.page.lists import Region
-from structurer.page.mainlist import CONFIRMED, confirmed
+from structurer.page.mainlist import confirmed
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 
@@ -67,10 +67,11 @@ def choose_main_regions(pages: Sequence[PageView]) -> list[Region | None]:
     same on most pages is a fixture (a sidebar of bestsellers) and loses. (Two pages
     may share a grid honestly: a parent category's first page and its first child's.)
     On each page the region the page's main link cluster agrees with (the second,
-    independent view of its main list) counts a quarter more, so it wins when the
-    tree-similarity scores are close.
+    independent view of its main list) counts more (the lexicon's
+    ``main_list_confirmed``), so it wins when the tree-similarity scores are close.
     """
     per_page = [p.product_regions[:6] for p in pages]
+    confirm = pages[0].lexicon.thresholds.main_list_confirmed if pages else 1.0
     link_sets: Counter[frozenset[str]] = Counter()
     for regions in per_page:
         for region in regions:
@@ -78,7 +79,7 @@ def choose_main_regions(pages: Sequence[PageView]) -> list[Region | None]:
     votes: dict[str, float] = defaultdict(float)
     for page, regions in zip(pages, per_page, strict=True):
         sure = confirmed(regions, page.main_links) if regions else None
-        weighted = sorted(((max(r.score, 0.1) * (CONFIRMED if r is sure else 1.0), r)
+        weighted = sorted(((max(r.score, 0.1) * (confirm if r is sure else 1.0), r)
                            for r in regions), key=lambda sr: -sr[0])
         for rank, (score, region) in enumerate(weighted):
             links = _item_links(region)
@@ -224,7 +225,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     regions = choose_main_regions(pages)
     item_xpath, item_f1 = learn_item_xpath(pages, regions)
     records, owners = _records(regions)
-    slots = collect_slots(records)
+    slots = collect_slots(records, max_depth=lexicon.thresholds.slot_depth)
     notes: list[str] = []
     link = _detail_link(records, owners, slots)
     link_path = relative_xpath(link, records, "@href") if link is not None else None

@@ -122,7 +122,7 @@ def decide_level(samples: Sequence[Sample], threshold: float) -> RenderDecision:
     evidence = [RenderSample(url=url, similarity=round(render_similarity(raw, rendered), 3))
                 for url, raw, rendered in samples]
     mean = fmean(sample.similarity for sample in evidence)
-    mode: RenderMode = "static" if mean >= threshold else "browser"
+    mode = RenderMode.STATIC if mean >= threshold else RenderMode.BROWSER
     return RenderDecision(mode=mode, decided_by="auto", threshold=threshold, samples=evidence)
 
 

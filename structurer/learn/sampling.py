@@ -9,7 +9,8 @@ the level is marked and later pages are fetched one way only.
 
 Every page fetched, either way, must lie in :attr:`RenderSampler.scope` (the hosts
 analysis may visit, see :meth:`RenderSampler.confine`): one that does not is an
-``offsite`` :class:`~structurer.fetch.http.HttpFetchError`, and nothing is requested.
+``offsite`` :class:`~structurer.errors.FetchError`, and nothing is requested. The browser
+comes from :func:`structurer.fetch.open_fetcher`, started at the first page rendered.
 """
 
 from __future__ import annotations
@@ -17,25 +18,28 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
-from typing import Any, Literal
+from typing import TYPE_CHECKING
 
 from structurer.config import Settings
 from structurer.errors import FetchError
+from structurer.fetch import open_fetcher
 from structurer.fetch.base import Fetcher, Page
-from structurer.fetch.http import HttpFetchError
 from structurer.fetch.scope import HostScope, strip_userinfo
 from structurer.learn.render import decide_level, override, render_similarity
 from structurer.rules.model import RenderDecision
+from structurer.schema import RenderMode
+
+if TYPE_CHECKING:
+    from structurer.fetch.browser import BrowserFetcher
 
 log = logging.getLogger(__name__)
-RenderOption = Literal["auto", "static", "browser"]
 
 
 class RenderSampler:
     """Raw and rendered fetching for one analysis run; closes its browser at the end."""
 
     def __init__(self, http: Fetcher, settings: Settings, threshold: float,
-                 option: RenderOption = "auto") -> None:
+                 option: RenderMode = RenderMode.AUTO) -> None:
         self.http = http
         self.settings = settings
         self.threshold = threshold
@@ -44,7 +48,7 @@ class RenderSampler:
         self.samples: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
         self.raw: dict[str, Page] = {}
         self.rendered_pages: dict[str, Page] = {}
-        self.browser: Any = None
+        self.browser: BrowserFetcher | None = None
         self.unavailable: str | None = None    # why no browser could be used
         self.renders = 0
         self.scope = HostScope(settings.allowed_hosts)
@@ -59,8 +63,8 @@ class RenderSampler:
         """``url`` without userinfo: the key pages are kept by; refused when off the scope."""
         key = strip_userinfo(url)
         if self.scope and not self.scope.allows(key):
-            raise HttpFetchError(f"off-site host (analysis stays on {self.scope.describe()})",
-                                 url=key, kind="offsite")
+            raise FetchError(f"off-site host (analysis stays on {self.scope.describe()})",
+                             url=key, kind="offsite")
         return key
 
     # ----- the two ways to fetch -------------------------------------------------------
@@ -78,20 +82,18 @@ class RenderSampler:
         if self.unavailable is not None:
             return None
         if self.browser is None:
-            from structurer.fetch.browser import BrowserFetcher
-
-            browser = BrowserFetcher(self.settings)
+            browser = open_fetcher(RenderMode.BROWSER, self.settings)
             try:
                 await browser.start()
             except FetchError as error:
                 await browser.close()
-                if self.option == "browser":
+                if self.option == RenderMode.BROWSER:
                     raise
                 self.unavailable = error.message
                 log.warning("render modes not checked: %s", error.message)
                 return None
             self.browser = browser
-        page: Page = await self.browser.fetch(key)
+        page = await self.browser.fetch(key)
         self.renders += 1
         self.rendered_pages[key] = page
         return page
@@ -103,7 +105,7 @@ class RenderSampler:
 
     # ----- per level ---------------------------------------------------------------------
     def decision(self, level: str) -> RenderDecision:
-        if self.option != "auto":
+        if self.option != RenderMode.AUTO:
             return override(self.option)
         return self.decisions.get(level, RenderDecision())
 
@@ -121,15 +123,15 @@ class RenderSampler:
         ``record=False`` for pages not known to belong to ``level`` (a category link may
         lead to a department page or to a list): they are compared, not counted.
         """
-        if self.option == "static":
+        if self.option == RenderMode.STATIC:
             return await self.fetch_raw(url)
-        if self.option == "browser":
+        if self.option == RenderMode.BROWSER:
             page = await self.rendered(url)
             assert page is not None
             return page
         decided = self.decisions.get(level)
         if decided is not None:
-            if decided.mode == "browser":
+            if decided.mode == RenderMode.BROWSER:
                 page = await self.rendered(url)
                 return page if page is not None else await self.fetch_raw(url)
             return await self.fetch_raw(url)
@@ -144,7 +146,7 @@ class RenderSampler:
     async def confirm(self, level: str, urls: list[str]) -> None:
         """Make sure ``level`` is decided from these pages (two of them, fetched both ways
         at the same time)."""
-        if self.option != "auto" or level in self.decisions:
+        if self.option != RenderMode.AUTO or level in self.decisions:
             return
         todo = [u for u in dict.fromkeys(urls)
                 if not any(u == s for s, _, _ in self.samples[level])]

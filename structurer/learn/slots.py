@@ -15,10 +15,10 @@ from functools import partial
 
 from lxml.html import HtmlElement
 
+from structurer.lexicon import DEFAULT_THRESHOLDS
 from structurer.page.dom import NOISE_TAGS, STATE_TOKENS, norm_space, shape_class, text_of
 from structurer.values import image_source  # the runtime's rule: analysis sees what replay sees
 
-MAX_DEPTH = 14
 LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-srcset", "srcset")
 VALUE_ATTRS = ("content", "datetime", "title", "aria-label", "alt", "value")
 
@@ -106,7 +106,7 @@ def _views(el: HtmlElement) -> dict[str, str]:
 
 def collect_slots(records: Sequence[Sequence[HtmlElement]],
                   skip: Callable[[HtmlElement], bool] | None = None,
-                  max_depth: int = MAX_DEPTH, tag_keys: bool = True,
+                  max_depth: int = DEFAULT_THRESHOLDS.slot_depth, tag_keys: bool = True,
                   digits: bool = True) -> list[Slot]:
     """Slots over records (each record one or more sibling elements).
 

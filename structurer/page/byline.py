@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, visible_text
+from structurer.lexicon import DEFAULT_THRESHOLDS, Thresholds
 from structurer.page.dates import find_dates, parse_datetime
 from structurer.page.density import _meta, is_noise, title_element
 
@@ -25,8 +26,6 @@ _TIME_METAS = ("article:published_time", "datepublished", "pubdate", "publishdat
 _UPDATED = re.compile(r"(?:updated?|modified|edited|aktualisiert|geändert|mis à jour|"
                       r"actualizado|更新|修改|最后编辑)\W{0,3}(?:on|am|le|el|:|：)?\s*\S{0,12}\s*$",
                       re.I)
-_AFTER = 600      # characters after the title where the byline is looked for
-_BEFORE = 250     # ... and before it (a dateline above the headline)
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
 
 
@@ -83,16 +82,18 @@ def _updated(text: str, at: int, floor: int) -> bool:
     return bool(_UPDATED.search(text[max(floor, at - 40):at]))
 
 
-def _date_near(walk: _Around) -> str | None:
-    """The date nearest after the title (else nearest before it), "updated" ones last."""
+def _date_near(walk: _Around, th: Thresholds) -> str | None:
+    """The date nearest after the title (within ``th.byline_after`` characters), else
+    nearest before it (within ``th.byline_before``: a dateline), "updated" ones last."""
     text = walk.text
+    ahead, back = th.byline_after, th.byline_before
     after: list[tuple[int, str]] = [(pos, stamp) for pos, stamp in walk.stamps
-                                    if walk.end <= pos < walk.end + _AFTER]
-    after += [(walk.end + d.start, d.iso) for d in find_dates(text[walk.end:walk.end + _AFTER])]
-    before = [(walk.start - _BEFORE + d.start, d.iso)
-              for d in find_dates(text[max(0, walk.start - _BEFORE):walk.start])]
+                                    if walk.end <= pos < walk.end + ahead]
+    after += [(walk.end + d.start, d.iso) for d in find_dates(text[walk.end:walk.end + ahead])]
+    before = [(walk.start - back + d.start, d.iso)
+              for d in find_dates(text[max(0, walk.start - back):walk.start])]
     before += [(pos, stamp) for pos, stamp in walk.stamps
-               if walk.start - _BEFORE <= pos < walk.start]
+               if walk.start - back <= pos < walk.start]
     ranked = sorted(after) + sorted(before, reverse=True)
     fresh = [iso for pos, iso in ranked
              if not _updated(text, pos, walk.end if pos >= walk.end else 0)]
@@ -116,10 +117,12 @@ def _keep(tree: HtmlElement, title: str | None) -> tuple[HtmlElement | None, set
 
 
 def published_of(tree: HtmlElement, content: HtmlElement | None = None,
-                 title: str | None = None) -> str | None:
+                 title: str | None = None, *,
+                 th: Thresholds = DEFAULT_THRESHOLDS) -> str | None:
     """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
     the title, <time> elements, date-ish classes, then the content's text. ``title``:
-    the page's title (:func:`~structurer.page.density.title_of`) when already known."""
+    the page's title (:func:`~structurer.page.density.title_of`) when already known;
+    ``th``: the lexicon's thresholds (how far from the title to look)."""
     for _, value in _meta(tree, _TIME_METAS):
         found = parse_datetime(value)
         if found:
@@ -131,7 +134,7 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
                 return found
     anchor, keep = _keep(tree, title)
     if anchor is not None:
-        found = _date_near(_around(tree, anchor))
+        found = _date_near(_around(tree, anchor), th)
         if found:
             return found
     for el in tree.xpath('//time[@datetime]|//time[@pubdate]|//*[contains(@class, "date") or '
@@ -198,10 +201,12 @@ def _author_element(el: HtmlElement) -> str | None:
     return _name_in(value or "") or _clean_author(value or "")
 
 
-def author_of(tree: HtmlElement, title: str | None = None) -> str | None:
+def author_of(tree: HtmlElement, title: str | None = None, *,
+              th: Thresholds = DEFAULT_THRESHOLDS) -> str | None:
     """Author: meta tags, rel=author / itemprop=author, author and byline classes, then
-    a byline sentence right after the title (all outside comments and side lists);
-    ``title`` as for :func:`published_of`."""
+    a byline sentence right after the title (within half of ``th.byline_after``
+    characters; all outside comments and side lists); ``title`` as for
+    :func:`published_of`."""
     for _, value in _meta(tree, _AUTHOR_METAS):
         found = _clean_author(value)
         if found:
@@ -217,7 +222,7 @@ def author_of(tree: HtmlElement, title: str | None = None) -> str | None:
         return None
     walk = _around(tree, anchor)
     for pos, text in walk.pieces:
-        if walk.end <= pos < walk.end + _AFTER // 2 and len(text) <= 120:
+        if walk.end <= pos < walk.end + th.byline_after // 2 and len(text) <= 120:
             found = _name_in(text)
             if found:
                 return found

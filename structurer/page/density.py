@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from structurer.clean import clean_tree, normalize_space, visible_text
+from structurer.lexicon import DEFAULT_THRESHOLDS
 
 #: Elements that are never the main content (removed from the copy before scoring).
 NOISE_SECTIONS = ("nav", "footer", "header", "aside", "form", "button", "select")
@@ -59,7 +60,6 @@ _INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font"
                      "kbd", "mark", "q", "s", "small", "span", "strong", "sub", "sup", "time",
                      "u", "var", "wbr"})
 _TEXT_BLOCKS = frozenset({"div", "section", "td"})
-_MIN_BLOCK_TEXT = 40
 
 
 @dataclass(frozen=True)
@@ -263,7 +263,8 @@ def _chars(text: str | None) -> tuple[int, int]:
     return len(squeezed), sum(1 for c in squeezed if c in _PUNCT)
 
 
-def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool) -> _Counts:
+def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool,
+           min_text: int) -> _Counts:
     link = in_link or el.tag == "a"
     c = _Counts()
     n, sb = _chars(el.text)
@@ -272,11 +273,11 @@ def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool) -> _
     c.sb += 0 if link else sb
     for child in el:
         if isinstance(child.tag, str):
-            sub = _count(child, out, link)
+            sub = _count(child, out, link, min_text)
             c.t, c.lt, c.sb, c.p = c.t + sub.t, c.lt + sub.lt, c.sb + sub.sb, c.p + sub.p
             c.tg += sub.tg + 1
             c.ltg += sub.ltg + (1 if child.tag == "a" else 0)
-            c.p += 1 if child.tag == "p" or _text_block(child, sub) else 0
+            c.p += 1 if child.tag == "p" or _text_block(child, sub, min_text) else 0
             c.block = c.block or sub.block or child.tag not in _INLINE
         n, sb = _chars(child.tail)
         c.t += n
@@ -286,9 +287,10 @@ def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool) -> _
     return c
 
 
-def _text_block(el: HtmlElement, c: _Counts) -> bool:
-    """A div (section, cell) that holds one paragraph: only text and inline markup."""
-    return el.tag in _TEXT_BLOCKS and not c.block and c.t - c.lt >= _MIN_BLOCK_TEXT
+def _text_block(el: HtmlElement, c: _Counts, min_text: int) -> bool:
+    """A div (section, cell) that holds one paragraph: only text and inline markup, at
+    least ``min_text`` characters of it outside links."""
+    return el.tag in _TEXT_BLOCKS and not c.block and c.t - c.lt >= min_text
 
 
 def _td(c: _Counts) -> float:
@@ -302,13 +304,16 @@ def _pstdev(values: list[float]) -> float:
     return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
 
 
-def main_content(tree: HtmlElement) -> ContentFound | None:
-    """The element with the highest density score (after noise removal) and its text."""
+def main_content(tree: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block_text
+                 ) -> ContentFound | None:
+    """The element with the highest density score (after noise removal) and its text;
+    a text-only block counts as a paragraph from ``min_text`` characters (the lexicon's
+    ``min_block_text``)."""
     root = denoised(tree)
     body = root.find(".//body")
     start = body if body is not None else root
     counts: dict[HtmlElement, _Counts] = {}
-    _count(start, counts, False)
+    _count(start, counts, False, min_text)
     if not counts:
         return None
     densities = [_td(c) for c in counts.values()]
@@ -324,16 +329,17 @@ def main_content(tree: HtmlElement) -> ContentFound | None:
     if not scores:
         return None
     best = max(scores, key=lambda el: scores[el])
-    return ContentFound(*_paragraph_owner(best, scores, counts))
+    return ContentFound(*_paragraph_owner(best, scores, counts, min_text))
 
 
 def _paragraph_owner(best: HtmlElement, scores: dict[HtmlElement, float],
-                     counts: dict[HtmlElement, _Counts]) -> tuple[HtmlElement, str, float]:
+                     counts: dict[HtmlElement, _Counts], min_text: int
+                     ) -> tuple[HtmlElement, str, float]:
     """One long paragraph can out-score the text it belongs to (its own density has no
     tags to divide by): a winning paragraph gives way to its nearest ancestor holding
     several paragraphs, unless that ancestor scores far lower."""
     top = scores[best]
-    if best.tag == "p" or _text_block(best, counts[best]):
+    if best.tag == "p" or _text_block(best, counts[best], min_text):
         for parent in best.iterancestors():
             if parent not in scores:
                 break
@@ -341,13 +347,13 @@ def _paragraph_owner(best: HtmlElement, scores: dict[HtmlElement, float],
                 if scores[parent] >= 0.25 * top:
                     best = parent
                 break
-    return best, content_text(best), scores[best]
+    return best, content_text(best, min_text), scores[best]
 
 
 _BLOCKS = frozenset({"p", "li", "h2", "h3", "h4", "pre", "blockquote", "dd"})
 
 
-def _blocks(el: HtmlElement, out: list[HtmlElement]) -> None:
+def _blocks(el: HtmlElement, out: list[HtmlElement], min_text: int) -> None:
     for child in el:
         if not isinstance(child.tag, str):
             continue
@@ -355,10 +361,10 @@ def _blocks(el: HtmlElement, out: list[HtmlElement]) -> None:
                                                  and child.find(".//p") is not None)
         inline_only = child.tag in _TEXT_BLOCKS and all(
             not isinstance(g.tag, str) or g.tag in _INLINE for g in child.iterdescendants())
-        if paragraph or (inline_only and len(visible_text(child)) >= _MIN_BLOCK_TEXT):
+        if paragraph or (inline_only and len(visible_text(child)) >= min_text):
             out.append(child)
         else:
-            _blocks(child, out)
+            _blocks(child, out, min_text)
 
 
 def _mostly_link(el: HtmlElement) -> bool:
@@ -368,10 +374,12 @@ def _mostly_link(el: HtmlElement) -> bool:
     return total > 0 and linked >= 0.5 * total
 
 
-def content_text(el: HtmlElement) -> str:
-    """Text of a content element, one line per paragraph-like block."""
+def content_text(el: HtmlElement,
+                 min_text: int = DEFAULT_THRESHOLDS.min_block_text) -> str:
+    """Text of a content element, one line per paragraph-like block (a text-only block
+    of ``min_text`` characters at least is one)."""
     found: list[HtmlElement] = []
-    _blocks(el, found)
+    _blocks(el, found, min_text)
     blocks = [text for text in (visible_text(b) for b in found if not _mostly_link(b))
               if text]
     whole = visible_text(el)

@@ -6,19 +6,20 @@ the likeliest main list (articles, products, search results) first, each with it
 item links (absolute URL, anchor text), their records, the common container and
 the score components.
 
-Links count when their anchor text has at least 5 characters (a CJK character
-counts 2: it carries about a word). The distance of two links compares their
+Links count when their anchor text has at least ``link_min_text`` characters (5 by
+default; a CJK character counts 2: it carries about a word); the first ``max_links``
+of a page are clustered. The distance of two links compares their
 ancestor chains, root first, the link itself last: ``M`` adds 1 per shared
 ancestor and 0.9 per ancestor at the same depth with the same tag and class (state
 classes such as ``odd``/``active`` dropped, digits blanked); ``P_max`` is the
 length of the longer chain, so ``d = (P_max - M) / P_max`` lies in [0, 1] and two
 links in sibling list items of the same list are a few hundredths apart.
-OPTICS groups them (min points 3, DBSCAN-style cut at ``eps``: :mod:`optics`, which
-needs no distance matrix). Mean anchor length alone lets a "hot"/"recommended"
-side list beat the main list, so clusters are also ranked by the share of the
-page's text and links they hold, item count, position, noise context (nav, aside,
-footer, lexicon noise words in class/id or the heading above) and how alike their
-URLs are.
+OPTICS groups them (min points ``link_min_samples``, DBSCAN-style cut at ``link_eps``:
+:mod:`optics`, which needs no distance matrix; all four are the lexicon's thresholds).
+Mean anchor length alone lets a "hot"/"recommended" side list beat the main list, so
+clusters are also ranked by the share of the page's text and links they hold, item
+count, position, noise context (nav, aside, footer, lexicon noise words in class/id or
+the heading above) and how alike their URLs are.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
-from structurer.lexicon import Lexicon
+from structurer.lexicon import DEFAULT_THRESHOLDS, Lexicon, Thresholds
 from structurer.page import optics
 from structurer.page.dom import (
     NOISE_TAGS,
@@ -50,10 +51,6 @@ from structurer.values import Base
 if TYPE_CHECKING:
     import numpy as np
 
-EPS = optics.EPS        # DBSCAN-style cut of the OPTICS ordering
-MIN_SAMPLES = optics.MIN_SAMPLES
-MIN_TEXT = 5            # anchor text length (CJK characters count 2)
-MAX_LINKS = 2000        # the matrix is quadratic: on larger pages the first 2000 count
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _WIDE = re.compile(r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]")
 
@@ -96,8 +93,10 @@ def signature(el: HtmlElement) -> str:
     return f"{el.tag}.{'.'.join(classes)}" if classes else str(el.tag)
 
 
-def candidate_links(root: HtmlElement, url: str) -> list[Link]:
-    """Links with a real target and at least :data:`MIN_TEXT` characters of text."""
+def candidate_links(root: HtmlElement, url: str,
+                    th: Thresholds = DEFAULT_THRESHOLDS) -> list[Link]:
+    """The first ``th.max_links`` links with a real target and at least
+    ``th.link_min_text`` characters of text."""
     base = Base(url)
     body = root.find(".//body")
     out: list[Link] = []
@@ -106,14 +105,14 @@ def candidate_links(root: HtmlElement, url: str) -> list[Link]:
         if href is None:
             continue
         text = text_of(a)
-        if text_length(text) < MIN_TEXT:
+        if text_length(text) < th.link_min_text:
             continue
         if any(p.tag in NOISE_TAGS for p in a.iterancestors()):
             continue
         absolute = base.join(href)
         if absolute:
             out.append(Link(a, absolute, text))
-            if len(out) >= MAX_LINKS:
+            if len(out) >= th.max_links:
                 break
     return out
 
@@ -136,9 +135,10 @@ def distance_matrix(paths: list[list[HtmlElement]]) -> np.ndarray:
     return optics.distance_matrix(paths, signatures(paths))
 
 
-def cluster_labels(paths: list[list[HtmlElement]], eps: float = EPS) -> list[int]:
+def cluster_labels(paths: list[list[HtmlElement]],
+                   th: Thresholds = DEFAULT_THRESHOLDS) -> list[int]:
     """OPTICS cluster labels (-1: noise) of the links by their chains: :mod:`optics`."""
-    return optics.cluster_labels(paths, signatures(paths), eps, MIN_SAMPLES)
+    return optics.cluster_labels(paths, signatures(paths), th.link_eps, th.link_min_samples)
 
 
 def lca_depth(a: list[HtmlElement], b: list[HtmlElement]) -> int:
@@ -164,16 +164,18 @@ def _own_heading(branch: HtmlElement, inside: set[HtmlElement]) -> bool:
     return False
 
 
-def split_sections(members: list[int], paths: list[list[HtmlElement]]) -> list[list[int]]:
+def split_sections(members: list[int], paths: list[list[HtmlElement]],
+                   min_samples: int = DEFAULT_THRESHOLDS.link_min_samples) -> list[list[int]]:
     """A cluster cut into its sections: lists of the same style placed apart (under
-    differently styled parents, or each under its own heading) are different lists."""
+    differently styled parents, or each under its own heading; each ``min_samples``
+    links at least) are different lists."""
     common = paths[members[0]]
     top = min(lca_depth(common, paths[i]) for i in members)
     branches: dict[HtmlElement, list[int]] = defaultdict(list)
     for i in members:
         if len(paths[i]) > top + 1:
             branches[paths[i][top + 1]].append(i)
-    big = [b for b, idx in branches.items() if len(idx) >= MIN_SAMPLES]
+    big = [b for b, idx in branches.items() if len(idx) >= min_samples]
     if len(big) < 2:
         return [members]
     inside = {el for i in members for el in paths[i][top + 1:]}
@@ -183,7 +185,7 @@ def split_sections(members: list[int], paths: list[list[HtmlElement]]) -> list[l
         return [members]
     out: list[list[int]] = []
     for branch in big:
-        out.extend(split_sections(branches[branch], paths))
+        out.extend(split_sections(branches[branch], paths, min_samples))
     return out
 
 
@@ -305,14 +307,16 @@ def _records(items: list[int], paths: list[list[HtmlElement]]) -> list[HtmlEleme
     return out
 
 
-def link_clusters(root: HtmlElement, url: str, lexicon: Lexicon | None = None, *,
-                  eps: float = EPS) -> list[LinkCluster]:
-    """Every list of links on the page with at least 3 items, likeliest main list first."""
-    links = candidate_links(root, url)
-    if len(links) < MIN_SAMPLES:
+def link_clusters(root: HtmlElement, url: str, lexicon: Lexicon | None = None
+                  ) -> list[LinkCluster]:
+    """Every list of links on the page with at least ``link_min_samples`` items (the
+    lexicon's thresholds, the defaults without one), likeliest main list first."""
+    th = lexicon.thresholds if lexicon is not None else DEFAULT_THRESHOLDS
+    links = candidate_links(root, url, th)
+    if len(links) < th.link_min_samples:
         return []
     paths = chains(links)
-    labels = cluster_labels(paths, eps)
+    labels = cluster_labels(paths, th)
     body = root.find(".//body")
     scope = body if body is not None else root
     order = {el: i for i, el in enumerate(scope.iter())}
@@ -325,9 +329,9 @@ def link_clusters(root: HtmlElement, url: str, lexicon: Lexicon | None = None, *
             members[label].append(i)
     out: list[LinkCluster] = []
     for group in members.values():
-        for section in split_sections(group, paths):
+        for section in split_sections(group, paths, th.link_min_samples):
             items = _item_links(section, links)
-            if len(items) < MIN_SAMPLES:
+            if len(items) < th.link_min_samples:
                 continue
             top = min(lca_depth(paths[items[0]], paths[i]) for i in items)
             cluster = LinkCluster([links[i] for i in section], [links[i] for i in items],

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.lexicon import Lexicon
+from structurer.lexicon import Lexicon, Thresholds
 from structurer.page import treesim
 from structurer.page.dom import (
     SECTION_NOISE_TAGS,
@@ -29,8 +29,6 @@ from structurer.page.dom import (
     text_of,
     tokens,
 )
-
-MAX_GROUP = 3            # records may span up to this many adjacent siblings
 
 
 @dataclass
@@ -52,17 +50,19 @@ class Region:
         return len(self.records)
 
 
-MAX_GAP = 2              # a run may step over this many unlike chunks (an ad tile in a grid)
-
-
-def _runs(trees: list[treesim.WTree], k: int, start: int, alpha: float, beta: float,
-          min_items: int) -> list[list[int]]:
-    """Runs of chunk indices whose neighbours are similar, stepping over single intruders.
+def _runs(trees: list[treesim.WTree], k: int, start: int, th: Thresholds) -> list[list[int]]:
+    """Runs of chunk indices whose neighbours are similar, stepping over up to
+    ``th.max_gap`` intruders (an ad tile in a grid).
 
     Each chunk is compared with the run's last member only (adjacent comparison, as in
     MDR), so the cost is linear in the number of siblings.
     """
     chunks = [treesim.group(trees[i:i + k]) for i in range(start, len(trees) - k + 1, k)]
+
+    def alike(a: treesim.WTree, b: treesim.WTree, confirm: bool = True) -> bool:
+        return treesim.similar(a, b, th.alpha, th.beta, confirm=confirm,
+                               ted_nodes=th.ted_nodes, root_share=th.root_share)
+
     runs: list[list[int]] = []
     run = [0] if chunks else []
     j = 1
@@ -70,44 +70,46 @@ def _runs(trees: list[treesim.WTree], k: int, start: int, alpha: float, beta: fl
         last = chunks[run[-1]]
         # confirm the first pairs of a run, then every fourth (pruning for long lists)
         confirm = len(run) < 4 or len(run) % 4 == 0
-        if treesim.similar(last, chunks[j], alpha, beta, confirm=confirm):
+        if alike(last, chunks[j], confirm):
             run.append(j)
             j += 1
             continue
         bridged = False
-        for gap in range(1, MAX_GAP + 1):
+        for gap in range(1, th.max_gap + 1):
             nxt = j + gap
-            if nxt < len(chunks) and treesim.similar(last, chunks[nxt], alpha, beta):
+            if nxt < len(chunks) and alike(last, chunks[nxt]):
                 run.append(nxt)
                 j = nxt + 1
                 bridged = True
                 break
         if not bridged:
-            if len(run) >= min_items:
+            if len(run) >= th.min_items:
                 runs.append(run)
             run = [j]
             j += 1
-    if len(run) >= min_items:
+    if len(run) >= th.min_items:
         runs.append(run)
     return runs
 
 
 def regions_under(parent: HtmlElement, lexicon: Lexicon) -> list[Region]:
-    """Repeated records among ``parent``'s children, best grouping (smallest k) first."""
+    """Repeated records among ``parent``'s children (each up to the lexicon's
+    ``max_group`` adjacent siblings), best grouping (smallest k) first."""
     th = lexicon.thresholds
     children = element_children(parent)
     if len(children) < th.min_items:
         return []
-    trees = [treesim.build(c, lexicon.attribute_weights) for c in children]
+    trees = [treesim.build(c, lexicon.attribute_weights, max_nodes=th.tree_nodes,
+                           max_depth=th.tree_depth) for c in children]
     best: list[Region] = []
     covered = 0
-    for k in range(1, MAX_GROUP + 1):
+    for k in range(1, th.max_group + 1):
         if len(children) < k * th.min_items:
             break
         for start in range(k):
             found = []
             cover = 0
-            for run in _runs(trees, k, start, th.alpha, th.beta, th.min_items):
+            for run in _runs(trees, k, start, th):
                 records = [children[start + c * k:start + c * k + k] for c in run]
                 if k > 1 and _is_split_single(records):
                     continue

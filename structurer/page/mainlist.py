@@ -26,8 +26,6 @@ from structurer.page.lists import Region
 from structurer.page.view import PageView, loose_cards, priced
 from structurer.values import Base
 
-TOP = 4                 # regions and clusters considered on each side
-CONFIRMED = 1.25        # weight of a region the main link cluster agrees with
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5")
 _BLOCKS = frozenset({"div", "p", "h1", "h2", "h3", "h4", "h5", "h6", "section", "header"})
 
@@ -112,22 +110,27 @@ def confirmed(regions: list[Region], cluster: LinkCluster | None) -> Region | No
     return next((r for r in regions if cluster is not None and agrees(cluster, r.records)), None)
 
 
-def _shop_pair(regions: list[Region], clusters: list[LinkCluster]
+def _shop_pair(regions: list[Region], clusters: list[LinkCluster], weight: float
                ) -> tuple[Region, LinkCluster] | None:
-    """The region the main link cluster confirms, when its score is close to the best
-    region's; else the best region with a cluster agreeing with it."""
+    """The region the main link cluster confirms, when its score (times ``weight``, the
+    lexicon's ``main_list_confirmed``) reaches the best region's; else the best region
+    with a cluster agreeing with it."""
     sure = confirmed(regions, clusters[0] if clusters else None)
-    if sure is not None and max(sure.score, 0.1) * CONFIRMED >= regions[0].score:
+    if sure is not None and max(sure.score, 0.1) * weight >= regions[0].score:
         return sure, clusters[0]
     return agreeing(regions[:1], clusters, regions_first=True)
 
 
 def main_list(view: PageView) -> MainList | None:
-    """The page's main list, or None when it has no list at all."""
+    """The page's main list, or None when it has no list at all: the lexicon's
+    ``main_list_top`` regions and link lists weighed against each other."""
     shop = priced(view.lexicon)
-    regions = (view.product_regions if shop and view.product_regions else view.regions)[:TOP]
-    clusters = view.link_clusters[:TOP]
-    pair = (_shop_pair(regions, clusters) if regions else None) if shop else \
+    th = view.lexicon.thresholds
+    top = th.main_list_top
+    regions = (view.product_regions if shop and view.product_regions else view.regions)[:top]
+    clusters = view.link_clusters[:top]
+    pair = (_shop_pair(regions, clusters, th.main_list_confirmed) if regions else None) \
+        if shop else \
         agreeing(regions, clusters, regions_first=False)
     found: MainList | None = None
     if pair is not None:

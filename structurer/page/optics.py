@@ -23,16 +23,17 @@ from __future__ import annotations
 
 import struct
 from collections import Counter, defaultdict
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
+
+from structurer.lexicon import DEFAULT_THRESHOLDS
 
 if TYPE_CHECKING:
     import numpy as np
 
-EPS = 0.13              # DBSCAN-style cut of the OPTICS ordering (= max_eps)
-MIN_SAMPLES = 3         # min points, the item itself included
-MAX_DEPTH = 255         # depths compared (the matrix counted in uint8)
+# depths compared: a true constant, the uint8 matrix the sklearn equivalence was shown on
+MAX_DEPTH = 255
 Chain = Sequence[Hashable]
 
 _F32 = struct.Struct("f")
@@ -119,8 +120,49 @@ def _near_pairs(nodes: Sequence[Chain], sigs: Sequence[Chain], eps: float
     return out
 
 
-def cluster_labels(nodes: Sequence[Chain], sigs: Sequence[Chain], eps: float = EPS,
-                   min_samples: int = MIN_SAMPLES) -> list[int]:
+def _core_points(n: int, pairs: list[tuple[list[int], list[int], int]],
+                 key: Callable[[int, int], Hashable], min_samples: int) -> list[bool]:
+    """Whether each item has ``min_samples`` items (itself included) within eps."""
+    count = [1] * n
+    for a, b, need in pairs:
+        in_b = Counter(key(j, need) for j in b)
+        for i in a:
+            count[i] += in_b[key(i, need)] - (a is b)
+        if a is not b:
+            in_a = Counter(key(i, need) for i in a)
+            for j in b:
+                count[j] += in_a[key(j, need)]
+    return [c >= min_samples for c in count]
+
+
+def _components(n: int, pairs: list[tuple[list[int], list[int], int]],
+                key: Callable[[int, int], Hashable], core: list[bool]) -> Callable[[int], int]:
+    """Union-find over the core points linked within eps; ``find(i)`` is the lowest
+    item of ``i``'s component."""
+    parent = list(range(n))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b, need in pairs:
+        first: dict[Hashable, int] = {}
+        for i in (a if a is b else [*a, *b]):
+            if core[i]:
+                k = key(i, need)
+                if k in first:
+                    x, y = find(i), find(first[k])
+                    parent[max(x, y)] = min(x, y)
+                else:
+                    first[k] = i
+    return find
+
+
+def cluster_labels(nodes: Sequence[Chain], sigs: Sequence[Chain],
+                   eps: float = DEFAULT_THRESHOLDS.link_eps,
+                   min_samples: int = DEFAULT_THRESHOLDS.link_min_samples) -> list[int]:
     """OPTICS labels (-1: noise) of the items, cut at ``eps``.
 
     With ``max_eps = eps`` every finite reachability is at most ``eps``, so the OPTICS
@@ -139,34 +181,8 @@ def cluster_labels(nodes: Sequence[Chain], sigs: Sequence[Chain], eps: float = E
     def key(i: int, need: int) -> Hashable:
         return nodes[i][need - 1] if need else None
 
-    count = [1] * n               # items within eps, the item itself included
-    for a, b, need in pairs:
-        in_b = Counter(key(j, need) for j in b)
-        for i in a:
-            count[i] += in_b[key(i, need)] - (a is b)
-        if a is not b:
-            in_a = Counter(key(i, need) for i in a)
-            for j in b:
-                count[j] += in_a[key(j, need)]
-    core = [c >= min_samples for c in count]
-    parent = list(range(n))       # union-find over core points; a root is its lowest item
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for a, b, need in pairs:
-        first: dict[Hashable, int] = {}
-        for i in (a if a is b else [*a, *b]):
-            if core[i]:
-                k = key(i, need)
-                if k in first:
-                    x, y = find(i), find(first[k])
-                    parent[max(x, y)] = min(x, y)
-                else:
-                    first[k] = i
+    core = _core_points(n, pairs, key, min_samples)
+    find = _components(n, pairs, key, core)
     seeds = sorted({find(i) for i in range(n) if core[i]})
     number = {seed: label for label, seed in enumerate(seeds)}
     labels = [number[find(i)] if core[i] else -1 for i in range(n)]

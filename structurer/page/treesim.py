@@ -1,12 +1,13 @@
 """Weighted DOM trees, their weighted similarity, and tree edit distance with pruning.
 
-Input: lxml elements and the lexicon's attribute weights. Output: similarity
-scores in 0..1 and normalized edit distances. The method's two-step test for
-"these siblings repeat": a coarse weighted similarity (> alpha), then Zhang–Shasha
-tree edit distance (``zss``, :func:`tree_edit_distance`) normalized by tree size (< beta). The
-coarse pass is
-linear in tree size; edit distance runs only on pairs that survive it, and never
-on pairs whose shapes are identical.
+Input: lxml elements, the lexicon's attribute weights and its thresholds (the node
+budgets ``tree_nodes``, ``tree_depth``, ``ted_nodes`` and ``root_share``; by default
+:data:`~structurer.lexicon.DEFAULT_THRESHOLDS`). Output: similarity scores in 0..1 and
+normalized edit distances. The method's two-step test for "these siblings repeat": a
+coarse weighted similarity (> alpha), then Zhang–Shasha tree edit distance (``zss``,
+:func:`tree_edit_distance`) normalized by tree size (< beta). The coarse pass is linear
+in tree size; edit distance runs only on pairs that survive it, and never on pairs
+whose shapes are identical.
 """
 
 from __future__ import annotations
@@ -17,10 +18,9 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
+from structurer.lexicon import DEFAULT_THRESHOLDS as _TH
 from structurer.page.dom import NOISE_TAGS, STATE_TOKENS, shape_class, tokens
 
-MAX_NODES = 120      # larger subtrees are truncated (breadth-first) before comparison
-MAX_DEPTH = 12
 _STRUCTURAL_ATTRS = ("id", "name", "type", "itemprop", "itemtype", "role", "rel")
 
 
@@ -61,9 +61,11 @@ def _features(el: HtmlElement, weights: Mapping[str, float]) -> dict[str, float]
     return feats
 
 
-def build(el: HtmlElement, weights: Mapping[str, float], *, max_nodes: int = MAX_NODES,
-          max_depth: int = MAX_DEPTH) -> WTree:
-    """The weighted tree of ``el``; sibling weights under one parent sum to 1.
+def build(el: HtmlElement, weights: Mapping[str, float], *, max_nodes: int = _TH.tree_nodes,
+          max_depth: int = _TH.tree_depth) -> WTree:
+    """The weighted tree of ``el``: at most ``max_nodes`` nodes, at most ``max_depth``
+    levels down (the lexicon's ``tree_nodes`` and ``tree_depth``); sibling weights under
+    one parent sum to 1.
 
     A child's weight grows with its subtree size and with the weight of its
     attributes (class/name/type count more than bare tags).
@@ -114,9 +116,6 @@ def group(trees: Sequence[WTree]) -> WTree:
     return root
 
 
-_ROOT_SHARE = 0.25   # share of a node's own attributes in its similarity; children get the rest
-
-
 def _attr_similarity(a: dict[str, float], b: dict[str, float]) -> float:
     if not a and not b:
         return 1.0
@@ -155,8 +154,9 @@ def _align(a: list[WTree], b: list[WTree]) -> list[tuple[int, int]]:
     return pairs
 
 
-def weighted_similarity(a: WTree, b: WTree) -> float:
-    """Coarse similarity in 0..1: attributes of the roots, then aligned children by weight."""
+def weighted_similarity(a: WTree, b: WTree, root_share: float = _TH.root_share) -> float:
+    """Coarse similarity in 0..1: attributes of the roots (``root_share`` of it), then
+    aligned children by weight."""
     if a.tag != b.tag:
         return 0.0
     if a.shape == b.shape and a.feats == b.feats:
@@ -165,12 +165,12 @@ def weighted_similarity(a: WTree, b: WTree) -> float:
     if not a.children and not b.children:
         return asim
     if not a.children or not b.children:
-        return _ROOT_SHARE * asim
+        return root_share * asim
     csim = 0.0
     for i, j in _align(a.children, b.children):
         ca, cb = a.children[i], b.children[j]
-        csim += (ca.weight + cb.weight) / 2.0 * weighted_similarity(ca, cb)
-    return _ROOT_SHARE * asim + (1.0 - _ROOT_SHARE) * csim
+        csim += (ca.weight + cb.weight) / 2.0 * weighted_similarity(ca, cb, root_share)
+    return root_share * asim + (1.0 - root_share) * csim
 
 
 def _children(t: WTree) -> list[WTree]:
@@ -205,11 +205,10 @@ def distance_lower_bound(a: WTree, b: WTree) -> float:
     return max(only_a, only_b) / (a.size + b.size)
 
 
-_TED_CACHE: dict[tuple[int, int], float] = {}
-TED_NODES = 32       # edit distance looks at the top of larger records (breadth-first)
+_TED_CACHE: dict[tuple[int, int, int], float] = {}
 
 
-def truncated(tree: WTree, budget: int = TED_NODES) -> WTree:
+def truncated(tree: WTree, budget: int = _TH.ted_nodes) -> WTree:
     """A copy of ``tree`` keeping its first ``budget`` nodes in breadth-first order.
 
     Zhang–Shasha is quadratic in tree size and more; the top of a record (its
@@ -240,18 +239,19 @@ def truncated(tree: WTree, budget: int = TED_NODES) -> WTree:
     return root
 
 
-def edit_distance(a: WTree, b: WTree) -> float:
-    """Zhang–Shasha tree edit distance normalized by both trees' sizes (0 same .. 1 unlike).
+def edit_distance(a: WTree, b: WTree, nodes: int = _TH.ted_nodes) -> float:
+    """Zhang–Shasha tree edit distance of the trees' first ``nodes`` nodes (breadth-first;
+    the lexicon's ``ted_nodes``), normalized by both sizes (0 same .. 1 unlike).
 
     Dividing by the sum keeps small cards with one optional element (a badge, an old
     price) as alike as large ones with the same difference.
     """
     if a.shape == b.shape:
         return 0.0
-    key = (a.shape, b.shape) if a.shape < b.shape else (b.shape, a.shape)
+    key = (a.shape, b.shape, nodes) if a.shape < b.shape else (b.shape, a.shape, nodes)
     cached = _TED_CACHE.get(key)
     if cached is None:
-        ta, tb = truncated(a), truncated(b)
+        ta, tb = truncated(a, nodes), truncated(b, nodes)
         cached = tree_edit_distance(ta, tb) / (ta.size + tb.size)
         if len(_TED_CACHE) > 50_000:
             _TED_CACHE.clear()
@@ -259,11 +259,13 @@ def edit_distance(a: WTree, b: WTree) -> float:
     return cached
 
 
-def similar(a: WTree, b: WTree, alpha: float, beta: float, *, confirm: bool = True) -> bool:
+def similar(a: WTree, b: WTree, alpha: float, beta: float, *, confirm: bool = True,
+            ted_nodes: int = _TH.ted_nodes, root_share: float = _TH.root_share) -> bool:
     """The method's test: weighted similarity above alpha, confirmed by edit distance below beta.
 
     With ``confirm=False`` (a long run already confirmed several times) a pair clearly
-    above alpha is accepted without running the edit distance.
+    above alpha is accepted without running the edit distance. ``ted_nodes`` and
+    ``root_share`` are the lexicon's (see :func:`edit_distance`, :func:`weighted_similarity`).
     """
     if a.shape == b.shape:
         return True
@@ -271,9 +273,9 @@ def similar(a: WTree, b: WTree, alpha: float, beta: float, *, confirm: bool = Tr
         return False  # the size difference alone is an edit distance of at least beta
     if distance_lower_bound(a, b) >= beta:
         return False
-    coarse = weighted_similarity(a, b)
+    coarse = weighted_similarity(a, b, root_share)
     if coarse <= alpha:
         return False
     if not confirm and coarse >= alpha + (1 - alpha) / 3:
         return True
-    return edit_distance(a, b) < beta
+    return edit_distance(a, b, ted_nodes) < beta

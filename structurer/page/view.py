@@ -36,9 +36,9 @@ from structurer.page.dom import (
     link_href,
     text_of,
 )
-from structurer.page.linkclusters import MIN_TEXT, LinkCluster, link_clusters, text_length
+from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, context_words, find_regions, is_product_region
-from structurer.page.structured import ARTICLE_TYPES, jsonld_objects, jsonld_product, types_of
+from structurer.structured import article_object, jsonld_objects, opengraph_types, product_object
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
@@ -80,7 +80,7 @@ class PageView:
 
     @cached_property
     def product(self) -> dict[str, Any] | None:
-        return jsonld_product(self.jsonld)
+        return product_object(self.jsonld)
 
     @cached_property
     def titles(self) -> list[str]:
@@ -109,12 +109,12 @@ class PageView:
 
     @cached_property
     def article(self) -> dict[str, Any] | None:
-        return next((o for o in self.jsonld if types_of(o) & ARTICLE_TYPES), None)
+        return article_object(self.jsonld)
 
     @cached_property
     def content(self) -> density.ContentFound | None:
         """The main text by text density (computed on a copy; only when asked)."""
-        return density.main_content(self.tree)
+        return density.main_content(self.tree, self.lexicon.thresholds.min_block_text)
 
     @cached_property
     def kind(self) -> PageKind:
@@ -138,13 +138,19 @@ def _signal_hits(page: PageView, name: str) -> float:
     return best / 10.0
 
 
-def titled_links(block: HtmlElement) -> set[str]:
-    """Where ``block`` links to by an item's title: links in a heading, or named links
-    beside a picture linking to the same place (a product card)."""
+def titled_links(block: HtmlElement, min_text: int) -> set[str]:
+    """Where ``block`` links to by an item's title of ``min_text`` characters at least:
+    links in a heading, or named links beside a picture linking to the same place (a
+    product card)."""
     links = [a for a in block.iter("a") if link_href(a)]
     pictured = {a.get("href") for a in links if a.find(".//img") is not None}
-    return {str(a.get("href")) for a in links if text_length(text_of(a)) >= 2 * MIN_TEXT
+    return {str(a.get("href")) for a in links if text_length(text_of(a)) >= min_text
             and (a.get("href") in pictured or _in_heading(a, block))}
+
+
+def _title_text(page: PageView) -> int:
+    """The shortest title of a card: twice the shortest link text clustered."""
+    return 2 * page.lexicon.thresholds.link_min_text
 
 
 def _in_heading(el: HtmlElement, block: HtmlElement) -> bool:
@@ -158,12 +164,12 @@ def _in_heading(el: HtmlElement, block: HtmlElement) -> bool:
     return False
 
 
-def _in_card(el: HtmlElement, stop: HtmlElement) -> bool:
+def _in_card(el: HtmlElement, stop: HtmlElement, min_text: int) -> bool:
     """``el`` sits in a product card or a header/nav/footer/aside below ``stop`` (a
     promise of free delivery from some amount is not the product's price)."""
     node: HtmlElement | None = el
     while node is not None and node is not stop:
-        if node.tag in SECTION_NOISE_TAGS or titled_links(node):
+        if node.tag in SECTION_NOISE_TAGS or titled_links(node, min_text):
             return True
         node = node.getparent()
     return False
@@ -188,7 +194,7 @@ def loose_cards(page: PageView) -> list[HtmlElement]:
                 node = node.getparent()
                 if node is None or node.tag == "body":
                     break
-                titled = titled_links(node)
+                titled = titled_links(node, _title_text(page))
                 if titled:
                     # one product per card; a block of several is a container
                     if len(titled) == 1 and not _noise_context(node, noise):
@@ -263,7 +269,7 @@ def _money_near_title(page: PageView) -> bool:
             return False
         for el in node.iter():
             if (isinstance(el.tag, str) and el not in inside and el.text
-                    and MONEY_RE.search(el.text) and not _in_card(el, node)):
+                    and MONEY_RE.search(el.text) and not _in_card(el, node, _title_text(page))):
                 return True
     return False
 
@@ -322,7 +328,7 @@ def _classify_products(page: PageView) -> PageKind:
         # priced beside its title and sold right there: related lists do not outweigh it
         detail_score += 4.0 if buy else 1.5
         strong = True
-    if page.tree.xpath('//meta[@property="og:type"][contains(@content, "product")]'):
+    if any("product" in kind for kind in opengraph_types(page.tree)):
         detail_score += 1.5
         strong = True
     list_score = 0.0
@@ -362,7 +368,7 @@ def _headline(page: PageView) -> bool:
 
 def _classify_articles(page: PageView) -> PageKind:
     detail_score = 2.0 if page.article is not None else 0.0
-    if page.tree.xpath('//meta[@property="og:type"][contains(@content, "article")]'):
+    if any("article" in kind for kind in opengraph_types(page.tree)):
         detail_score += 1.5
     if _headline(page):
         detail_score += 1.0

@@ -23,7 +23,6 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from structurer.errors import RuleError
-from structurer.replay.jsonld import JsonLd
 from structurer.replay.pagination import (
     CompiledPagination,
     compile_pagination,
@@ -40,6 +39,7 @@ from structurer.rules.model import (
     ListVariant,
     SiteRules,
 )
+from structurer.structured import JsonLd
 from structurer.values import Base, element_text, link_target
 
 __all__ = ["PAGE_BUDGET", "CompiledRules", "ListResult", "PageResult", "RuleTimeout",

@@ -10,7 +10,9 @@ define (None when missing); money fields as a number under the field's name plus
 ``<field>_text`` (the raw text); ``currency`` (ISO 4217) from the first money field
 when the rules have no currency field (or it found nothing); ``category`` from a
 breadcrumb field when the rules have no ``category`` field. A field is looked up by
-its ``xpath``, then its ``jsonld`` path, then its ``const``.
+its ``xpath``, then its ``jsonld`` path (:mod:`structurer.structured`), then its
+``const``. :func:`record_columns` names every key such records have, in order: what a
+rule file declares as ``record.columns`` (:func:`record_columns_for` a lexicon).
 """
 
 from __future__ import annotations
@@ -19,11 +21,11 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from time import perf_counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from structurer.replay.jsonld import JsonLd
 from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
 from structurer.rules.model import FieldRule
+from structurer.structured import JsonLd
 from structurer.values import (
     DEFAULT_AVAILABILITY,
     Base,
@@ -34,11 +36,38 @@ from structurer.values import (
     field_value,
 )
 
-__all__ = ["REGEX_INPUT", "CompiledField", "FieldPlan", "build_record", "compile_fields",
-           "compile_post", "select", "value_spec"]
+if TYPE_CHECKING:
+    from structurer.lexicon import Lexicon
 
-#: Characters of a value that a ``regex:`` post step reads (bounds what a regex can cost).
+__all__ = ["BASE_COLUMNS", "REGEX_INPUT", "CompiledField", "FieldPlan", "build_record",
+           "compile_fields", "compile_post", "record_columns", "record_columns_for", "select",
+           "value_spec"]
+
+#: Characters of a value that a ``regex:`` post step reads: a true constant, the bound
+#: the regex checks of :mod:`structurer.rules.regexes` assume (not a tuning choice).
 REGEX_INPUT = 1000
+
+#: The keys every product record has (ARCHITECTURE.md, "Contracts"), in this order.
+BASE_COLUMNS = ("url", "name", "price", "currency", "price_text", "image", "availability",
+                "sku", "description", "category", "categories")
+
+
+def record_columns(fields: Iterable[tuple[str, str]],
+                   start: Iterable[str] = BASE_COLUMNS) -> list[str]:
+    """The keys of records with these ``(name, kind)`` fields, after ``start``, each once:
+    a money field brings ``<name>_text`` (its raw text) after it."""
+    names = list(dict.fromkeys(start))
+    for name, kind in fields:
+        for key in (name, f"{name}_text") if kind == "money" else (name,):
+            if key not in names:
+                names.append(key)
+    return names
+
+
+def record_columns_for(lexicon: Lexicon) -> list[str]:
+    """The record keys a rule file learned with ``lexicon`` declares (``record.columns``):
+    the contract's, then every field of the lexicon."""
+    return record_columns((name, spec.kind) for name, spec in lexicon.fields.items())
 
 
 def select(plan: FieldPlan, node: Any, clock: Clock | None = None,

@@ -21,6 +21,7 @@ from typing import Any
 
 from lxml import etree
 
+from structurer.config import Settings
 from structurer.errors import RuleError
 from structurer.rules.expressions import check_xpath
 from structurer.schema import XPATH_NAMESPACES
@@ -30,8 +31,9 @@ __all__ = ["PAGE_BUDGET", "Clock", "RuleTimeout", "XPathFn", "compile_xpath", "o
 # a compiled XPath; its result (nodes, strings, a number or a boolean) depends on the rule
 XPathFn = Callable[..., Any]
 
-#: Seconds of rule evaluation one page may take; past it the page is given up.
-PAGE_BUDGET = 2.0
+#: Seconds of rule evaluation one page may take by default (the ``rule_budget``
+#: setting); past it the page is given up.
+PAGE_BUDGET: float = Settings.model_fields["rule_budget"].default
 
 _PROBE = etree.fromstring("<html><head/><body><div/></body></html>", etree.HTMLParser())
 

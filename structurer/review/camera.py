@@ -25,7 +25,8 @@ from playwright.async_api import Browser, ViewportSize
 from playwright.async_api import Page as Tab
 
 from structurer.config import Settings
-from structurer.fetch.browser import BLOCKED_RESOURCES, BrowserFetchError
+from structurer.errors import FetchError
+from structurer.fetch.browser import BLOCKED_RESOURCES
 from structurer.fetch.guard import RouteGuard, ms_left, settle
 from structurer.fetch.http import HttpFetcher
 
@@ -120,7 +121,7 @@ class Camera:
         self.http.check_url(url, target, redirected=redirected)
         if self.settings.obey_robots and not await self.http.allowed_by_robots(target):
             where = f" (redirected to {target})" if redirected else ""
-            raise BrowserFetchError(f"disallowed by robots.txt{where}", url=url, kind="robots")
+            raise FetchError(f"disallowed by robots.txt{where}", url=url, kind="robots")
 
     @asynccontextmanager
     async def _tab(self, url: str, *, media: bool) -> AsyncIterator[Tab]:
@@ -148,8 +149,8 @@ class Camera:
         """The rendered DOM, refused past ``max_page_bytes`` characters."""
         html = str(await tab.content())
         if len(html) > self.settings.max_page_bytes:
-            raise BrowserFetchError(f"rendered page larger than {self.settings.max_page_bytes}"
-                                    " characters", url=url, kind="too_large")
+            raise FetchError(f"rendered page larger than {self.settings.max_page_bytes}"
+                             " characters", url=url, kind="too_large")
         return html
 
     async def dom(self, url: str) -> tuple[str, str]:

@@ -32,7 +32,7 @@ __all__ = ["Chart", "StatsFile", "load_stats", "render_crawl_report", "write_cra
 #: The charts' size in SVG units and the plot area's margins (left, right, top, bottom).
 WIDTH, HEIGHT = 760, 240
 MARGIN = (64, 20, 14, 40)
-TICKS = 5
+TICKS = 5               # axis ticks of a chart: layout, like WIDTH and HEIGHT
 #: Series colours (at least 4.5:1 on white) and dash patterns, so no line is told by colour alone.
 STYLE = {"pages/s": ("#1565c0", ""), "average": ("#4a4a4a", "6 4"),
          "items": ("#2e7d32", ""), "records": ("#c62828", "8 3 2 3")}

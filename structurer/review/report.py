@@ -42,9 +42,8 @@ from structurer import __version__
 from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.errors import FetchError
-from structurer.fetch import run_sync
+from structurer.fetch import open_fetcher, run_sync
 from structurer.fetch.chromium import launch
-from structurer.fetch.http import HttpFetcher
 from structurer.replay.extract import (
     CompiledRules,
     compile_rules,
@@ -55,6 +54,7 @@ from structurer.replay.extract import (
 from structurer.review.camera import MAX_HEIGHT, VIEWPORT, Box, Camera, FieldsOf, Shot
 from structurer.review.templating import environment
 from structurer.rules.model import FieldRule, RenderDecision, SiteRules
+from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
 
@@ -213,7 +213,7 @@ class _Sampler:
     async def _read(self, view: LevelView, url: str) -> Extracted:
         """A further sample page, fetched the way the crawler fetches its level."""
         try:
-            if view.decision.mode == "browser":
+            if view.decision.mode == RenderMode.BROWSER:
                 html, final = await self.camera.dom(url)
             else:
                 page = await self.camera.http.fetch(url)
@@ -264,7 +264,8 @@ async def _collect(rules: SiteRules, settings: Settings) -> list[LevelView]:
     views: list[LevelView] = []
     async with async_playwright() as playwright:
         browser = await launch(playwright, settings)
-        sampler = _Sampler(rules, Camera(browser, settings, HttpFetcher(settings)))
+        http = open_fetcher(RenderMode.STATIC, settings)
+        sampler = _Sampler(rules, Camera(browser, settings, http))
         try:
             categories: list[str] = []
             if levels.category is not None:

@@ -32,6 +32,7 @@ from lxml import etree
 
 from structurer.schema import XPATH_NAMESPACES
 
+# limits of a valid rule file, not tuning: every machine must accept the same files
 MAX_XPATH_LENGTH = 4000
 MAX_PREDICATE_DEPTH = 2
 

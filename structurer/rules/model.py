@@ -21,9 +21,9 @@ from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from structurer.rules.expressions import check_xpath
 from structurer.rules.regexes import check_regex
-from structurer.schema import RenderMode, Strict, ValueKind, error_at
+from structurer.schema import LevelMode, RenderMode, Strict, ValueKind, error_at
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1      # the rule-file format this code reads and writes (a fact, not a knob)
 
 _POST_OPS = {"strip", "lower", "upper", "first", "last", "join", "absolute_url", "collapse"}
 _POST_ARG_OPS = {"regex", "remove", "split", "replace", "prefix", "suffix", "default"}
@@ -158,7 +158,7 @@ class RenderSample(Strict):
 class RenderDecision(Strict):
     """Static HTTP or a browser for one level, and why."""
 
-    mode: RenderMode = "static"
+    mode: LevelMode = RenderMode.STATIC
     decided_by: Literal["auto", "override", "default"] = "default"
     threshold: float | None = Field(None, gt=0, le=1)
     samples: list[RenderSample] = Field(default_factory=list)
@@ -297,6 +297,29 @@ class TemplateRef(Strict):
     path: str | None = None
 
 
+_COLUMN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class RecordSpec(Strict):
+    """The keys of the records a crawl of these rules gives, in order (a CSV's columns):
+    the contract's, then every field of the template, so a crawl needs the rule file
+    alone. Fields the rules have beyond these come after them."""
+
+    columns: list[str] = Field(min_length=1)
+
+    @field_validator("columns")
+    @classmethod
+    def _columns(cls, value: list[str]) -> list[str]:
+        seen: set[str] = set()
+        for i, name in enumerate(value):
+            if not _COLUMN.match(name):
+                raise error_at([str(i)], f"column {name!r} must be a field name like 'price'")
+            if name in seen:
+                raise error_at([str(i)], f"column {name!r} is listed twice")
+            seen.add(name)
+        return value
+
+
 class SiteRules(Strict):
     """One site's rules: the unit that is analyzed once and replayed on every crawl."""
 
@@ -307,6 +330,8 @@ class SiteRules(Strict):
     generator: str = ""
     template: TemplateRef
     hosts: list[str] = Field(default_factory=list, description="other hosts the crawl may visit")
+    # None (rule files written before it): the contract's keys and the rules' fields
+    record: RecordSpec | None = None
     levels: Levels
 
     @field_validator("schema_version")

@@ -23,6 +23,7 @@ from structurer.config import Settings
 from structurer.demo import DemoServer
 from structurer.rules import save_rules
 from structurer.rules.model import SiteRules
+from tests.conftest import rule_text
 
 KUMO = 109          # products of the kumo demo shop
 
@@ -235,18 +236,12 @@ def test_a_crawl_where_every_page_failed_exits_1(
         tiny_site: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     site = tiny_site({}).split("//")[1]     # every page: 404
     rules = tmp_path / "gone.yaml"
-    rules.write_text(f"""
-schema_version: 1
-site: {site}
-start_url: http://{site}/
-generated_at: '2026-01-01T00:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+    rules.write_text(rule_text(site, """
   list:
     item_xpath: //ul/li
     fields:
-      name: {{xpath: ., kind: text}}
-""")
+      name: {xpath: ., kind: text}
+"""))
     out = tmp_path / "o.jsonl"
     assert main(["crawl", str(rules), "--out", str(out)]) == 1
     err = capsys.readouterr().err.strip().splitlines()
@@ -262,19 +257,13 @@ def test_a_browser_level_without_chromium_is_bad_input(
         capsys: pytest.CaptureFixture[str]) -> None:
     site = tiny_site({"/": "<ul><li>a</li><li>b</li><li>c</li></ul>"}).split("//")[1]
     rules = tmp_path / "rendered.yaml"
-    rules.write_text(f"""
-schema_version: 1
-site: {site}
-start_url: http://{site}/
-generated_at: '2026-01-01T00:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+    rules.write_text(rule_text(site, """
   list:
     item_xpath: //ul/li
-    render: {{mode: browser, decided_by: auto}}
+    render: {mode: browser, decided_by: auto}
     fields:
-      name: {{xpath: ., kind: text}}
-""")
+      name: {xpath: ., kind: text}
+"""))
     monkeypatch.setenv("STRUCTURER_CHROMIUM", str(tmp_path / "no-such-chromium"))
     out = tmp_path / "o.jsonl"
     assert main(["crawl", str(rules), "--out", str(out)]) == 2

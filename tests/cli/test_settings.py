@@ -87,3 +87,20 @@ def test_extract_page_fetches_with_the_settings_given(seen_agents: tuple[str, li
                  "-s", "user_agent=from-the-command-line/2"]) == 0
     assert agents and set(agents) == {"from-the-command-line/2"}
     assert f'"url": "{base}/p/anvil"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    ([], "auto"),
+    (["-s", "render=static"], "static"),
+    (["-s", "render=static", "--render", "browser"], "browser"),
+], ids=["default", "setting", "option-wins"])
+def test_analyze_render_option_overrides_only_when_given(argv: list[str], expected: str) -> None:
+    """``--render`` is the command's own option: given, it wins; not given, the settings'
+    ``render`` (a file or ``-s``) stands, and only then the default, ``auto``."""
+    from structurer.cli.analyze import _settings
+    from structurer.schema import RenderMode
+
+    for command in ("analyze", "analyze-many"):
+        target = "http://shop.test/" if command == "analyze" else "urls.txt"
+        args = build_parser(command).parse_args([command, target, *argv])
+        assert _settings(args).render == RenderMode(expected) == expected

@@ -55,7 +55,7 @@ class BigShop:
 
 
 result = crawl_site(rules_from_text(RULES, "big.yaml"), OUT,
-                    Settings(max_pages_per_pattern=1_000_000), display=False,
+                    Settings(max_pages_per_pattern=1_000_000),
                     factory=lambda mode, settings: BigShop())
 with open("/proc/self/status") as status:
     hwm = next(line for line in status if line.startswith("VmHWM"))

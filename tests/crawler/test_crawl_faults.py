@@ -20,6 +20,7 @@ from structurer.config import Settings
 from structurer.crawler.engine import CRAWL_RETRIES, crawl_site
 from structurer.fetch.http import HttpFetcher, RetryPolicy
 from structurer.rules import rules_from_text
+from tests.conftest import rule_text
 
 MENU = ('<nav class="menu"><a href="/c/gear/">Gear</a><a href="/c/events/">Events</a>'
         '<a href="/c/loop/">Loop</a><a href="/private/">Private</a></nav>')
@@ -30,13 +31,7 @@ PAGES = {"/c/gear/": ([1, 2, 3, 4], "/c/gear/?page=2"),
          "/c/gear/?page=2": ([5, 6, 7, 8], "/c/gear/?page=3"),
          "/c/gear/?page=3": ([9, 10, 11], None)}
 ROBOTS = b"User-agent: *\nDisallow: /private/\n"
-RULES = """
-schema_version: 1
-site: 127.0.0.1:{port}
-start_url: http://127.0.0.1:{port}/
-generated_at: '2026-01-01T00:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+RULES = rule_text("127.0.0.1:{port}", """
   category:
     link_xpath: //nav[@class='menu']//a
   list:
@@ -52,7 +47,7 @@ levels:
       price: {{xpath: "//span[@class='price']", kind: money}}
       sku: {{xpath: "//span[@class='sku']", kind: text}}
       breadcrumb: {{xpath: "//nav[@class='crumbs']/a", kind: breadcrumb, multiple: true}}
-"""
+""")
 
 
 def _price(n: int) -> str:
@@ -171,7 +166,7 @@ def test_crawl_survives_a_faulty_shop(faulty: tuple[str, Counter[str]], tmp_path
                         max_pages_per_pattern=10)
     fast = RetryPolicy(backoff=0.05, max_retry_after=2.0)
     started = time.monotonic()
-    result = crawl_site(rules, tmp_path / "out.jsonl", settings, display=False,
+    result = crawl_site(rules, tmp_path / "out.jsonl", settings,
                         factory=lambda mode, s: HttpFetcher(s, retry=fast))
     assert time.monotonic() - started < 30
     records = {r["name"]: r for r in
@@ -213,24 +208,37 @@ def test_a_page_past_the_rules_time_budget_is_one_named_failure(
     items = "".join(f"<li><b>Item {i}</b></li>" for i in range(40_000))
     base = tiny_site({"/": f"<html><body><ul>{items}</ul></body></html>"})  # type: ignore[operator]
     site = base.split("//")[1]
-    rules = rules_from_text(f"""
-schema_version: 1
-site: {site}
-start_url: {base}/
-generated_at: '2026-11-30T10:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+    rules = rules_from_text(rule_text(site, """
   list:
     item_xpath: //ul/li
     fields:
-      name: {{xpath: ./b, kind: text}}
-      rank: {{xpath: 'count(following-sibling::li)', kind: integer}}
-""")
+      name: {xpath: ./b, kind: text}
+      rank: {xpath: 'count(following-sibling::li)', kind: integer}
+"""))
     started = time.monotonic()
     with caplog.at_level("WARNING", logger="structurer"):
-        result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), display=False)
+        result = crawl_site(rules, tmp_path / "o.jsonl", Settings())
     assert time.monotonic() - started < 20
     assert dict(result.stats.failures) == {"rule_timeout": 1}
     warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
     assert len(warnings) == 1 and "levels.list.fields.rank.xpath" in warnings[0]
     assert warnings[0].count(base) == 1
+
+
+def test_the_rules_time_budget_is_a_setting(tiny_site: object, tmp_path: Path) -> None:
+    """The same page is read within the default budget (2 s) and given up past a budget
+    set to 1 ms (``-s rule_budget=0.001``)."""
+    items = "".join(f"<li><b>Item {i}</b></li>" for i in range(1000))
+    base = tiny_site({"/": f"<html><body><ul>{items}</ul></body></html>"})  # type: ignore[operator]
+    rules = rules_from_text(rule_text(base.split("//")[1], """
+  list:
+    item_xpath: //ul/li
+    fields:
+      name: {xpath: ./b, kind: text}
+      rank: {xpath: 'count(following-sibling::li)', kind: integer}
+"""))
+    assert Settings().rule_budget == 2.0
+    result = crawl_site(rules, tmp_path / "a.jsonl", Settings())
+    assert dict(result.stats.failures) == {} and result.stats.items == 1000
+    result = crawl_site(rules, tmp_path / "b.jsonl", Settings(rule_budget=0.001))
+    assert dict(result.stats.failures) == {"rule_timeout": 1}

@@ -10,18 +10,16 @@ from pathlib import Path
 from typing import ClassVar
 
 from structurer.config import Settings
-from structurer.crawler.engine import crawl_site, make_fetcher
+from structurer.crawler.engine import crawl_site
+from structurer.errors import RenderTimeout
+from structurer.fetch import open_fetcher
 from structurer.fetch.base import Fetcher, Page
 from structurer.fetch.http import HttpFetcher
 from structurer.rules import rules_from_text
+from structurer.schema import RenderMode
+from tests.conftest import rule_text
 
-RULES = """
-schema_version: 1
-site: {site}
-start_url: http://{site}/
-generated_at: '2026-01-01T00:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+RULES = rule_text("{site}", """
   category:
     link_xpath: //nav//a
   list:
@@ -33,7 +31,7 @@ levels:
   detail:
     fields:
       name: {{xpath: //h1, kind: text}}
-"""
+""")
 PAGES = {"/": '<nav><a href="/c/a/">A</a></nav>',
          "/c/a/": '<nav><a href="/c/a/">A</a></nav><ul><li><a href="/p/1">One</a></li>'
                   '<li><a href="/p/2">Two</a></li></ul>',
@@ -56,11 +54,11 @@ def _crawl(tiny_site: Callable[[dict[str, str]], str], tmp_path: Path, list_mode
     rules = rules_from_text(RULES.format(site=site, list_mode=list_mode), "r.yaml")
     modes: list[str] = []
 
-    def factory(mode: str, settings: Settings) -> Fetcher:
+    def factory(mode: RenderMode, settings: Settings) -> Fetcher:
         modes.append(mode)
-        return FakeBrowser(settings) if mode == "browser" else make_fetcher(mode, settings)
+        return FakeBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
 
-    crawl_site(rules, tmp_path / "o.jsonl", Settings(), display=False, factory=factory)
+    crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
     records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
     return modes, records
 
@@ -84,11 +82,11 @@ def test_a_browser_level_gets_the_browser_fetcher(tiny_site: Callable[[dict[str,
     assert records[0]["categories"] == [["A"]]
 
 
-def test_make_fetcher_picks_by_mode() -> None:
+def test_open_fetcher_picks_by_mode() -> None:
     from structurer.fetch.browser import BrowserFetcher
 
-    static = make_fetcher("static", Settings())
-    browser = make_fetcher("browser", Settings())  # built, not launched
+    static = open_fetcher(RenderMode.STATIC, Settings())
+    browser = open_fetcher(RenderMode.BROWSER, Settings())  # built, not launched
     assert isinstance(static, HttpFetcher) and isinstance(browser, BrowserFetcher)
 
     async def close() -> None:
@@ -96,3 +94,28 @@ def test_make_fetcher_picks_by_mode() -> None:
         await browser.close()
 
     asyncio.run(close())
+
+
+class TimingOutBrowser(FakeBrowser):
+    """A browser fetcher whose pages never finish rendering."""
+
+    async def fetch(self, url: str, **kwargs: object) -> Page:
+        FakeBrowser.fetched.append(url)
+        raise RenderTimeout("page did not finish loading within 30s", url=url)
+
+
+def test_a_render_timeout_is_counted_by_its_kind(tiny_site: Callable[[dict[str, str]], str],
+                                                 tmp_path: Path) -> None:
+    """Both engines name a failure by the FetchError's kind (the Scrapy middleware's
+    ``failure_kind`` alike): a page the browser did not finish is ``render_timeout``, not
+    retried (a crawl retries only TRANSIENT kinds)."""
+    FakeBrowser.fetched = []
+    site = tiny_site(PAGES).split("//")[1]
+    rules = rules_from_text(RULES.format(site=site, list_mode="browser"), "r.yaml")
+
+    def factory(mode: RenderMode, settings: Settings) -> Fetcher:
+        return TimingOutBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
+
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
+    assert dict(result.stats.failures) == {"render_timeout": 1}
+    assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"]

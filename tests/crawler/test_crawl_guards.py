@@ -15,14 +15,9 @@ from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
 from structurer.crawler.frontier import url_pattern
 from structurer.rules import rules_from_text
+from tests.conftest import rule_text
 
-RULES = """
-schema_version: 1
-site: {site}
-start_url: http://{site}/
-generated_at: '2026-01-01T00:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+RULES = rule_text("{site}", """
   category:
     link_xpath: //nav//a
     max_depth: 10
@@ -31,7 +26,7 @@ levels:
     fields:
       name: {{xpath: ./a, kind: text}}
       url: {{xpath: ./a/@href, kind: url}}
-"""
+""")
 REAL = ["hats", "shoes", "boots", "gloves", "jackets", "sleeping-bags"]
 FANOUT = 20          # links from one trap page to the next generated slugs
 
@@ -97,7 +92,7 @@ def test_a_trap_of_generated_slugs_is_cut_and_real_categories_stay(
     rules = rules_from_text(RULES.format(site=site), "trap.yaml")
     cap = 30
     result = crawl_site(rules, tmp_path / "out.jsonl",
-                        Settings(max_pages_per_pattern=cap, max_pages=600), display=False)
+                        Settings(max_pages_per_pattern=cap, max_pages=600))
     trap = sum(n for path, n in pages.hits.items() if path in pages.trap)
     assert pages.hits["/c/hats/"] == 1
     # the generated slugs share one pattern: at most `cap` of them (the real /c/hats/,
@@ -118,7 +113,7 @@ def test_a_malformed_link_is_skipped_and_its_page_kept(
     host = site.split(":")[0]
     pages["/c/a/"] = "<ul>" + "".join(f"<li>{i.format(site=host)}</li>" for i in items) + "</ul>"
     rules = rules_from_text(RULES.format(site=site), "bad-links.yaml")
-    result = crawl_site(rules, tmp_path / "out.jsonl", Settings(), display=False)
+    result = crawl_site(rules, tmp_path / "out.jsonl", Settings())
     records = _records(tmp_path / "out.jsonl")
     assert sorted(r["name"] for r in records) == ["Bracket", "One", "Port", "Two"]
     assert result.stats.failures == {}

@@ -6,10 +6,12 @@ from typing import Any
 
 import pytest
 
+from structurer.config import Settings
 from structurer.crawler.drift import check_drift
 from structurer.crawler.products import build_product, category_name
 from structurer.crawler.stats import CrawlStats, price_error
 from structurer.rules import rules_from_text
+from tests.conftest import rule_text
 
 
 def test_detail_wins_and_the_most_specific_listing_fills_in() -> None:
@@ -65,13 +67,7 @@ def test_price_errors(record: dict[str, Any], why: str | None) -> None:
     assert price_error(record) == why
 
 
-RULES = """
-schema_version: 1
-site: s
-start_url: http://s/
-generated_at: '2026-01-01T00:00:00Z'
-template: {name: ecommerce, hash: 'sha256:0123456789abcdef'}
-levels:
+RULES = rule_text("s", """
   list:
     item_xpath: //li
     fields: {name: {xpath: ./a, kind: text}}
@@ -79,7 +75,7 @@ levels:
     fields:
       name: {xpath: //h1, kind: text}
       sku: {xpath: //b, kind: text, confidence: 0.9}
-"""
+""")
 
 
 def test_drift_without_a_baseline_names_empty_fields() -> None:
@@ -92,3 +88,14 @@ def test_drift_without_a_baseline_names_empty_fields() -> None:
     assert messages == ["list: 3 of 4 list pages had no items",
                         "detail.sku: empty on all 30 detail pages (the rule file has no "
                         "baseline for this level)"]
+
+
+def test_drift_thresholds_are_settings() -> None:
+    rules = rules_from_text(RULES, "r.yaml")
+    stats = CrawlStats(fields={"detail": ["name", "sku"], "list": ["name"]})
+    stats.count("detail", [{"name": f"P{i}", "sku": None} for i in range(30)])
+    stats.count("list", [{"name": f"P{i}"} for i in range(30)])
+    stats.list_pages, stats.items, stats.empty_lists = 4, 30, 3
+    assert len(check_drift(rules, stats, Settings())) == 2
+    # 30 records say nothing with drift_min_records 40; 4 list pages nothing with 5
+    assert check_drift(rules, stats, Settings(drift_min_records=40, drift_min_pages=5)) == []

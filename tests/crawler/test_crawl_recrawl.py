@@ -17,14 +17,9 @@ from structurer.crawler.frontier import DAY, Frontier
 from structurer.errors import FrontierError
 from structurer.rules import rules_from_text
 from structurer.rules.model import SiteRules
+from tests.conftest import rule_text
 
-RULES = """
-schema_version: 1
-site: {site}
-start_url: http://{site}/
-generated_at: '2026-01-01T00:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+RULES = rule_text("{site}", """
   category:
     link_xpath: //nav//a
   list:
@@ -36,7 +31,7 @@ levels:
     fields:
       name: {{xpath: //h1, kind: text}}
       price: {{xpath: "//b[@class='price']", kind: money}}
-"""
+""")
 
 
 def _shop(products: dict[int, float]) -> dict[str, str]:
@@ -53,7 +48,7 @@ def _shop(products: dict[int, float]) -> dict[str, str]:
 def _crawl(rules: SiteRules, out: Path, day: float, **kw: Any) -> list[dict[str, Any]]:
     """The records this crawl added to ``out``."""
     before = out.stat().st_size if out.exists() else 0
-    result = crawl_site(rules, out, Settings(), display=False, clock=lambda: day * DAY,
+    result = crawl_site(rules, out, Settings(), clock=lambda: day * DAY,
                         state=out.parent / "state", **kw)
     assert result.finished
     return [json.loads(line) for line in out.read_bytes()[before:].splitlines()]
@@ -114,7 +109,7 @@ def test_recrawl_needs_a_finished_crawl(shop: tuple[dict[str, str], SiteRules],
                                         tmp_path: Path) -> None:
     _, rules = shop
     out = tmp_path / "o.jsonl"
-    crawl_site(rules, out, Settings(max_pages=2), display=False, state=tmp_path / "state")
+    crawl_site(rules, out, Settings(max_pages=2), state=tmp_path / "state")
     # a crawl stopped by --max-pages is finished: what it found is emitted
     assert json.loads((tmp_path / "o.jsonl.stats.json").read_text())["complete"] is False
     frontier = Frontier.connect(tmp_path / "state")
@@ -122,7 +117,7 @@ def test_recrawl_needs_a_finished_crawl(shop: tuple[dict[str, str], SiteRules],
         frontier.set(status="running")  # as if killed
     frontier.close()
     with pytest.raises(FrontierError, match="unfinished crawl"):
-        crawl_site(rules, out, Settings(), display=False, state=tmp_path / "state",
+        crawl_site(rules, out, Settings(), state=tmp_path / "state",
                    recrawl=True)
 
 
@@ -146,10 +141,10 @@ def test_recrawl_without_an_earlier_crawl_is_refused(shop: tuple[dict[str, str],
     rules_file = tmp_path / "rules.yaml"
     rules_file.write_text("not read: the rules are given")
     with pytest.raises(FrontierError, match="no earlier crawl of this rule file"):
-        crawl_site(rules, tmp_path / "changes.jsonl", Settings(), display=False, recrawl=True,
+        crawl_site(rules, tmp_path / "changes.jsonl", Settings(), recrawl=True,
                    rules_file=rules_file)
     with pytest.raises(FrontierError, match="no finished crawl"):
-        crawl_site(rules, tmp_path / "changes.jsonl", Settings(), display=False, recrawl=True,
+        crawl_site(rules, tmp_path / "changes.jsonl", Settings(), recrawl=True,
                    state=tmp_path / "new.state")
     assert not (tmp_path / "changes.jsonl").exists()
 
@@ -162,13 +157,13 @@ def test_an_interrupted_recrawl_into_its_own_file_resumes(
     rules_file = tmp_path / "rules.yaml"
     rules_file.write_text("not read: the rules are given")
     products, changes = tmp_path / "products.jsonl", tmp_path / "changes.jsonl"
-    crawl_site(rules, products, Settings(), display=False, rules_file=rules_file)
+    crawl_site(rules, products, Settings(), rules_file=rules_file)
     pages.update(_shop({1: 10.0, 2: 25.0, 3: 30.0}))
 
     async def interrupted() -> None:
         try:
             await asyncio.wait_for(crawl_site_async(
-                rules, changes, Settings(delay=0.4), display=False, recrawl=True,
+                rules, changes, Settings(delay=0.4), recrawl=True,
                 revisit_all=True, rules_file=rules_file), 1.0)
         except TimeoutError:
             return
@@ -176,7 +171,7 @@ def test_an_interrupted_recrawl_into_its_own_file_resumes(
 
     asyncio.run(interrupted())
     assert not (tmp_path / "changes.jsonl.state").exists()
-    result = crawl_site(rules, changes, Settings(), display=False, resume=True,
+    result = crawl_site(rules, changes, Settings(), resume=True,
                         rules_file=rules_file)
     assert result.state == tmp_path / "products.jsonl.state" and result.finished
     assert [(r["name"], r["price"]) for r in _lines(changes)] == [("Item 2", 25.0)]

@@ -35,7 +35,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
 def test_kill_9_three_times_then_resume(demo_server: DemoServer, tmp_path: Path) -> None:
     rules, _ = analyze_site(demo_server.urls["outfitters"] + "/", settings=_static())
     rules_file = save_rules(rules, tmp_path / "rules.yaml")
-    crawl_site(rules, tmp_path / "reference.jsonl", Settings(), display=False)
+    crawl_site(rules, tmp_path / "reference.jsonl", Settings())
     reference = _records(tmp_path / "reference.jsonl")
     assert len(reference) == 150
 

@@ -23,15 +23,10 @@ from typing import Any
 import pytest
 
 from structurer.cli import main
+from tests.conftest import rule_text
 
 PRODUCTS = 60
-RULES = """
-schema_version: 1
-site: {site}
-start_url: http://{site}/
-generated_at: '2026-01-01T00:00:00Z'
-template: {{name: ecommerce, hash: 'sha256:0123456789abcdef'}}
-levels:
+RULES = rule_text("{site}", """
   category:
     link_xpath: //nav//a
   list:
@@ -44,7 +39,7 @@ levels:
       name: {{xpath: //h1, kind: text}}
       price: {{xpath: "//b[@class='price']", kind: money}}
       description: {{xpath: //p, kind: text}}
-"""
+""")
 
 
 class Shop(dict[str, str]):

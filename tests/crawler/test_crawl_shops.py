@@ -47,7 +47,7 @@ def test_crawl_matches_ground_truth(shop: str, demo_server: DemoServer,
         assert [levels.category.render.mode, levels.list.render.mode,  # type: ignore[union-attr]
                 levels.detail.render.mode] == [  # type: ignore[union-attr]
             demo_server.shops[shop].render[k] for k in ("category", "list", "detail")]
-    result = crawl_site(rules, tmp_path / "out.jsonl", Settings(concurrency=8), display=False)
+    result = crawl_site(rules, tmp_path / "out.jsonl", Settings(concurrency=8))
     records = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     urls = [r["url"] for r in records]
     assert len(urls) == len(set(urls)), "a product was emitted twice"

@@ -54,7 +54,7 @@ def _by_url(records: Any) -> dict[str, dict[str, Any]]:
 
 
 def test_crawl_records_yields_what_a_file_crawl_writes(ledger: SiteRules, tmp_path: Path) -> None:
-    crawl_site(ledger, tmp_path / "file.jsonl", Settings(), display=False)
+    crawl_site(ledger, tmp_path / "file.jsonl", Settings())
     written = _by_url(json.loads(line) for line in (tmp_path / "file.jsonl").read_text()
                       .splitlines())
     streamed = list(crawl_records(ledger, Settings()))

@@ -10,9 +10,18 @@ from pathlib import Path
 
 import pytest
 
+from structurer.config import Settings
 from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Frontier, Item, Link, Outcome
 from structurer.crawler.products import emit_records, unemitted
-from structurer.crawler.schedule import DAY, MAX_INTERVAL, MIN_INTERVAL, History, reschedule
+from structurer.crawler.schedule import (
+    DAY,
+    DEFAULT_REVISIT,
+    MAX_INTERVAL,
+    MIN_INTERVAL,
+    History,
+    Revisit,
+    reschedule,
+)
 from structurer.crawler.state import open_state
 from structurer.errors import FrontierError
 
@@ -151,3 +160,33 @@ def test_memory_with_100k_pending_urls(tmp_path: Path) -> None:
     size, leased, rss_kb = map(int, done.stdout.split())
     assert size == 100_000 and leased == 16_000
     assert rss_kb < 300 * 1024, f"peak RSS {rss_kb / 1024:.0f} MB"
+
+
+def test_the_revisit_schedule_is_the_crawls_settings() -> None:
+    policy = Revisit.of(Settings(revisit_interval=3600, revisit_streak=2, revisit_max=7200,
+                                 near_duplicate_bits=8))
+    assert policy.near_bits == 8 and DEFAULT_REVISIT.near_bits == 3
+    h = reschedule(None, False, 0.0, policy)
+    assert h.interval == 3600 and h.next_visit == 3600
+    h = reschedule(reschedule(h, False, 0.0, policy), False, 0.0, policy)
+    assert h.interval == 7200 and h.same == 0      # two unchanged visits double it
+    h = reschedule(reschedule(h, False, 0.0, policy), False, 0.0, policy)
+    assert h.interval == 7200                      # ... up to revisit_max
+
+
+@pytest.mark.parametrize(("bits", "changed"), [(3, 1), (8, 0)])
+def test_near_duplicates_are_the_crawls_setting(tmp_path: Path, bits: int, changed: int) -> None:
+    """A page whose simhash moved by 4 bits changed by the default (3 bits), not with
+    ``near_duplicate_bits`` 8."""
+    f = _open(tmp_path / "s")
+    f.revisit = Revisit.of(Settings(near_duplicate_bits=bits))
+    with f.transaction():
+        f.seed([_link("http://h/p/1")])
+    [task] = f.lease(1)
+    for fingerprint in (0, 0b1111):
+        with f.transaction():
+            f.apply([Outcome(task, detail={"name": "x"}, fingerprint=fingerprint,
+                             content="same")], run=1, now=0.0)
+    history = f.history("http://h/p/1")
+    assert history is not None and (history.visits, history.changed) == (2, changed)
+    f.close()

@@ -63,7 +63,7 @@ def test_a_resumed_crawl_continues_the_timeline(demo_server: DemoServer, tmp_pat
 
     async def interrupted() -> None:
         try:
-            await asyncio.wait_for(crawl_site_async(rules, out, settings, display=False), 1.3)
+            await asyncio.wait_for(crawl_site_async(rules, out, settings), 1.3)
         except TimeoutError:
             return
         raise AssertionError("the crawl finished before it was interrupted")
@@ -77,7 +77,7 @@ def test_a_resumed_crawl_continues_the_timeline(demo_server: DemoServer, tmp_pat
         state.close()
     assert len(before.timeline) >= 2 and before.timeline[-1].elapsed == round(before.elapsed, 3)
 
-    result = crawl_site(rules, out, settings, resume=True, display=False)
+    result = crawl_site(rules, out, settings, resume=True)
     line = result.stats.timeline
     stats = json.loads(result.stats_path.read_text())
     assert stats["records"] == 81

@@ -26,7 +26,7 @@ from structurer.clean import parse_html, visible_text
 from structurer.config import Settings
 from structurer.errors import FetchError, RenderTimeout
 from structurer.fetch import Fetcher, HttpFetcher, Page
-from structurer.fetch.browser import BrowserFetcher, BrowserFetchError
+from structurer.fetch.browser import BrowserFetcher
 from tests.fetch.server import (
     Gauge,
     LoopbackServer,
@@ -205,8 +205,9 @@ def test_time_out_is_render_timeout_and_the_pool_recovers(server: LoopbackServer
                                 "within 1s")
     assert str(load_error) == f"{server.url('/stalled')}: page did not finish loading within 1s"
     assert isinstance(xpath_error, FetchError)
+    assert xpath_error.kind == load_error.kind == "render_timeout"  # what crawls count
     assert polling.status == 200 and "busy" in polling.text and 0.4 <= took < 1.5
-    assert browser.stats.errors == {"timeout": 2} and browser.stats.tabs_opened == 3
+    assert browser.stats.errors == {"render_timeout": 2} and browser.stats.tabs_opened == 3
 
 
 # ----- errors ----------------------------------------------------------------------------
@@ -219,7 +220,7 @@ def test_missing_browser_is_one_line_with_install_hint(monkeypatch: pytest.Monke
         async with BrowserFetcher(settings):
             raise AssertionError("unreachable")
 
-    with pytest.raises(BrowserFetchError) as info:
+    with pytest.raises(FetchError) as info:
         run(enter(settings))
     message = str(info.value)
     assert message == ("no Chromium was found at '/nonexistent/chromium' (set by "
@@ -232,7 +233,7 @@ def test_missing_browser_is_one_line_with_install_hint(monkeypatch: pytest.Monke
     not_executable = tmp_path / "chromium"
     not_executable.write_text("")
     fetcher = BrowserFetcher(Settings(chromium_path=str(not_executable), obey_robots=False))
-    with pytest.raises(BrowserFetchError, match=r"at '.*chromium' \(set by the chromium_path "
+    with pytest.raises(FetchError, match=r"at '.*chromium' \(set by the chromium_path "
                        r"setting: not executable\): install one"):
         run(fetcher.fetch("http://127.0.0.1:9/"))
     assert not fetcher.running and chromium_under(os.getpid()) == set()
@@ -263,11 +264,11 @@ def test_missing_browser_from_the_command_line(tmp_path: Path) -> None:
 def test_http_errors_and_unreachable_hosts(server: LoopbackServer) -> None:
     refused = f"http://127.0.0.1:{closed_port()}/"
 
-    async def go() -> tuple[list[BrowserFetchError], Page]:
+    async def go() -> tuple[list[FetchError], Page]:
         errors = []
         async with BrowserFetcher(no_robots()) as browser:
             for url in (server.url("/missing"), refused, "http://no-such-host.invalid/"):
-                with pytest.raises(BrowserFetchError) as info:
+                with pytest.raises(FetchError) as info:
                     await browser.fetch(url)
                 errors.append(info.value)
         async with BrowserFetcher(no_robots(), raise_for_status=False) as lenient:
@@ -288,11 +289,11 @@ def test_robots_txt_user_agent_and_hosts_like_http(server: LoopbackServer) -> No
     server.routes["/to-private"] = redirect("/private")
     agent = "structurer-test/9 (+tests)"
 
-    async def go() -> dict[str, BrowserFetchError]:
+    async def go() -> dict[str, FetchError]:
         errors = {}
         async with BrowserFetcher(Settings(user_agent=agent)) as browser:
             for path in ("/private", "/to-private"):
-                with pytest.raises(BrowserFetchError) as info:
+                with pytest.raises(FetchError) as info:
                     await browser.fetch(server.url(path))
                 errors[path] = info.value
             assert (await browser.fetch(server.url("/ok"))).status == 200
@@ -308,7 +309,7 @@ def test_robots_txt_user_agent_and_hosts_like_http(server: LoopbackServer) -> No
     assert {hit.headers["User-Agent"] for hit in server.hits} == {agent}
 
     offsite = BrowserFetcher(Settings(allowed_hosts=["example.com"]))
-    with pytest.raises(BrowserFetchError, match=r"off-site host 127\.0\.0\.1") as info:
+    with pytest.raises(FetchError, match=r"off-site host 127\.0\.0\.1") as info:
         run(offsite.fetch(server.url("/ok")))
     assert info.value.kind == "offsite" and not offsite.running  # refused before launching
 
@@ -464,10 +465,10 @@ def test_no_request_leaves_the_hosts_not_even_a_redirect_hop(server: LoopbackSer
             "/hop": redirect("/hop2"), "/hop2": redirect(canary.url("/ok")),
             "/fine": redirect("/ok")})
 
-        async def go(settings: Settings) -> tuple[Page, BrowserFetchError, Page, BrowserFetcher]:
+        async def go(settings: Settings) -> tuple[Page, FetchError, Page, BrowserFetcher]:
             async with BrowserFetcher(settings) as browser:
                 hostile = await browser.fetch(server.url("/hostile"))
-                with pytest.raises(BrowserFetchError) as info:
+                with pytest.raises(FetchError) as info:
                     await browser.fetch(server.url("/hop"))
                 return hostile, info.value, await browser.fetch(server.url("/fine")), browser
 
@@ -488,10 +489,10 @@ def test_no_request_leaves_the_hosts_not_even_a_redirect_hop(server: LoopbackSer
 def test_a_page_larger_than_max_page_bytes_is_refused(server: LoopbackServer) -> None:
     server.routes["/big"] = page("<html><body>" + "<p>word</p>" * 2000 + "</body></html>")
 
-    async def go() -> BrowserFetchError:
+    async def go() -> FetchError:
         async with BrowserFetcher(no_robots(max_page_bytes=10_000)) as browser:
             assert (await browser.fetch(server.url("/ok"))).status == 200
-            with pytest.raises(BrowserFetchError) as info:
+            with pytest.raises(FetchError) as info:
                 await browser.fetch(server.url("/big"))
             return info.value
 

@@ -18,8 +18,10 @@ import pytest
 
 import structurer.fetch.chromium as chromium
 from structurer.config import Settings
+from structurer.errors import FetchError
 from structurer.fetch.browser import BrowserFetcher
-from structurer.fetch.chromium import BrowserFetchError, find_chromium
+from structurer.fetch.chromium import find_chromium
+from structurer.schema import RenderMode
 from tests.fetch.server import LoopbackServer, page
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +83,7 @@ def test_an_explicit_choice_wins_and_is_never_replaced(tmp_path: Path) -> None:
     chosen = fake(tmp_path / "chosen")
     assert find_chromium(Settings(), env) == str(tmp_path / "env-chrome")
     assert find_chromium(Settings(chromium_path=str(chosen)), env) == str(chosen)
-    with pytest.raises(BrowserFetchError) as info:
+    with pytest.raises(FetchError) as info:
         find_chromium(Settings(), {**env, "STRUCTURER_CHROMIUM": "/nonexistent/chrome"})
     assert info.value.kind == "browser" and str(info.value).startswith(
         "no Chromium was found at '/nonexistent/chrome' (set by STRUCTURER_CHROMIUM): install")
@@ -89,7 +91,7 @@ def test_an_explicit_choice_wins_and_is_never_replaced(tmp_path: Path) -> None:
 
 def test_none_found_names_where_it_looked_and_how_to_install(tmp_path: Path,
                                                              no_debian: None) -> None:
-    with pytest.raises(BrowserFetchError) as info:
+    with pytest.raises(FetchError) as info:
         find_chromium(Settings(), {"PATH": str(tmp_path), "HOME": str(tmp_path)})
     message = str(info.value)
     assert message.startswith("no Chromium was found (none of chromium, chromium-browser, "
@@ -151,7 +153,7 @@ def test_the_browser_found_is_the_one_launched(where: str, tmp_path: Path,
 def test_a_chromium_that_does_not_start_is_one_line(tmp_path: Path,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("STRUCTURER_CHROMIUM", str(fake(tmp_path / "broken-chrome")))
-    with pytest.raises(BrowserFetchError) as info:
+    with pytest.raises(FetchError) as info:
         _render("http://127.0.0.1:9/")
     message = str(info.value)
     assert info.value.kind == "browser" and "\n" not in message
@@ -183,7 +185,7 @@ def test_a_scrapy_crawl_of_browser_levels_without_chromium_says_so(tmp_path: Pat
     rules = fixture_rules("shop")
     levels = rules.levels
     assert levels.list is not None
-    browser = levels.list.render.model_copy(update={"mode": "browser"})
+    browser = levels.list.render.model_copy(update={"mode": RenderMode.BROWSER})
     rules = rules.model_copy(update={"levels": levels.model_copy(update={
         "list": levels.list.model_copy(update={"render": browser})})})
     save_rules(rules, tmp_path / "shop.yaml")

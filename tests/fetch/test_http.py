@@ -14,15 +14,8 @@ import pytest
 from structurer.clean import parse_html, visible_text
 from structurer.config import Settings
 from structurer.errors import FetchError
-from structurer.fetch import (
-    Fetcher,
-    HttpFetcher,
-    HttpFetchError,
-    Page,
-    RetryPolicy,
-    fetch_sync,
-)
-from structurer.fetch.http import parse_retry_after
+from structurer.fetch import Fetcher, HttpFetcher, Page, RetryPolicy, fetch_sync
+from structurer.fetch.retry import parse_retry_after
 from tests.fetch.server import Gauge, LoopbackServer, closed_port, page, redirect, send
 
 FAST = RetryPolicy(backoff=0.01, max_backoff=0.05)
@@ -38,8 +31,8 @@ async def fetch_one(settings: Settings, url: str, **kwargs: Any) -> Page:
         return await fetcher.fetch(url, **kwargs)
 
 
-def fetch_error(settings: Settings, url: str, **kwargs: Any) -> HttpFetchError:
-    with pytest.raises(HttpFetchError) as info:
+def fetch_error(settings: Settings, url: str, **kwargs: Any) -> FetchError:
+    with pytest.raises(FetchError) as info:
         run(fetch_one(settings, url, **kwargs))
     return info.value
 
@@ -121,7 +114,7 @@ def test_user_agent_reaches_server(server: LoopbackServer) -> None:
 def test_fetch_sync_keeps_order_and_errors(server: LoopbackServer) -> None:
     urls = [server.url("/ok"), server.url("/missing"), server.url("/ok")]
     results = fetch_sync(urls, Settings())
-    assert [type(r) for r in results] == [Page, HttpFetchError, Page]
+    assert [type(r) for r in results] == [Page, FetchError, Page]
     assert isinstance(results[1], FetchError) and "HTTP 404" in str(results[1])
     assert [r.status for r in fetch_sync(urls[1:2], Settings(), allow_status={404})] == [404]
 
@@ -261,7 +254,7 @@ def test_robots_disallow_is_honoured_and_cached(server: LoopbackServer) -> None:
         async with HttpFetcher(Settings(), retry=FAST) as fetcher:
             assert (await fetcher.fetch(server.url("/ok"))).status == 200
             for path in ("/private", "/to-private"):
-                with pytest.raises(HttpFetchError, match=r"disallowed by robots\.txt") as info:
+                with pytest.raises(FetchError, match=r"disallowed by robots\.txt") as info:
                     await fetcher.fetch(server.url(path))
                 assert info.value.kind == "robots"
             assert await fetcher.allowed_by_robots(server.url("/ok"))

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from structurer.config import Settings
-from structurer.fetch import HttpFetcher, HttpFetchError, Page, fetch_sync
+from structurer.errors import FetchError
+from structurer.fetch import HttpFetcher, Page, fetch_sync
 from structurer.fetch.scope import HostScope, same_host, same_site, split_userinfo
 from tests.fetch.server import LoopbackServer, page, redirect
 
@@ -94,7 +95,7 @@ def test_userinfo_is_split_off() -> None:
 # ----- the HTTP fetcher ------------------------------------------------------------------------
 def test_a_one_label_entry_admits_no_ip_address(shop: LoopbackServer) -> None:
     """``hosts: ['1']`` used to admit every host ending in '.1'."""
-    with pytest.raises(HttpFetchError) as info:
+    with pytest.raises(FetchError) as info:
         run(HttpFetcher(Settings(allowed_hosts=["1"])).fetch(shop.url("/ok")))
     assert info.value.kind == "offsite" and shop.hits == []
 
@@ -107,7 +108,7 @@ def test_ipv6_hosts_are_matched_with_brackets_and_ports() -> None:
         assert isinstance(fetched, Page), fetched
         assert fetched.final_url == f"http://[::1]:{six.port}/ok" and "hello" in fetched.text
         [other] = fetch_sync([six.url("/ok")], Settings(allowed_hosts=["[::1]:1"]))
-        assert isinstance(other, HttpFetchError) and other.kind == "offsite"
+        assert isinstance(other, FetchError) and other.kind == "offsite"
     assert six.paths() == ["/robots.txt", "/ok"]
 
 
@@ -119,10 +120,10 @@ def test_a_redirect_to_another_host_is_refused_before_it_is_sent(
     shop.routes["/home"] = redirect("/ok", 301)
     moved, other_port, home = fetch_sync(
         [shop.url("/away"), shop.url("/other-port"), shop.url("/home")], Settings())
-    assert isinstance(moved, HttpFetchError) and moved.kind == "offsite"
+    assert isinstance(moved, FetchError) and moved.kind == "offsite"
     assert str(moved) == (f"{shop.url('/away')}: off-site redirect to {canary.url('/ok')} "
                           f"(allowed: the site of {shop.url('/away')})")
-    assert isinstance(other_port, HttpFetchError) and other_port.kind == "offsite"
+    assert isinstance(other_port, FetchError) and other_port.kind == "offsite"
     assert isinstance(home, Page) and home.final_url == shop.url("/ok")
     assert canary.hits == []
 
@@ -138,7 +139,7 @@ def test_robots_txt_redirected_off_the_host_counts_as_missing(
     shop.routes["/robots.txt"] = redirect("/real-robots.txt")
     shop.routes["/real-robots.txt"] = page("User-agent: *\nDisallow: /ok\n")
     [refused] = fetch_sync([shop.url("/ok")], Settings())
-    assert isinstance(refused, HttpFetchError) and refused.kind == "robots"   # same host: read
+    assert isinstance(refused, FetchError) and refused.kind == "robots"   # same host: read
     assert canary.hits == []
 
 
@@ -148,11 +149,11 @@ def test_credentials_go_to_their_host_only_and_never_into_urls(
     canary.routes["/robots.txt"] = page("", status=404)
     url = f"http://shopper:s3cret@127.0.0.1:{shop.port}/ok"
 
-    async def go() -> tuple[Page, Page, HttpFetchError]:
+    async def go() -> tuple[Page, Page, FetchError]:
         async with HttpFetcher(Settings(allowed_hosts=[shop.base, canary.base])) as fetcher:
             first = await fetcher.fetch(url)
             again = await fetcher.fetch(shop.url("/away"))    # same origin, then elsewhere
-            with pytest.raises(HttpFetchError) as info:
+            with pytest.raises(FetchError) as info:
                 await fetcher.fetch(f"http://shopper:s3cret@127.0.0.1:{shop.port}/missing")
             return first, again, info.value
 

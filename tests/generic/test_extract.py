@@ -120,3 +120,35 @@ def test_cli_fetches_urls(demo_truth: dict[str, Any], capsys: pytest.CaptureFixt
     out = json.loads(capsys.readouterr().out)
     assert out["kind"] == "detail" and out["fields"]["sku"] == product["sku"]
     assert out["fields"]["price"] == product["price"]
+
+
+def test_a_text_field_a_lexicon_adds_is_read_by_its_labels(tmp_path: Path) -> None:
+    """No code names the fields read by their labels: a lexicon's new text field is."""
+    source = (Path(__file__).resolve().parents[2] / "templates" / "ecommerce.yaml")
+    path = tmp_path / "shop.yaml"
+    path.write_text(source.read_text(encoding="utf-8") + (
+        "\n  color:\n    kind: text\n    level: detail\n    words: {color: 10, colour: 10}\n"
+        "    labels: {colour: 10, color: 10}\n"), encoding="utf-8")
+    page = ("<html><head><title>Blue Kettle</title></head><body><main><h1>Blue Kettle</h1>"
+            "<p class='price'>£24.00</p><table class='specs'><tr><th>SKU:</th><td>K-17</td></tr>"
+            "<tr><th>Colour:</th><td>Cobalt blue</td></tr></table>"
+            "<button class='add-to-cart'>Add to cart</button></main></body></html>")
+    out = extract_page_generic(page, "http://shop.test/p/kettle", load_lexicon(path))
+    assert out["kind"] == "detail"
+    assert (out["fields"]["sku"], out["fields"]["color"]) == ("K-17", "Cobalt blue")
+    assert out["sources"]["color"] == "label"
+
+
+def test_an_article_body_given_as_escaped_html_is_plain_text() -> None:
+    body = json.dumps({"@context": "https://schema.org", "@type": "NewsArticle",
+                       "headline": "Bridge  opens", "author": {"name": "Ana Ruiz"},
+                       "articleBody": "&lt;p class=&quot;t&quot;&gt;Traffic flows &amp;amp; "
+                                      "the mayor speaks.&lt;/p&gt;&lt;p&gt;More "
+                                      "solu&amp;ccedil;&amp;otilde;es.&lt;/p&gt;"})
+    page = (f'<html><head><script type="application/ld+json">{body}</script></head>'
+            "<body><h1>Bridge opens</h1><p>Short.</p></body></html>")
+    out = extract_page_generic(page, "http://news.test/a/1", load_lexicon("news"))
+    assert out["kind"] == "detail" and out["sources"]["content"] == "jsonld"
+    assert out["fields"]["title"] == "Bridge opens"
+    assert out["fields"]["content"] == "Traffic flows & the mayor speaks. More soluções."
+    assert out["fields"]["author"] == "Ana Ruiz"

@@ -177,16 +177,12 @@ def test_crash_and_hang_fail_only_their_shop(tmp_path: Path) -> None:
         assert (url, f"looking at {url}") in seen and (url, "done") in seen
 
 
-def test_an_unexpected_error_is_a_result(monkeypatch: pytest.MonkeyPatch,
-                                         tmp_path: Path) -> None:
-    import structurer.api
-
+def test_an_unexpected_error_is_a_result(tmp_path: Path) -> None:
     def boom(*args: Any, **kwargs: Any) -> Any:
         raise ValueError("price\nsecond line")
 
-    monkeypatch.setattr(structurer.api, "analyze_site", boom)
     result = analyze_one(ShopTask("http://a.example/", "u.txt:1"), tmp_path, None, Settings(),
-                         lambda text: None)
+                         lambda text: None, analyze=boom)
     assert not result.ok and result.path is None
     assert result.line() == "u.txt:1: http://a.example/: unexpected ValueError: price second line"
     assert not list(tmp_path.iterdir())

@@ -99,6 +99,11 @@ def test_anchor_text_counts_cjk_characters_twice() -> None:
             '<a href="javascript:void(0)">Open menu</a></body></html>')
     links = candidate_links(parse_html(html, base_url="http://t.test/"), "http://t.test/")
     assert [link.text for link in links] == ["Sport", "新闻网"]
+    lexicon = load_lexicon()
+    shorter = lexicon.thresholds.model_copy(update={"link_min_text": 4, "max_links": 3})
+    tree = parse_html(html, base_url="http://t.test/")
+    assert [link.text for link in candidate_links(tree, "http://t.test/", shorter)] == \
+        ["Home", "Sport", "新闻"]     # the lexicon's shortest text, then its first max_links
 
 
 # ----- the known weakness: side lists with longer titles ------------------------------------------

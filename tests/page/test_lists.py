@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from structurer.lexicon import load_lexicon
+from structurer.lexicon import Lexicon, load_lexicon
 from structurer.page.lists import find_regions, is_product_region
 from structurer.page.view import PageView
 
@@ -69,3 +69,50 @@ def test_no_repeated_blocks_on_a_text_page() -> None:
     view = page("<h1>About us</h1><p>We sell things.</p><p>Since 1999.</p>")
     assert view.product_regions == []
     assert view.kind == "other"
+
+
+def _with(**thresholds: object) -> Lexicon:
+    return LEX.model_copy(update={"thresholds": LEX.thresholds.model_copy(update=thresholds)})
+
+
+_TAGS = ("em", "strong", "code", "kbd", "var")
+
+
+def _record(late: str) -> str:
+    """A record of 37 nodes: six blocks, each a chain of five inline elements; the last
+    four chains in the order ``late`` names ("a": as the first two, "b": reversed), so
+    records of both kinds share their first 8 nodes (breadth-first) and their labels."""
+    def chain(tags: tuple[str, ...]) -> str:
+        return "".join(f"<{t}>" for t in tags) + "".join(f"</{t}>" for t in reversed(tags))
+
+    same, swapped = chain(_TAGS), chain(_TAGS[::-1])
+    return "<li>" + f"<div>{same}</div>" * 2 + \
+        f"<div>{same if late == 'a' else swapped}</div>" * 4 + "</li>"
+
+
+def test_the_edit_distance_node_budget_is_the_lexicons() -> None:
+    """At the default budget (32 nodes) the edit distance sees where the records differ
+    (0.19 apart: more than beta 0.1); at a budget of 8 it sees only their alike tops."""
+    html = "<ul>" + "".join(_record("ab"[n % 2]) for n in range(4)) + "</ul>"
+    tree = page(html).tree
+    strict = {"alpha": 0.3, "beta": 0.1}     # coarse similarity 0.6
+
+    def records(lexicon: Lexicon) -> list[int]:
+        return [len(r) for r in find_regions(tree, lexicon) if r.parent.tag == "ul"]
+
+    assert LEX.thresholds.ted_nodes == 32 and records(_with(**strict)) == []
+    assert records(_with(**strict, ted_nodes=8)) == [4]
+
+
+def test_a_run_steps_over_the_lexicons_number_of_intruders() -> None:
+    cards = [card(i) for i in range(6)]
+    ads = "<li class='ad'><p>Advert</p><p>More advert text here</p><p>x</p></li>" * 2
+    html = "<ul class='grid'>" + "".join(cards[:3]) + ads + "".join(cards[3:]) + "</ul>"
+    tree = page(html).tree
+
+    def longest(lexicon: Lexicon) -> int:
+        return max((len(r) for r in find_regions(tree, lexicon)
+                    if r.parent.get("class") == "grid"), default=0)
+
+    assert LEX.thresholds.max_gap == 2 and longest(LEX) == 6
+    assert longest(_with(max_gap=1)) == 3

@@ -12,7 +12,10 @@ import sys
 
 import pytest
 
-from structurer.page.optics import EPS, chain_distance, cluster_labels, distance_matrix
+from structurer.lexicon import DEFAULT_THRESHOLDS
+from structurer.page.optics import chain_distance, cluster_labels, distance_matrix
+
+EPS = DEFAULT_THRESHOLDS.link_eps
 
 # signature chains (root first, the link last) of 10 depths, and one of 3
 X = ("html", "body", "div", "div", "div", "div", "div", "div", "li", "a")

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
+from structurer import structured as structured_module
 from structurer.clean import parse_html
 from structurer.demo import DemoServer
 from structurer.errors import RuleError
@@ -26,11 +27,10 @@ from structurer.replay import (
     extract_list,
     extract_page,
 )
-from structurer.replay import jsonld as records_module
 from structurer.replay.records import REGEX_INPUT
 from structurer.replay.xpaths import optimize_xpath
 from structurer.rules import rules_from_text
-from tests.conftest import FIXTURES, STATIC_SHOPS, compiled_for
+from tests.conftest import FIXTURES, STATIC_SHOPS, compiled_for, rule_text
 
 Truth = dict[str, dict[str, Any]]
 Tree = Callable[[str], Any]
@@ -151,12 +151,7 @@ def test_detail_variant_when(demo_truth: Truth, page_tree: Tree) -> None:
     assert result.layout is None and "pack_prices" not in result.records[0]
 
 
-JSONLD_DETAIL = """schema_version: 1
-site: 127.0.0.1:8004
-start_url: http://127.0.0.1:8004/
-generated_at: '2026-11-30T10:00:00Z'
-template: {name: ecommerce, hash: sha256:0123456789abcdef}
-levels:
+JSONLD_DETAIL = rule_text("127.0.0.1:8004", """
   detail:
     fields:
       name: {jsonld: name, kind: text}
@@ -169,7 +164,7 @@ levels:
       rating: {jsonld: aggregateRating.ratingValue, kind: rating}
       description: {xpath: "//p[@class='nothing-here']", jsonld: description, kind: text}
       shop: {const: Kumo Goods, kind: text}
-"""
+""")
 
 
 @pytest.mark.parametrize("shop", ["kumo", "outfitters"])
@@ -190,8 +185,8 @@ def test_jsonld_and_const_fields(shop: str, demo_truth: Truth, page_tree: Tree) 
 def test_jsonld_is_parsed_only_when_needed(demo_truth: Truth, page_tree: Tree,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    original = records_module._LD_SCRIPTS
-    monkeypatch.setattr(records_module, "_LD_SCRIPTS",
+    original = structured_module._LD_SCRIPTS
+    monkeypatch.setattr(structured_module, "_LD_SCRIPTS",
                         lambda root: calls.append(1) or original(root))
     url = next(iter(demo_truth["kumo"]["detail_pages"]))
     tree = page_tree(url)
@@ -330,18 +325,13 @@ def test_server_fixture_is_shared(demo_server: DemoServer) -> None:
     assert set(STATIC_SHOPS) <= set(demo_server.urls)
 
 
-SLOW_LIST = """schema_version: 1
-site: shop.example
-start_url: http://shop.example/
-generated_at: '2026-11-30T10:00:00Z'
-template: {name: ecommerce, hash: sha256:0123456789abcdef}
-levels:
+SLOW_LIST = rule_text("shop.example", """
   list:
     item_xpath: //ul/li
     fields:
       name: {xpath: ./b, kind: text}
       rank: {xpath: 'count(following-sibling::li)', kind: integer}
-"""
+""")
 
 
 def test_a_page_whose_rules_run_too_long_is_given_up() -> None:

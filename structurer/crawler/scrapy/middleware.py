@@ -8,8 +8,8 @@ which Scrapy asks for itself, and its redirects — must lie on some rule file's
 a robots.txt redirect on the host it was asked from (one elsewhere is refused, and
 Scrapy then takes the robots.txt as missing, as ``structurer crawl`` does).
 :class:`BrowserMiddleware` fetches the pages of levels whose ``render.mode`` is
-``browser`` through the project's own :class:`~structurer.fetch.browser.BrowserFetcher`
-(Playwright and the Chromium :mod:`structurer.fetch.chromium` finds,
+``browser`` through the project's own browser fetcher (:func:`structurer.fetch.open_fetcher`:
+Playwright and the Chromium :mod:`structurer.fetch.chromium` finds,
 on the asyncio reactor), so both runtimes render pages the same way: one rendering
 path, the same waiting for network idle, the same robots.txt and host checks.
 :func:`failure_kind` names a failure the way ``structurer crawl`` does.
@@ -27,12 +27,15 @@ from twisted.internet.error import ConnectError, DNSLookupError, TCPTimedOutErro
 from twisted.web._newclient import ResponseFailed
 
 from structurer.config import Settings
+from structurer.errors import FetchError
+from structurer.fetch import open_fetcher
 from structurer.fetch.base import Fetcher
 from structurer.fetch.scope import HostScope, same_host
+from structurer.schema import RenderMode
 
 __all__ = ["RENDER", "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind"]
 
-RENDER = "structurer_render"     # request.meta: "static" or "browser"
+RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
 SITE = "structurer_site"         # request.meta: the rule file's site
 
 
@@ -56,10 +59,8 @@ def failure_kind(error: BaseException) -> str:
         return "timeout"
     if isinstance(error, (ConnectError, DNSLookupError, ResponseFailed, ConnectionError)):
         return "connection"
-    kind = getattr(error, "kind", None)   # the browser fetcher's FetchError
-    if isinstance(kind, str):
-        status = getattr(error, "status", None)
-        return f"http {status}" if kind == "http" and status else kind
+    if isinstance(error, FetchError):   # the browser fetcher's
+        return error.failure
     return type(error).__name__
 
 
@@ -114,14 +115,12 @@ class BrowserMiddleware:
         return middleware
 
     async def process_request(self, request: Any, spider: Any = None) -> Any:
-        if request.meta.get(RENDER) != "browser":
+        if request.meta.get(RENDER) != RenderMode.BROWSER:
             return None
         if self.fetcher is None:
-            from structurer.crawler.engine import make_fetcher
-
             hosts = sorted({h for site in getattr(self.crawler.spider, "sites", {}).values()
                             for h in site.guards.hosts})
-            self.fetcher = make_fetcher("browser", self.settings.model_copy(
+            self.fetcher = open_fetcher(RenderMode.BROWSER, self.settings.model_copy(
                 update={"allowed_hosts": hosts or self.settings.allowed_hosts}))
         page = await self.fetcher.fetch(request.url)
         return HtmlResponse(page.final_url, status=page.status, body=page.text.encode("utf-8"),

@@ -27,7 +27,7 @@ __all__ = ["RECOVERED", "TOKENS", "TrackedQueue", "Workers"]
 
 TOKENS = "structurer_tokens"        # request.meta: in-flight tokens to clear when done
 RECOVERED = "structurer_recovered"  # request.meta: taken back from a dead worker
-RECOVERED_PRIORITY = 100
+RECOVERED_PRIORITY = 100   # above every level's own priority: a protocol constant
 
 _POP = """
 local got = redis.call('ZRANGE', KEYS[1], 0, 0)

@@ -251,7 +251,7 @@ if not redis.call('SET', KEYS[4], ARGV[3], 'NX', 'PX', ARGV[2])
    and redis.call('GET', KEYS[4]) ~= ARGV[3] then return 0 end
 redis.call('SADD', KEYS[2], ARGV[1]); redis.call('SADD', KEYS[3], ARGV[1]); return 1
 """
-SEED_LOCK_MS = 10_000
+SEED_LOCK_MS = 10_000   # lease of the seeding lock: a protocol constant of the workers
 _PATTERN = """
 local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 if n > tonumber(ARGV[2]) then redis.call('HINCRBY', KEYS[1], ARGV[1], -1); return 0 end

@@ -262,13 +262,13 @@ class Brightline(Shop):
                 'basket"></div></form>' + self._pager(cat, page) + "</td>"
                 + self._right(picks) + "</tr>" + self._footer())
 
-    def render_detail(self, p: Product) -> str:
+    def _buy(self, p: Product) -> str:
+        """The buy box: schema.org offer, prices with and without VAT, stock, rating, the
+        basket form and volume pricing."""
         availability = "InStock" if p.availability == "in_stock" else "OutOfStock"
         stock = (f"In stock - {self.stock_level(p)} available, order by 4pm for next-day "
                  "delivery" if p.availability == "in_stock"
                  else "Out of stock - available on back-order (5-7 days)")
-        stock_short = (f"In stock ({self.stock_level(p)})" if p.availability == "in_stock"
-                       else "Out of stock")
         rrp = (f'<div class="rrp">RRP <s>{self.format_money(p.original_price)}</s> - you save '
                f"{self.format_money(p.original_price - p.price)}</div>" if p.original_price
                else "")
@@ -278,24 +278,10 @@ class Brightline(Shop):
                   f'{p.rating}</span>/5 (<a href="#reviews"><span itemprop="reviewCount">'
                   f"{p.review_count}</span> reviews</a>)</div>" if p.rating else
                   '<div class="stars">No reviews yet</div>')
-        thumbs = "".join(
-            f'<a href="{esc(src)}" target="_blank"><img src="{esc(src)}?size=60" '
-            f'width="60" height="60" alt="{esc(p.name)} image {i}" border="0"></a> '
-            for i, src in enumerate(p.images, start=1))
         breaks = "".join(
             f"<tr><td>{q}</td><td>{self.ex_vat(p.price * Decimal(f))}</td></tr>"
             for q, f in (("10-49", "0.95"), ("50+", "0.9")))
-        spec = (("Manufacturer", esc(p.brand), "brand"), ("Part number", esc(p.sku), "sku"),
-                ("Pack size", self.pack(p), ""), ("Stock", stock_short, ""))
-        dl = "".join(f"<dt>{k}</dt><dd" + (f' itemprop="{ip}"' if ip else "") + f">{v}</dd>"
-                     for k, v, ip in spec)
-        specs = "".join(f'<tr><th align="left">{k}</th><td>{v}</td></tr>' for k, v in (
-            *((k, v) for k, v, _ in spec[:3]),
-            ("Weight", f"{0.05 + (p.id * 7) % 40 / 20:.2f} kg"),
-            ("Commodity code", f"{73181000 + p.id * 11}"), ("Country of origin", "United Kingdom"
-                                                            if p.id % 3 else "Germany")))
-        doc = f"/docs/{self.item_id(p)}"
-        buy = (
+        return (
             '<td class="buy" valign="top"><div itemprop="offers" itemscope '
             'itemtype="https://schema.org/Offer"><meta itemprop="priceCurrency" content="GBP">'
             f'<meta itemprop="price" content="{p.price:.2f}"><link itemprop="availability" '
@@ -307,6 +293,24 @@ class Brightline(Shop):
             'value="1" size="3"> <input type="submit" value="Add to basket"></form>'
             '<table class="breaks"><caption>Volume pricing (ex. VAT)</caption><tr><th>Qty</th>'
             f"<th>Unit price</th></tr>{breaks}</table></td>")
+
+    def render_detail(self, p: Product) -> str:
+        stock_short = (f"In stock ({self.stock_level(p)})" if p.availability == "in_stock"
+                       else "Out of stock")
+        thumbs = "".join(
+            f'<a href="{esc(src)}" target="_blank"><img src="{esc(src)}?size=60" '
+            f'width="60" height="60" alt="{esc(p.name)} image {i}" border="0"></a> '
+            for i, src in enumerate(p.images, start=1))
+        spec = (("Manufacturer", esc(p.brand), "brand"), ("Part number", esc(p.sku), "sku"),
+                ("Pack size", self.pack(p), ""), ("Stock", stock_short, ""))
+        dl = "".join(f"<dt>{k}</dt><dd" + (f' itemprop="{ip}"' if ip else "") + f">{v}</dd>"
+                     for k, v, ip in spec)
+        specs = "".join(f'<tr><th align="left">{k}</th><td>{v}</td></tr>' for k, v in (
+            *((k, v) for k, v, _ in spec[:3]),
+            ("Weight", f"{0.05 + (p.id * 7) % 40 / 20:.2f} kg"),
+            ("Commodity code", f"{73181000 + p.id * 11}"), ("Country of origin", "United Kingdom"
+                                                            if p.id % 3 else "Germany")))
+        doc = f"/docs/{self.item_id(p)}"
         body = (
             '<h2>Description</h2><div class="desc" itemprop="description">'
             f'<p>{esc(p.description)}</p></div><h2>Specification</h2><dl class="spec">{dl}</dl>'
@@ -322,5 +326,5 @@ class Brightline(Shop):
                 '<table class="prodtop" width="100%"><tr><td class="gallery" valign="top" '
                 f'width="320"><img id="mainimg" itemprop="image" src="{esc(p.images[0])}" '
                 f'width="300" height="300" alt="{esc(p.name)}"><div class="thumbs">{thumbs}</div>'
-                f"</td>{buy}</tr></table>{body}</div></td>"
+                f"</td>{self._buy(p)}</tr></table>{body}</div></td>"
                 + self._right(self.together(p.id, [p.id])) + "</tr>" + self._footer())

@@ -9,6 +9,7 @@ sibling links, footer — whose product grid, facets, result count, pagination a
 JSON-LD. Static department and home pages also show product tiles ("Top picks",
 "Popular in …") in the same markup as the list grid, and tiles show a struck-through
 list price *before* the sale price. Prices are Canadian dollars shown as ``$24.99``.
+The parts of its markup that need no shop state are :mod:`~structurer.demo.shops.maple_parts`.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from structurer.demo.base import Response, Shop, esc, json_response, json_script, static_file
+from structurer.demo.base import Response, Shop, esc, json_response, static_file
 from structurer.demo.catalog import CatalogSpec, Category, Product, Vocabulary, slugify
+from structurer.demo.shops import maple_parts as parts
 
 VOCAB = Vocabulary(
     tree={
@@ -56,12 +58,6 @@ VOCAB = Vocabulary(
     slugs={"Garden & Patio": "garden-patio", "Home Décor": "home-decor"},
 )
 
-FOOTER = {
-    "Customer Care": ["Contact us", "Order tracking", "Shipping & delivery", "Returns"],
-    "Services": ["Gift registry", "Gift cards", "In-store pickup", "Price match"],
-    "About Maple & Co.": ["Our story", "Careers", "Sustainability", "Store locator"],
-    "Policies": ["Privacy policy", "Terms of use", "Accessibility", "Cookie preferences"],
-}
 
 
 class Maple(Shop):
@@ -169,16 +165,6 @@ class Maple(Shop):
         return table
 
     # ----- shared chrome -------------------------------------------------------------------
-    def _head(self, title: str, extra: str = "") -> str:
-        return (
-            "<!DOCTYPE html><html lang=\"en-CA\"><head><meta charset=\"utf-8\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{esc(title)} | {esc(self.title)}</title>"
-            "<link rel=\"icon\" href=\"/img/favicon.svg\">"
-            "<link rel=\"alternate\" hreflang=\"fr-CA\" href=\"/fr/\">"
-            "<link rel=\"stylesheet\" href=\"/static/css/global.css\">"
-            f"{extra}</head><body class=\"page\">")
-
     def _header(self) -> str:
         items = []
         for top in self.catalog.tops():
@@ -216,26 +202,6 @@ class Maple(Shop):
             "<li class=\"nav-item\"><a class=\"nav-link sale\" href=\"/en/clearance\">Clearance</a>"
             "</li></ul></nav></header>")
 
-    def _footer(self) -> str:
-        cols = "".join(
-            f"<div class=\"footer-item col-6 col-md-3\"><h3 class=\"title\">{esc(h)}</h3>"
-            "<ul class=\"menu-footer content\">"
-            + "".join(f"<li><a href=\"/en/help/{i}-{j}\">{esc(t)}</a></li>"
-                      for j, t in enumerate(links))
-            + "</ul></div>" for i, (h, links) in enumerate(FOOTER.items()))
-        return (
-            "<footer id=\"footercontent\"><div class=\"email-signup container\"><h3>Get 10% off "
-            "your first order</h3><form action=\"/en/newsletter\" method=\"post\"><input "
-            "type=\"email\" name=\"email\" placeholder=\"Email address\"><button class=\"btn "
-            "btn-primary\" type=\"submit\">Sign up</button></form></div>"
-            f"<div class=\"container footer-links row\">{cols}</div>"
-            "<div class=\"social-links container\"><a href=\"https://www.instagram.com/"
-            "example.invalid\">Instagram</a><a href=\"https://www.facebook.com/example.invalid\">"
-            "Facebook</a><a href=\"https://www.pinterest.ca/example.invalid\">Pinterest</a></div>"
-            f"<p class=\"copyright container\">© 2026 {esc(self.title)} Proudly Canadian since "
-            "1987. All prices are in Canadian dollars (CAD).</p></footer>"
-            "<script src=\"/static/js/main.js\" defer></script></body></html>")
-
     def _crumbs(self, links: list[tuple[str, str]], current: str | None = None) -> str:
         parts = [f"<li class=\"breadcrumb-item\"><a href=\"{esc(url)}\">{esc(name)}</a></li>"
                  for name, url in [("Home", self.home_url()), *links]]
@@ -244,40 +210,10 @@ class Maple(Shop):
                          f"{esc(current)}</li>")
         return f"<nav aria-label=\"Breadcrumb\"><ol class=\"breadcrumb container\">{''.join(parts)}</ol></nav>"
 
-    def _price(self, t: dict[str, Any]) -> str:
-        """Sale price, preceded by the struck-through list price when discounted."""
-        sales, listed = t["price"]["sales"], t["price"]["list"]
-        old = (f"<del><span class=\"strike-through list\"><span class=\"value\" content=\""
-               f"{listed['decimal']}\">{esc(listed['formatted'])}</span></span></del>"
-               if listed else "")
-        return (f"<div class=\"price\"><span>{old}<span class=\"sales\"><span class=\"value\" "
-                f"content=\"{sales['decimal']}\">{esc(sales['formatted'])}</span></span></span></div>")
-
-    def _tile(self, p: Product) -> str:
-        t = self.tile_json(p)
-        listed = t["price"]["list"]
-        badge = ("<span class=\"badge badge-oos\">Out of stock</span>" if not t["available"]
-                 else "<span class=\"badge badge-sale\">Sale</span>" if listed else "")
-        rating = (f"<div class=\"ratings\" aria-label=\"Rated {t['rating']} out of 5\"><span "
-                  f"class=\"stars\" style=\"--rating:{t['rating']}\"></span><span class=\""
-                  f"rating-count\">({t['reviewCount']})</span></div>" if t["rating"] else "")
-        url = esc(t["url"])
-        return (
-            f"<div class=\"col-6 col-sm-4 col-lg-3\"><div class=\"product\" data-pid=\"{t['pid']}\">"
-            "<div class=\"product-tile\"><div class=\"image-container\">"
-            f"<a href=\"{url}\"><img class=\"tile-image\" src=\"{esc(t['image'])}\" alt=\""
-            f"{esc(t['name'])}\" title=\"{esc(t['name'])}\"></a>{badge}<button class=\""
-            "wishlistTile\" type=\"button\" aria-label=\"Add to wishlist\">&#9825;</button></div>"
-            f"<div class=\"tile-body\"><div class=\"tile-brand\">{esc(t['brand'])}</div>"
-            f"<div class=\"pdp-link\"><a class=\"link\" href=\"{url}\">{esc(t['name'])}</a></div>"
-            f"{self._price(t)}{rating}<div class=\"availability-tile\">"
-            f"{'In stock online' if t['available'] else 'Out of stock online'}</div>"
-            "</div></div></div></div>")
-
     def _tiles(self, title: str, products: list[Product]) -> str:
         return (f"<section class=\"recommendations container\"><h2 class=\"rec-title\">"
                 f"{esc(title)}</h2><div class=\"row product-grid\">"
-                f"{''.join(self._tile(p) for p in products)}</div></section>")
+                f"{''.join(parts.tile(self.tile_json(p)) for p in products)}</div></section>")
 
     def _category_tiles(self, cats: list[Category]) -> str:
         tiles = "".join(
@@ -290,7 +226,7 @@ class Maple(Shop):
 
     # ----- pages -------------------------------------------------------------------
     def render_home(self) -> str:
-        return (self._head("Home, Kitchen & Garden") + self._header()
+        return (parts.head("Home, Kitchen & Garden", self.title) + self._header()
                 + "<main id=\"maincontent\" class=\"home-main\"><section class=\"hero-banner\">"
                 "<h1>Cottage season starts here</h1><p>Up to 30% off patio lights, planters and "
                 "outdoor dining.</p><a class=\"btn btn-primary\" href=\""
@@ -300,7 +236,7 @@ class Maple(Shop):
                 + self._tiles("Top picks for you", self.bestsellers())
                 + "<div class=\"ad-banner container\"><a href=\"https://ads.example.invalid/"
                 "click?c=maple-bbq\" rel=\"sponsored\"><img src=\"/img/ad-bbq-season.svg\" "
-                "alt=\"BBQ season: save on grills\"></a></div></main>" + self._footer())
+                "alt=\"BBQ season: save on grills\"></a></div></main>" + parts.footer(self.title))
 
     def render_list(self, cat: Category, page: int) -> str:
         return self._leaf_shell(cat) if cat.is_leaf else self._department(cat)
@@ -311,14 +247,14 @@ class Maple(Shop):
         brands = sorted({p.brand for p in self.catalog.products_in(cat.slug)})
         brand_links = "".join(f"<li><a href=\"/en/brands/{slugify(b)}/\">{esc(b)}</a></li>"
                               for b in brands)
-        return (self._head(cat.name) + self._header() + self._crumbs([], cat.name)
+        return (parts.head(cat.name, self.title) + self._header() + self._crumbs([], cat.name)
                 + f"<main id=\"maincontent\" class=\"container clp\"><h1 class=\"page-title\">"
                 f"{esc(cat.name)}</h1><p class=\"clp-intro\">Everything for your "
                 f"{esc(cat.name.lower())}, chosen by our buyers and loved by Canadians coast to "
                 "coast.</p>" + self._category_tiles(children)
                 + self._tiles(f"Popular in {cat.name}", popular)
                 + f"<section class=\"shop-by-brand\"><h2>Shop by brand</h2><ul>{brand_links}"
-                "</ul></section></main>" + self._footer())
+                "</ul></section></main>" + parts.footer(self.title))
 
     def _leaf_shell(self, cat: Category) -> str:
         parent = self.catalog.category(cat.parent or "")
@@ -327,7 +263,7 @@ class Maple(Shop):
             f"{self.category_url(self.catalog.category(s))}\">"
             f"{esc(self.catalog.category(s).name)}</a></li>" for s in parent.children)
         skeleton = "<div class=\"col-6 col-sm-4 col-lg-3\"><div class=\"tile-skeleton\"></div></div>"
-        return (self._head(cat.name) + self._header()
+        return (parts.head(cat.name, self.title) + self._header()
                 + self._crumbs([(parent.name, self.category_url(parent))], cat.name)
                 + "<main id=\"maincontent\" class=\"container search-results\">"
                 f"<h1 class=\"page-title\">{esc(cat.name)}</h1><div class=\"row\">"
@@ -345,22 +281,7 @@ class Maple(Shop):
                 f"{skeleton * 6}</div><nav class=\"plp-pagination\" id=\"plp-pagination\" "
                 "aria-label=\"Pagination\"></nav></div></div>"
                 "<section class=\"recommendations\" id=\"plp-recs\"></section></main>"
-                + self._footer())
-
-    def _jsonld(self, p: Product) -> str:
-        data: dict[str, Any] = {
-            "@context": "https://schema.org", "@type": "Product", "name": p.name,
-            "sku": p.sku, "mpn": p.sku, "image": list(p.images), "description": p.description,
-            "brand": {"@type": "Brand", "name": p.brand},
-            "offers": {"@type": "Offer", "priceCurrency": p.currency, "price": f"{p.price:.2f}",
-                       "url": self.product_url(p), "itemCondition": "https://schema.org/NewCondition",
-                       "availability": "https://schema.org/" + (
-                           "InStock" if p.availability == "in_stock" else "OutOfStock")},
-        }
-        if p.rating:
-            data["aggregateRating"] = {"@type": "AggregateRating", "ratingValue": p.rating,
-                                       "reviewCount": p.review_count}
-        return f"<script type=\"application/ld+json\">{json_script(data)}</script>"
+                + parts.footer(self.title))
 
     def render_detail(self, p: Product) -> str:
         chain = self.breadcrumb(p)
@@ -379,7 +300,7 @@ class Maple(Shop):
                   if p.rating else "<div class=\"ratings\">Be the first to review</div>")
         related = [q for q in self.catalog.products_in(p.category) if q.id != p.id][3:7]
         qty = "".join(f"<option>{n}</option>" for n in range(1, 6))
-        return (self._head(p.name, self._jsonld(p)) + self._header()
+        return (parts.head(p.name, self.title, parts.jsonld(p, self.product_url(p))) + self._header()
                 + self._crumbs([(c.name, self.category_url(c)) for c in chain])
                 + f"<main id=\"maincontent\" class=\"container product-detail product-wrapper\" "
                 f"data-pid=\"{esc(p.sku)}\"><div class=\"row\"><div class=\"col-sm-6 "
@@ -388,7 +309,7 @@ class Maple(Shop):
                 f"/en/brands/{slugify(p.brand)}/\">{esc(p.brand)}</a></div>"
                 f"<h1 class=\"product-name\">{esc(p.name)}</h1><div class=\"product-number\">"
                 f"Item # <span class=\"product-id\">{esc(p.sku)}</span></div>{rating}"
-                f"<div class=\"prices\">{self._price(t)}{save}</div><div class=\"availability product-"
+                f"<div class=\"prices\">{parts.price(t)}{save}</div><div class=\"availability product-"
                 f"availability\" data-available=\"{str(t['available']).lower()}\"><span class=\""
                 f"availability-msg\">{stock}</span></div><div class=\"store-pickup\">Free pickup "
                 "at <a href=\"/en/stores\">your nearest store</a> in 2 hours</div>"
@@ -402,4 +323,4 @@ class Maple(Shop):
                 f"<tr><th>Department</th><td>{esc(chain[-1].name)}</td></tr></table></div>"
                 f"<section id=\"reviews\"><h2>Reviews</h2><p>{p.review_count} reviews from "
                 "verified buyers.</p></section></main>"
-                + self._tiles("Frequently bought together", related) + self._footer())
+                + self._tiles("Frequently bought together", related) + parts.footer(self.title))

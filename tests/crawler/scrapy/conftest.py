@@ -87,7 +87,7 @@ def shops(demo_server: DemoServer, tmp_path_factory: pytest.TempPathFactory) -> 
         rules, _ = analyze_site(demo_server.urls[shop] + "/", settings=Settings(render="static"))
         paths.append(save_rules(rules, tmp / f"{shop}.yaml"))
         out = tmp / f"{shop}.jsonl"
-        crawl_site(rules, out, Settings(concurrency=8), display=False)
+        crawl_site(rules, out, Settings(concurrency=8))
         for line in out.read_text(encoding="utf-8").splitlines():
             record = json.loads(line)
             expected[record["url"]] = record

@@ -26,19 +26,21 @@ from structurer.crawler.scrapy.middleware import (
 )
 from structurer.crawler.scrapy.state import MemoryState
 from structurer.crawler.scrapy.worker import Site
-from structurer.errors import FetchError
+from structurer.errors import FetchError, RenderTimeout
 from structurer.fetch.base import Page
-from structurer.rules.model import SiteRules
+from structurer.rules import rules_from_text
+from tests.conftest import rule_text
 
-RULES = {"schema_version": 1, "site": "shop.test", "start_url": "http://shop.test/",
-         "generated_at": "2026-01-01T00:00:00Z",
-         "template": {"name": "ecommerce", "hash": "sha256:0123456789abcdef"},
-         "levels": {"list": {"item_xpath": "//li",
-                             "fields": {"name": {"xpath": ".//h2", "kind": "text"}}}}}
+RULES = rule_text("shop.test", """
+  list:
+    item_xpath: //li
+    fields:
+      name: {xpath: .//h2, kind: text}
+""")
 
 
 def _crawler() -> Any:
-    site = Site(SiteRules.model_validate(RULES), Settings(max_url_length=80), MemoryState())
+    site = Site(rules_from_text(RULES), Settings(max_url_length=80), MemoryState())
     return SimpleNamespace(spider=SimpleNamespace(sites={site.name: site}),
                            settings=None, signals=SimpleNamespace(connect=lambda *a, **k: None))
 
@@ -82,11 +84,11 @@ def test_browser_levels_go_through_the_project_fetcher(monkeypatch: pytest.Monke
     browser = FakeBrowser()
     modes: list[tuple[str, list[str]]] = []
 
-    def make_fetcher(mode: str, settings: Settings) -> FakeBrowser:
+    def open_fetcher(mode: str, settings: Settings) -> FakeBrowser:
         modes.append((mode, settings.allowed_hosts))
         return browser
 
-    monkeypatch.setattr("structurer.crawler.engine.make_fetcher", make_fetcher)
+    monkeypatch.setattr("structurer.crawler.scrapy.middleware.open_fetcher", open_fetcher)
     mw = BrowserMiddleware(_crawler(), Settings())
 
     async def run() -> tuple[Any, Any]:
@@ -107,9 +109,11 @@ def test_browser_levels_go_through_the_project_fetcher(monkeypatch: pytest.Monke
 
 def test_failures_are_named_like_the_lightweight_crawl() -> None:
     response = Response("http://shop.test/x", status=503, request=Request("http://shop.test/x"))
-    browser_error = FetchError("render timed out")
-    browser_error.kind = "timeout"  # type: ignore[attr-defined]
+    browser_errors = (RenderTimeout("page did not finish loading within 30s"),
+                      FetchError("HTTP 502 Bad Gateway", kind="http", status=502),
+                      FetchError("net::ERR_CONNECTION_RESET", kind="connection"))
     assert [failure_kind(e) for e in (
         HttpError(response, "bad"), IgnoreRequest("Forbidden by robots.txt"),
-        TimeoutError(), ConnectionRefusedError(), browser_error, ValueError("x"))] == [
-        "http 503", "robots", "timeout", "connection", "timeout", "ValueError"]
+        TimeoutError(), ConnectionRefusedError(), *browser_errors, ValueError("x"))] == [
+        "http 503", "robots", "timeout", "connection", "render_timeout", "http 502",
+        "connection", "ValueError"]

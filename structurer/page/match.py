@@ -1,0 +1,131 @@
+"""Matching the lexicon against a page's elements: its words against attributes, its
+labels against the text around a value.
+
+Input: an lxml element and a lexicon field (:class:`~structurer.lexicon.FieldSpec`).
+Output: a score in 0..1 and the reason, in words (``class 'price' ~ word 'price' (10)``,
+``label 'SKU:' ~ 'sku'``). Analysis scores slots with it (:mod:`structurer.learn.fields`);
+``extract-page`` finds fields on a page without rules with it
+(:mod:`structurer.generic.products`, :mod:`structurer.generic.prices`). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from structurer.lexicon import FieldSpec, Lexicon
+from structurer.page.dom import attribute_words, norm_space, own_text
+
+__all__ = ["label_match", "label_text_match", "label_texts", "lexicon_match", "squash"]
+
+
+def _norm_attr_value(value: str) -> str:
+    return re.sub(r"[\s_]+", "-", value.strip().lower())
+
+
+def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: float,
+                  depth: int = 2) -> tuple[float, str]:
+    """Best weighted word match of ``spec`` on ``el``'s attributes (and, decayed, its parents')."""
+    best, why = 0.0, ""
+    node: HtmlElement | None = el
+    decay = 1.0
+    weights = lexicon.attribute_weights
+    for _ in range(depth + 1):
+        if node is None:
+            break
+        candidates: list[tuple[str, str]] = list(attribute_words(node, weights))
+        for name, value in node.attrib.items():
+            if name in weights or name.startswith("data-"):
+                norm = _norm_attr_value(value)
+                candidates.append((name if name in weights else "data-*", norm))
+                candidates.append((name if name in weights else "data-*", norm.replace("-", "")))
+            if name.startswith("data-"):
+                candidates.append(("data-*", name[5:]))
+        for attr, token in candidates:
+            aw = weights.get(attr, 3.0) / 10.0
+            for word, ww in spec.words.items():
+                if token == word:
+                    gain = ww * aw * decay
+                elif len(word) >= 4 and word in token:
+                    # partial match; abbreviations of three letters or fewer ("cur", "jg")
+                    # must match a whole token, or they turn up inside unrelated words
+                    gain = ww * aw * decay * ratio
+                else:
+                    continue
+                if gain > best:
+                    best, why = gain, f"{attr} '{token}' ~ word '{word}' ({ww:g})"
+        node = node.getparent()
+        decay *= 0.5
+    return min(best / 12.0, 1.0), why
+
+
+def _column_header(el: HtmlElement) -> str:
+    """Text of the table header above the cell holding ``el`` (the column's label)."""
+    cell: HtmlElement | None = el
+    while cell is not None and cell.tag not in ("td", "th"):
+        cell = cell.getparent()
+    if cell is None:
+        return ""
+    row = cell.getparent()
+    if row is None:
+        return ""
+    index = [c for c in row if isinstance(c.tag, str)].index(cell)
+    table = row.getparent()
+    while table is not None and table.tag != "table":
+        table = table.getparent()
+    if table is None:
+        return ""
+    heads = table.xpath("./thead/tr[1]/*|./tr[1][th]/*")
+    return norm_space(heads[index].text_content()) if index < len(heads) else ""
+
+
+def label_texts(el: HtmlElement) -> list[str]:
+    """Texts that may label ``el``: its own leading text, a preceding sibling, its parent's
+    own text, or the column header of its table cell."""
+    out = [own_text(el)[:40]]
+    prev = el.getprevious()
+    if prev is not None and isinstance(prev.tag, str):
+        out.append(norm_space(prev.text_content())[:40])
+    parent = el.getparent()
+    if parent is not None:
+        out.append(own_text(parent)[:40])
+        pprev = parent.getprevious()
+        if pprev is not None and isinstance(pprev.tag, str) and pprev.tag in ("dt", "th", "label"):
+            out.append(norm_space(pprev.text_content())[:40])
+    out.append(_column_header(el)[:40])
+    return [t for t in out if t]
+
+
+def label_match(el: HtmlElement, spec: FieldSpec) -> tuple[float, str]:
+    return label_text_match(label_texts(el), spec)
+
+
+_SQUASH = re.compile(r"[\s#:：.№]+")  # "Item#:" is the label "item #"
+
+
+def squash(text: str) -> str:
+    """A label without spaces and punctuation: "Item #:" and "品 牌：" as written in labels."""
+    return _SQUASH.sub("", text.lower())
+
+
+def label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, str]:
+    """How strongly any of ``texts`` reads as one of the field's labels (0-1), and why."""
+    if not spec.labels:
+        return 0.0, ""
+    best, why = 0.0, ""
+    for text in [texts] if isinstance(texts, str) else texts:
+        low = text.lower().rstrip(":：# ").strip()
+        squashed = squash(low)
+        for label, weight in spec.labels.items():
+            if low == label or low.startswith(label + ":") or low.startswith(label + "：") or (
+                    low.startswith(label) and len(low) - len(label) <= 2) or (
+                    squashed and squashed == squash(label)):
+                gain = weight / 10.0
+            elif len(label) >= 3 and low.startswith(label):
+                gain = weight / 20.0
+            else:
+                continue
+            if gain > best:
+                best, why = gain, f"label '{text}' ~ '{label}'"
+    return min(best, 1.0), why

@@ -1,0 +1,281 @@
+"""The one reader of a page's structured data: JSON-LD, schema.org microdata, OpenGraph.
+
+Input: a parsed page (an lxml tree; read JSON-LD before the page's scripts are emptied)
+and, per field, where structured data keeps it — schema.org property paths such as
+``offers.price`` (read in JSON-LD and in microdata alike) and OpenGraph meta names such
+as ``product:price:amount``, both from the lexicon (a field's ``structured`` and
+``opengraph`` lists; a rule file's ``jsonld`` path is one such path). Output: plain
+values — the page's JSON-LD objects, its schema.org Product or Article, the value (or
+the strings) at a path, and per field the raw string microdata and OpenGraph carry.
+
+Analysis (page kinds, field hints, ``jsonld`` rules), replay (a rule's ``jsonld`` path)
+and ``extract-page`` all read through here, so a path analysis writes is read the same
+way by every crawl. Pure, and light to import.
+
+The rules, once: a JSON-LD script may be wrapped in an HTML comment and hold control
+characters; lists and ``@graph`` are flattened; a type matches without its URL or
+``schema:`` prefix, in any case. The page's Product (Article) is the first object of
+such a type, else the one a page object is about (``mainEntity``, an offer's
+``itemOffered``) — never one of a list of other products (``itemListElement``). Along a
+path a list gives its first element, a plain string stands for its own ``name``
+(``"brand": "Acme"``) and an offer without ``price`` gives its ``lowPrice``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from lxml import etree
+
+from structurer.values import element_text
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ARTICLE_TYPES", "PRODUCT_TYPES", "JsonLd", "article_object", "is_a",
+           "jsonld_objects", "jsonld_strings", "jsonld_value", "main_object",
+           "microdata_fields", "microdata_items", "opengraph_fields", "opengraph_types",
+           "product_object"]
+
+# schema.org types, lower case and without prefix (a protocol fact, not a tuning choice)
+PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel",
+                           "someproducts"})
+ARTICLE_TYPES = frozenset({"article", "newsarticle", "blogposting", "reportagenewsarticle",
+                           "report", "analysisnewsarticle", "opinionnewsarticle",
+                           "techarticle", "liveblogposting", "scholarlyarticle"})
+_ABOUT = ("mainEntity", "itemOffered")    # where a page object names what it is about
+_LD_SCRIPTS: Callable[[Any], Any] = etree.XPath("//script[contains(@type, 'ld+json')]")
+
+
+# ----- JSON-LD ----------------------------------------------------------------------------------
+def _parse(text: str) -> Any:
+    try:
+        return json.loads(text.strip().removeprefix("<!--").removesuffix("-->"), strict=False)
+    except ValueError:
+        log.debug("unreadable JSON-LD block skipped")
+        return None
+
+
+def jsonld_objects(root: Any) -> list[dict[str, Any]]:
+    """Every object of the page's ld+json scripts, in order, lists and ``@graph``
+    flattened (objects nested in properties stay inside their owner)."""
+    out: list[dict[str, Any]] = []
+    for script in _LD_SCRIPTS(root):
+        data = _parse(script.text or "")
+        stack = list(data) if isinstance(data, list) else [data]
+        while stack:
+            item = stack.pop(0)
+            if isinstance(item, dict):
+                out.append(item)
+                graph = item.get("@graph")
+                if isinstance(graph, list):
+                    stack.extend(graph)
+            elif isinstance(item, list):
+                stack.extend(item)
+    return out
+
+
+def _type_names(obj: dict[str, Any]) -> set[str]:
+    kind = obj.get("@type")
+    return {value.rsplit("/", 1)[-1].rsplit(":", 1)[-1].lower()
+            for value in (kind if isinstance(kind, list) else [kind]) if isinstance(value, str)}
+
+
+def is_a(obj: dict[str, Any], types: frozenset[str]) -> bool:
+    """Whether a JSON-LD object has one of ``types`` (lower case, no prefix)."""
+    return not _type_names(obj).isdisjoint(types)
+
+
+def _about(obj: Any, types: frozenset[str], depth: int) -> dict[str, Any] | None:
+    """The object of ``types`` that ``obj`` is about, following ``mainEntity`` and
+    ``itemOffered`` at most ``depth`` steps."""
+    for key in _ABOUT if isinstance(obj, dict) and depth > 0 else ():
+        value = obj.get(key)
+        for item in value if isinstance(value, list) else [value]:
+            if isinstance(item, dict):
+                found = item if is_a(item, types) else _about(item, types, depth - 1)
+                if found is not None:
+                    return found
+    return None
+
+
+def main_object(objects: Sequence[dict[str, Any]], types: frozenset[str]
+                ) -> dict[str, Any] | None:
+    """The page's object of ``types``: the first such object, else the first one a page
+    object is about (see the module docstring)."""
+    for obj in objects:
+        if is_a(obj, types):
+            return obj
+    for obj in objects:
+        found = _about(obj, types, 3)
+        if found is not None:
+            return found
+    return None
+
+
+def product_object(objects: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    return main_object(objects, PRODUCT_TYPES)
+
+
+def article_object(objects: Sequence[dict[str, Any]]) -> dict[str, Any] | None:
+    return main_object(objects, ARTICLE_TYPES)
+
+
+def _walk(obj: Any, keys: Iterable[str]) -> tuple[Any, Any]:
+    """(what the path reaches, the last object on the way) — see the module docstring."""
+    parent: Any = None
+    for key in keys:
+        while isinstance(obj, list):
+            obj = obj[0] if obj else None
+        if isinstance(obj, dict):
+            parent = obj
+            obj = obj.get(key, obj.get("lowPrice") if key == "price" else None)
+        elif isinstance(obj, str) and key == "name":
+            return obj, parent
+        else:
+            return None, None
+    return obj, parent
+
+
+def _split(path: str | Sequence[str]) -> Sequence[str]:
+    return path.split(".") if isinstance(path, str) else path
+
+
+def jsonld_value(obj: Any, path: str | Sequence[str]) -> Any:
+    """The value at a dotted path (a list's first element), as JSON gave it."""
+    value = _walk(obj, _split(path))[0]
+    while isinstance(value, list):
+        value = value[0] if value else None
+    return value
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, dict):
+        value = next((value[k] for k in ("name", "value", "price", "url", "@id") if k in value),
+                     None)
+    if value is None or isinstance(value, (dict, list)):
+        return None
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def jsonld_strings(obj: Any, path: str | Sequence[str]) -> tuple[list[str], str | None]:
+    """(the strings at a dotted path, the ``priceCurrency`` beside them): every element
+    of a list at the end; an object there gives its ``name`` (``value``, ``price``,
+    ``url``, ``@id``)."""
+    value, parent = _walk(obj, _split(path))
+    currency = parent.get("priceCurrency") if isinstance(parent, dict) else None
+    texts = [_text(v) for v in (value if isinstance(value, list) else [value])]
+    return [t for t in texts if t is not None], currency if isinstance(currency, str) else None
+
+
+class JsonLd:
+    """A page's JSON-LD Product, parsed on first use only (replay asks for it only when
+    a rule has a ``jsonld`` path and its XPath found nothing)."""
+
+    __slots__ = ("_product", "_root")
+
+    def __init__(self, root: Any) -> None:
+        self._root = root
+        self._product: dict[str, Any] | bool | None = False
+
+    def product(self) -> dict[str, Any] | None:
+        if self._product is False:
+            self._product = product_object(jsonld_objects(self._root))
+        return self._product if isinstance(self._product, dict) else None
+
+    def lookup(self, path: Sequence[str]) -> tuple[list[str], str | None]:
+        """:func:`jsonld_strings` of the page's Product."""
+        product = self.product()
+        return jsonld_strings(product, path) if product is not None else ([], None)
+
+
+# ----- microdata --------------------------------------------------------------------------------
+def microdata_items(root: Any, kind: str, *, top: bool = False) -> list[Any]:
+    """Elements of the page's microdata items whose itemtype names ``kind``
+    (``Product``); with ``top``, only those not inside another such item."""
+    xpath = f'//*[@itemscope][contains(@itemtype, "{kind}")]'
+    if top:
+        xpath += f'[not(ancestor::*[@itemscope][contains(@itemtype, "{kind}")])]'
+    return list(root.xpath(xpath))
+
+
+def _owner(el: Any) -> Any:
+    return next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
+
+
+def _own_value(el: Any) -> str:
+    """The value a plain (not itemscope) property element gives."""
+    return str(el.get("content") or el.get("href") or el.get("src") or el.get("datetime")
+               or element_text(el))
+
+
+def _md_value(item: Any, keys: Sequence[str]) -> str | None:
+    """The first non-empty value at ``keys`` below a microdata item (the item's own
+    properties only: nested items are stepped into by the path)."""
+    key, rest = keys[0], keys[1:]
+    for el in item.xpath(f'.//*[@itemprop="{key}"]'):
+        if _owner(el) is not item:
+            continue
+        if el.get("itemscope") is not None:
+            if rest:
+                value = _md_value(el, rest)
+            else:
+                names = el.xpath('.//*[@itemprop="name"]')
+                value = (names[0].get("content") or element_text(names[0])) if names \
+                    else element_text(el)
+        elif not rest or list(rest) == ["name"]:
+            value = _own_value(el)       # a plain property stands for its own name
+        else:
+            continue
+        if value and value.strip():
+            return value.strip()
+    return None
+
+
+def microdata_fields(root: Any, paths: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Field -> raw string of the page's first schema.org Product item, each field by
+    the first of its paths that gives a value."""
+    scopes = microdata_items(root, "Product")
+    out: dict[str, str] = {}
+    if not scopes:
+        return out
+    for field, options in paths.items():
+        for path in options:
+            value = _md_value(scopes[0], path.split("."))
+            if value:
+                out[field] = value
+                break
+    return out
+
+
+# ----- OpenGraph --------------------------------------------------------------------------------
+def _metas(root: Any) -> dict[str, str]:
+    metas: dict[str, str] = {}
+    for meta in root.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or "").lower()
+        if key and meta.get("content") and key not in metas:
+            metas[key] = meta.get("content", "").strip()
+    return metas
+
+
+def opengraph_fields(root: Any, names: Mapping[str, Sequence[str]]) -> dict[str, str]:
+    """Field -> content of the first of its meta tags the page has (``og:title``,
+    ``product:price:amount``, ...)."""
+    metas = _metas(root)
+    out: dict[str, str] = {}
+    for field, keys in names.items():
+        found = next((metas[k] for k in keys if metas.get(k)), None)
+        if found:
+            out[field] = found
+    return out
+
+
+def opengraph_types(root: Any) -> list[str]:
+    """The contents of the page's ``og:type`` meta tags (``product``, ``article``)."""
+    return [str(m.get("content") or "") for m in root.xpath('//meta[@property="og:type"]')]
