@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import codecs
-import time
 
 import pytest
 from lxml import etree
@@ -194,21 +193,3 @@ def test_visible_text_of_one_element_and_head() -> None:
     assert visible_text(tree.xpath("//span[@class='price']")[0]) == "$12.99"
     assert visible_text(tree, skip_head=False).startswith("Shop Intro")
     assert normalize_space("  a \n b ") == "a b"
-
-
-def test_clean_is_fast_on_a_300kb_page() -> None:
-    block = ("<li class='product'><script>track()</script><a href='/p/{n}'><img src='/i/{n}.jpg'>"
-             "<h2>Product {n}</h2></a><span class='price'>$1{n}.00</span><!-- c -->"
-             "<svg><path d='M0 0L10 10'/></svg></li>")
-    html = "<html><body><ul>" + "".join(block.format(n=n) for n in range(1700)) + "</ul></body></html>"
-    assert len(html) > 300_000
-    tree = parse_html(html)
-    best = min(_timed(lambda: clean_tree(tree)) for _ in range(3))
-    assert best < 0.05
-    assert min(_timed(lambda: visible_text(tree)) for _ in range(3)) < 0.1
-
-
-def _timed(fn: object) -> float:
-    started = time.perf_counter()
-    fn()  # type: ignore[operator]
-    return time.perf_counter() - started
