@@ -26,6 +26,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -220,9 +221,11 @@ def _noise_heading(el: HtmlElement) -> bool:
     return 0 < len(text) <= 40 and bool(_NOISE_HEADING.match(text))
 
 
-def denoised(tree: HtmlElement) -> HtmlElement:
+def denoised(tree: HtmlElement, extra: Callable[[HtmlElement], bool] | None = None
+             ) -> HtmlElement:
     """A copy without scripts/styles/comments (``clean_tree``) and noise sections (but
-    never a section holding the title's heading)."""
+    never a section holding the title's heading); ``extra`` names more noise (an
+    article's boilerplate, :mod:`structurer.page.article`)."""
     root = clean_tree(tree)
     body = root.find(".//body")
     start = body if body is not None else root
@@ -230,7 +233,7 @@ def denoised(tree: HtmlElement) -> HtmlElement:
     keep = set(anchor.iterancestors()) if anchor is not None else set()
     doomed = [el for el in start.iter() if isinstance(el.tag, str) and el is not start
               and el.tag not in ("html", "body", "article", "main") and el not in keep
-              and (is_noise(el) or _noise_heading(el))]
+              and (is_noise(el) or _noise_heading(el) or (extra is not None and extra(el)))]
     for el in doomed:
         parent = el.getparent()
         if parent is not None and not any(a in doomed for a in el.iterancestors()):
@@ -246,7 +249,7 @@ def denoised(tree: HtmlElement) -> HtmlElement:
 
 
 @dataclass
-class _Counts:
+class Counts:
     t: int = 0      # characters
     lt: int = 0     # characters inside links
     tg: int = 0     # tags
@@ -263,10 +266,10 @@ def _chars(text: str | None) -> tuple[int, int]:
     return len(squeezed), sum(1 for c in squeezed if c in _PUNCT)
 
 
-def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool,
-           min_text: int) -> _Counts:
+def _count(el: HtmlElement, out: dict[HtmlElement, Counts], in_link: bool,
+           min_text: int) -> Counts:
     link = in_link or el.tag == "a"
-    c = _Counts()
+    c = Counts()
     n, sb = _chars(el.text)
     c.t += n
     c.lt += n if link else 0
@@ -287,13 +290,13 @@ def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool,
     return c
 
 
-def _text_block(el: HtmlElement, c: _Counts, min_text: int) -> bool:
+def _text_block(el: HtmlElement, c: Counts, min_text: int) -> bool:
     """A div (section, cell) that holds one paragraph: only text and inline markup, at
     least ``min_text`` characters of it outside links."""
     return el.tag in _TEXT_BLOCKS and not c.block and c.t - c.lt >= min_text
 
 
-def _td(c: _Counts) -> float:
+def _td(c: Counts) -> float:
     return (c.t - c.lt) / max(c.tg - c.ltg, 1)
 
 
@@ -311,11 +314,21 @@ def main_content(tree: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block
     ``min_block_text``)."""
     root = denoised(tree)
     body = root.find(".//body")
-    start = body if body is not None else root
-    counts: dict[HtmlElement, _Counts] = {}
+    scores, counts = density_scores(body if body is not None else root, min_text)
+    if not scores:
+        return None
+    best = max(scores, key=lambda el: scores[el])
+    return ContentFound(*_paragraph_owner(best, scores, counts, min_text))
+
+
+def density_scores(start: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block_text
+                   ) -> tuple[dict[HtmlElement, float], dict[HtmlElement, Counts]]:
+    """The density score of every element below ``start`` (none for links, body, html and
+    elements without text outside links), and each element's counts."""
+    counts: dict[HtmlElement, Counts] = {}
     _count(start, counts, False, min_text)
     if not counts:
-        return None
+        return {}, counts
     densities = [_td(c) for c in counts.values()]
     sd = _pstdev(densities) if len(densities) > 1 else 0.0
     sd_factor = math.log(sd) if sd > math.e else 1.0
@@ -326,14 +339,11 @@ def main_content(tree: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block
         sbd = (c.t - c.lt) / (c.sb + 1)
         scores[el] = sd_factor * _td(c) * math.log10(c.p + 2) * (
             math.log(sbd) if sbd > 1 else 0.0)
-    if not scores:
-        return None
-    best = max(scores, key=lambda el: scores[el])
-    return ContentFound(*_paragraph_owner(best, scores, counts, min_text))
+    return scores, counts
 
 
 def _paragraph_owner(best: HtmlElement, scores: dict[HtmlElement, float],
-                     counts: dict[HtmlElement, _Counts], min_text: int
+                     counts: dict[HtmlElement, Counts], min_text: int
                      ) -> tuple[HtmlElement, str, float]:
     """One long paragraph can out-score the text it belongs to (its own density has no
     tags to divide by): a winning paragraph gives way to its nearest ancestor holding

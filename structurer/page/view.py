@@ -113,7 +113,12 @@ class PageView:
 
     @cached_property
     def content(self) -> density.ContentFound | None:
-        """The main text by text density (computed on a copy; only when asked)."""
+        """The main text by text density (computed on a copy; only when asked): for an
+        article lexicon the whole article without boilerplate (:mod:`article`)."""
+        if not priced(self.lexicon):
+            from structurer.page.article import article_content
+
+            return article_content(self.tree, self.lexicon)
         return density.main_content(self.tree, self.lexicon.thresholds.min_block_text)
 
     @cached_property
@@ -349,16 +354,18 @@ def _classify_products(page: PageView) -> PageKind:
     return "other"
 
 
-def _article_body(page: PageView) -> bool:
-    """Text density finds a body of several paragraphs that is not the page's main list."""
+def _article_body(page: PageView) -> float:
+    """Text density finds a body that is not the page's main list: 2.5 for several
+    paragraphs or a long text, 1.5 for a short one (an article with a headline), else 0."""
     found = page.content
-    if found is None or found.text.count("\n") < 2 or text_length(found.text) < 500:
-        return False
+    size = text_length(found.text) if found is not None else 0
+    if found is None or size < 200:
+        return 0.0
     cluster = page.main_links
-    if cluster is None:
-        return True
-    shown = sum(link.text in found.text for link in cluster.items)
-    return shown < 0.5 * len(cluster)
+    if cluster is not None and sum(link.text in found.text for link in cluster.items
+                                   ) >= 0.5 * len(cluster):
+        return 0.0
+    return 2.5 if size >= 800 or (size >= 400 and found.text.count("\n") >= 1) else 1.5
 
 
 def _headline(page: PageView) -> bool:
@@ -370,11 +377,12 @@ def _classify_articles(page: PageView) -> PageKind:
     detail_score = 2.0 if page.article is not None else 0.0
     if any("article" in kind for kind in opengraph_types(page.tree)):
         detail_score += 1.5
-    if _headline(page):
-        detail_score += 1.0
+    headline = _headline(page)
+    body = _article_body(page)
+    detail_score += body + (1.0 if headline else 0.0)
+    if headline and body:
+        return "detail"   # a headline over a text that is not the links: a side list is no list
     list_score = cluster_list_score(page.main_links)
-    if _article_body(page):
-        detail_score += 2.5
     if list_score >= 3.0 and list_score > detail_score:
         return "list"
     if detail_score >= 2.5:
