@@ -57,7 +57,7 @@ _SITE_METAS = ("og:site_name", "application-name", "apple-mobile-web-app-title")
 _SEP = r"(?:[-|–—_»·:]|::)"
 _SPLIT_TITLE = re.compile(rf"\s+{_SEP}\s+|(?<=[\u3040-\u9fff])_|_(?=[\u3040-\u9fff])")
 #: Inline elements: a block whose children are all inline is one paragraph of text.
-_INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font", "i", "img",
+INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font", "i", "img",
                      "kbd", "mark", "q", "s", "small", "span", "strong", "sub", "sup", "time",
                      "u", "var", "wbr"})
 _TEXT_BLOCKS = frozenset({"div", "section", "td"})
@@ -209,7 +209,7 @@ def is_noise(el: HtmlElement) -> bool:
         not _CONTENT_WORDS.search(words)
 
 
-def _noise_heading(el: HtmlElement) -> bool:
+def noise_heading(el: HtmlElement) -> bool:
     """A block headed "32 comments", "Related stories", "Meistgelesen", "热门排行"...: a
     comment thread or side list even when its class names say nothing."""
     if el.tag not in ("div", "section", "ul", "ol", "dl") or len(el) < 2:
@@ -221,31 +221,43 @@ def _noise_heading(el: HtmlElement) -> bool:
     return 0 < len(text) <= 40 and bool(_NOISE_HEADING.match(text))
 
 
-def denoised(tree: HtmlElement, extra: Callable[[HtmlElement], bool] | None = None
-             ) -> HtmlElement:
+def denoised(tree: HtmlElement, extra: Callable[[HtmlElement], bool] | None = None, *,
+             words: bool = True) -> HtmlElement:
     """A copy without scripts/styles/comments (``clean_tree``) and noise sections (but
     never a section holding the title's heading); ``extra`` names more noise (an
-    article's boilerplate, :mod:`structurer.page.article`)."""
+    article's boilerplate, :mod:`structurer.page.article`); without ``words`` only noise
+    tags count, not class/id words or noise headings (the caller weighs those itself)."""
     root = clean_tree(tree)
     body = root.find(".//body")
     start = body if body is not None else root
     anchor = title_element(root)
     keep = set(anchor.iterancestors()) if anchor is not None else set()
-    doomed = [el for el in start.iter() if isinstance(el.tag, str) and el is not start
+
+    def noise(el: HtmlElement) -> bool:
+        hit = (is_noise(el) or noise_heading(el)) if words else el.tag in NOISE_SECTIONS
+        return hit or (extra is not None and extra(el))
+
+    drop_all([el for el in start.iter() if isinstance(el.tag, str) and el is not start
               and el.tag not in ("html", "body", "article", "main") and el not in keep
-              and (is_noise(el) or _noise_heading(el) or (extra is not None and extra(el)))]
+              and noise(el)])
+    return root
+
+
+def drop_all(doomed: list[HtmlElement]) -> None:
+    """Remove the elements (the outermost of nested ones), keeping the text after each."""
+    marked = set(doomed)
     for el in doomed:
         parent = el.getparent()
-        if parent is not None and not any(a in doomed for a in el.iterancestors()):
-            tail = el.tail
-            parent.remove(el)
-            if tail:
-                prev = parent[-1] if len(parent) else None
-                if prev is not None:
-                    prev.tail = (prev.tail or "") + tail
-                else:
-                    parent.text = (parent.text or "") + tail
-    return root
+        if parent is None or any(a in marked for a in el.iterancestors()):
+            continue
+        tail = el.tail
+        prev = el.getprevious()
+        parent.remove(el)
+        if tail:
+            if prev is not None:
+                prev.tail = (prev.tail or "") + tail
+            else:
+                parent.text = (parent.text or "") + tail
 
 
 @dataclass
@@ -281,7 +293,7 @@ def _count(el: HtmlElement, out: dict[HtmlElement, Counts], in_link: bool,
             c.tg += sub.tg + 1
             c.ltg += sub.ltg + (1 if child.tag == "a" else 0)
             c.p += 1 if child.tag == "p" or _text_block(child, sub, min_text) else 0
-            c.block = c.block or sub.block or child.tag not in _INLINE
+            c.block = c.block or sub.block or child.tag not in INLINE
         n, sb = _chars(child.tail)
         c.t += n
         c.lt += n if link else 0
@@ -321,12 +333,20 @@ def main_content(tree: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block
     return ContentFound(*_paragraph_owner(best, scores, counts, min_text))
 
 
+def text_counts(start: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block_text
+                ) -> dict[HtmlElement, Counts]:
+    """Characters, link characters, tags, punctuation and paragraphs below every element
+    under ``start`` (``start`` included)."""
+    counts: dict[HtmlElement, Counts] = {}
+    _count(start, counts, False, min_text)
+    return counts
+
+
 def density_scores(start: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block_text
                    ) -> tuple[dict[HtmlElement, float], dict[HtmlElement, Counts]]:
     """The density score of every element below ``start`` (none for links, body, html and
     elements without text outside links), and each element's counts."""
-    counts: dict[HtmlElement, Counts] = {}
-    _count(start, counts, False, min_text)
+    counts = text_counts(start, min_text)
     if not counts:
         return {}, counts
     densities = [_td(c) for c in counts.values()]
@@ -370,7 +390,7 @@ def _blocks(el: HtmlElement, out: list[HtmlElement], min_text: int) -> None:
         paragraph = child.tag in _BLOCKS and not (child.tag == "blockquote"
                                                  and child.find(".//p") is not None)
         inline_only = child.tag in _TEXT_BLOCKS and all(
-            not isinstance(g.tag, str) or g.tag in _INLINE for g in child.iterdescendants())
+            not isinstance(g.tag, str) or g.tag in INLINE for g in child.iterdescendants())
         if paragraph or (inline_only and len(visible_text(child)) >= min_text):
             out.append(child)
         else:

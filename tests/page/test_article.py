@@ -8,9 +8,14 @@ classed an article whatever its language and however long its comment or teaser 
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 import structurer
+from structurer.cli import main
 
 URL = "https://news.example/2024/05/story.html"
 
@@ -159,3 +164,58 @@ def test_a_short_article_in_any_language_is_an_article() -> None:
     assert out["kind"] == "detail"
     assert polish in out["fields"]["content"]
     assert "Inny artykuł" not in out["fields"]["content"]
+
+
+def test_text_a_site_repeats_on_its_articles_is_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Several articles of one site given together: a box their site puts under every
+    article, with no class word to give it away, is the site's text, not the article's."""
+    briefing = ("Get the morning briefing: our editors' pick of the day's most important "
+                "stories, in your inbox before seven, every weekday.")
+    stories = {"tram.html": ("The tram line opens in June", _prose(4, "tram")),
+               "river.html": ("The river is cleaner than ever", _prose(4, "river")),
+               "budget.html": ("The budget passes after a long night", _prose(4, "budget"))}
+    for name, (title, story) in stories.items():
+        (tmp_path / name).write_text(_page(
+            f"<div class='b1'>{_article(story, title)}<div class='b2'><p>{briefing}</p></div>"
+            "</div>", title), encoding="utf-8")
+    files = [str(tmp_path / name) for name in stories]
+    assert main(["extract-page", files[0], "--template", "news"]) == 0
+    assert briefing in json.loads(capsys.readouterr().out)["fields"]["content"]
+    assert main(["extract-page", *files, "--template", "news",
+                 "--base-url", "https://news.example/2024/"]) == 0
+    outs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [o["url"] for o in outs] == [f"https://news.example/2024/{n}" for n in stories]
+    for out, (_, story) in zip(outs, stories.values(), strict=True):
+        text = out["fields"]["content"]
+        assert all(p in text for p in story) and briefing not in text
+
+
+def test_date_lines_and_picture_captions_are_left_out() -> None:
+    story = _prose(4, "ferry")
+    body = ("<div class='x1'><h1>The ferry returns after ten years</h1><div class='x2'>"
+            "<span>Dienstag, 4. Juni 2019</span> | <span>05:28 Uhr</span></div>"
+            f"<p>{story[0]}</p><figure><img src='ferry.jpg'><figcaption>The new ferry at the "
+            "quay. Photo: Jane Roe/Agency</figcaption></figure>"
+            + "".join(f"<p>{p}</p>" for p in story[1:]) + "</div>")
+    text = _extract(_page(body, "The ferry returns after ten years"))["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "Juni 2019" not in text and "05:28" not in text and "Jane Roe" not in text
+
+
+def test_a_wrapper_named_like_boilerplate_keeps_its_article() -> None:
+    """Themes name the article's own wrappers "share", "widget" or "sidebar-and-content":
+    a block holding most of the page's paragraphs is not boilerplate, a dialog is."""
+    story = _prose(5, "school")
+    body = ("<div role='dialog' style='display:none'><p>Sign in to read this article and "
+            "many more, and get our offers, news and updates about events.</p></div>"
+            "<div class='sidebar-and-content-body'><div class='subscribe-sidebar'>Subscribe"
+            "</div><h1>The new school opens its doors</h1><div class='entry themeform share'>"
+            + "".join(f"<p>{p}</p>" for p in story) + "</div></div>"
+            "<div class='sidebar'><p>Example News is an independent newsroom, founded in 1998, "
+            "that reports on the city every day.</p></div>")
+    out = _extract(_page(body, "The new school opens its doors"))
+    assert out["kind"] == "detail"
+    text = out["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "Sign in" not in text and "independent newsroom" not in text
