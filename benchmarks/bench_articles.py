@@ -16,7 +16,8 @@ structurer runs ``structurer.extract_page(bytes, url, "news")`` and scores the
 ``content`` field; trafilatura (benchmark-only, not a dependency: ``pip install
 trafilatura``) runs ``extract(bytes, fast=False, include_comments=False,
 include_tables=True, include_formatting=False)``, the settings of its own evaluation.
-Both get the page's bytes and decode them themselves; both are warmed up first.
+Both get the page's bytes and decode them themselves; both are warmed up first and run
+page by page in turn, so that a busy machine slows them alike.
 
     python benchmarks/bench_articles.py [--corpora DIR] [--limit N] [--half even|odd]
         [--only structurer|trafilatura] [--out results.json] [--compare old.json]
@@ -108,29 +109,33 @@ def load(folder: Path, half: str | None, limit: int | None
     return pages[:limit] if limit else pages
 
 
-def measure(name: str, run: Run, pages: list[tuple[int, str, dict[str, Any], Path]]
-            ) -> list[dict[str, Any]]:
+def measure(runs: dict[str, Run], pages: list[tuple[int, str, dict[str, Any], Path]]
+            ) -> dict[str, list[dict[str, Any]]]:
+    """Every extractor on every page, page by page (so that a busy machine slows them
+    alike), timed per page."""
     with warnings.catch_warnings():   # warm up: lazy imports are not timed
         warnings.simplefilter("ignore")
-        run(gzip.decompress(pages[0][3].read_bytes()), pages[0][1])
-    rows = []
+        for run in runs.values():
+            run(gzip.decompress(pages[0][3].read_bytes()), pages[0][1])
+    results: dict[str, list[dict[str, Any]]] = {name: [] for name in runs}
     for n, (index, url, item, path) in enumerate(pages, 1):
         body = gzip.decompress(path.read_bytes())
-        started = time.perf_counter()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                text, kind = run(body, url)
-            error = None
-        except Exception as exc:  # a crash scores as a page with no text, and is named
-            text, kind, error = "", "error", f"{type(exc).__name__}: {exc}"
-        seconds = time.perf_counter() - started
-        rows.append({"index": index, "file": item["file"], "url": url, "kind": kind,
-                     "seconds": round(seconds, 4), "chars": len(text), "error": error,
-                     **count(item, text)})
+        for name, run in runs.items():
+            started = time.perf_counter()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    text, kind = run(body, url)
+                error = None
+            except Exception as exc:  # a crash scores as a page with no text, and is named
+                text, kind, error = "", "error", f"{type(exc).__name__}: {exc}"
+            seconds = time.perf_counter() - started
+            results[name].append({"index": index, "file": item["file"], "url": url,
+                                  "kind": kind, "seconds": round(seconds, 4),
+                                  "chars": len(text), "error": error, **count(item, text)})
         if n % 100 == 0:
-            print(f"{name}: {n}/{len(pages)} pages", file=sys.stderr)
-    return rows
+            print(f"{n}/{len(pages)} pages", file=sys.stderr)
+    return results
 
 
 def table(results: dict[str, list[dict[str, Any]]]) -> None:
@@ -178,11 +183,9 @@ def main() -> int:
     pages = load(folder, args.half, args.limit)
     makers: dict[str, Callable[[], Run | None]] = {"structurer": structurer_run,
                                                     "trafilatura": trafilatura_run}
-    results: dict[str, list[dict[str, Any]]] = {}
-    for name in EXTRACTORS:
-        run = makers[name]() if args.only in (None, name) else None
-        if run is not None and pages:
-            results[name] = measure(name, run, pages)
+    runs = {name: run for name in EXTRACTORS if args.only in (None, name)
+            for run in [makers[name]()] if run is not None}
+    results = measure(runs, pages) if runs and pages else {}
     table(results)
     if args.compare is not None:
         compare(json.loads(require(args.compare, "a saved --out").read_text("utf-8")), results)

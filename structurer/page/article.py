@@ -8,21 +8,32 @@ holding the article and its text, one line per paragraph, heading, list item or 
 
 Three steps, each what the best extractors do on top of text density:
 
-1. *Noise out.* The density view's noise sections (:func:`density.denoised`), plus
-   blocks whose class/id words name boilerplate (comments, consent banners, sharing,
-   newsletter boxes, author bios, related stories), hidden blocks and dialogs, and
-   blocks opened by a boilerplate heading ("Leave a reply", "Ähnliche Beiträge").
-2. *Seed, then the whole article.* The element of highest text density is the seed;
-   a seed is often one paragraph or list item of the article, so among the seed and
-   its ancestors the one with the most paragraph weight wins (Readability's score: a
-   paragraph of 25 characters or more gives ``1 + commas + min(chars / 100, 3)``,
-   times its share of text outside links, to its parent, half to its grandparent and
-   ``1 / (3 * level)`` further up), times the share of its own text outside links;
-   siblings of that element carrying paragraph weight of their own (a second section,
-   a list after the text) join it.
-3. *Lines.* The text is cut at block elements; a line mostly made of links ("Also
-   read: ...", a tag list) or a short boilerplate line is left out.
+1. *Boilerplate out*, in two passes over a cleaned copy. Sure boilerplate wherever it
+   stands: hidden blocks and dialogs (consent layers), strong class/id words (cookie,
+   consent, comments, newsletter, author-bio: weight 15 or more), blocks opened by a
+   boilerplate heading ("Leave a reply", "Ähnliche Beiträge"; such a heading among the
+   article's paragraphs ends the article), and the box around a form (signup, search,
+   comment form). Then likely boilerplate — noise tags (nav, aside, footer, form ...),
+   weaker class/id words (share, sidebar, related, byline, caption) without an
+   ``article_body`` word beside them, noise headings — unless the block holds the
+   title's heading or most of the page's paragraph text: themes call the article's own
+   wrappers "share", "widget" or "sidebar-and-content".
+2. *Seed, core, whole article.* The element of highest text density (the seed, often
+   one paragraph or list item) votes for its ancestors; the core is the element with the
+   most paragraph weight (Readability's score: a paragraph of 25 characters or more —
+   a leaf block, or the loose text of a container written with ``<br>`` — gives
+   ``1 + commas + min(chars / 100, 3)``, times its share outside links, to its parent,
+   half to its grandparent and ``1 / (3 * level)`` up to five levels, lists passed
+   through), times its own share outside links, doubled on the seed's chain. The core
+   widens to an ancestor while each step adds paragraphs and what it adds stays mostly
+   paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
+   captions aside): the article's other sections, lists and quotes.
+3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
+   ("Also read: ...", a tag list; unless links are most of the article, a link post),
+   short boilerplate lines (sharing prompts, consent notices, "Posted by"), lines that
+   are a date or a time, figures around pictures and captions.
 
+:func:`site_lines` finds the lines several articles of one site repeat (its own text).
 Pure functions: the input tree is never modified (the work is done on a copy).
 """
 
