@@ -45,7 +45,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, normalize_space
+from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, drop_elements, normalize_space
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dates import find_dates
@@ -183,13 +183,13 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
     anchor = density.title_element(root)
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
-    density.drop_all([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
+    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and surely_boilerplate(el, vocab)])
     _cut_at_boilerplate_headings(start, vocab)
-    density.drop_all(_form_boxes(start, fixed))
+    drop_elements(_form_boxes(start, fixed))
     _, good = _paragraph_points(start, density.text_counts(start, min_text))
     limit = (0.8 if anchor is not None else 0.5) * good.get(start, 0)
-    density.drop_all([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
+    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
                       and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))])
     return start

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from structurer.clean import clean_tree, normalize_space, visible_text
+from structurer.clean import clean_tree, drop_elements, normalize_space, visible_text
 from structurer.lexicon import DEFAULT_THRESHOLDS
 
 #: Elements that are never the main content (removed from the copy before scoring).
@@ -237,27 +237,10 @@ def denoised(tree: HtmlElement, extra: Callable[[HtmlElement], bool] | None = No
         hit = (is_noise(el) or noise_heading(el)) if words else el.tag in NOISE_SECTIONS
         return hit or (extra is not None and extra(el))
 
-    drop_all([el for el in start.iter() if isinstance(el.tag, str) and el is not start
+    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el is not start
               and el.tag not in ("html", "body", "article", "main") and el not in keep
               and noise(el)])
     return root
-
-
-def drop_all(doomed: list[HtmlElement]) -> None:
-    """Remove the elements (the outermost of nested ones), keeping the text after each."""
-    marked = set(doomed)
-    for el in doomed:
-        parent = el.getparent()
-        if parent is None or any(a in marked for a in el.iterancestors()):
-            continue
-        tail = el.tail
-        prev = el.getprevious()
-        parent.remove(el)
-        if tail:
-            if prev is not None:
-                prev.tail = (prev.tail or "") + tail
-            else:
-                parent.text = (parent.text or "") + tail
 
 
 @dataclass
