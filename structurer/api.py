@@ -11,6 +11,7 @@ file); ``crawl`` runs a rule file's crawl as an iterator of records.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -47,7 +48,14 @@ def _lexicon(lexicon: LexiconArg) -> tuple[Lexicon, str | None]:
     name = lexicon or "ecommerce"
     path = resolve_template(name)
     shipped = Path(str(name)).suffix == ""
-    return load_lexicon(path), None if shipped else str(path)
+    stat = path.stat()
+    return _loaded(path, stat.st_mtime_ns, stat.st_size), None if shipped else str(path)
+
+
+@functools.lru_cache(maxsize=16)
+def _loaded(path: Path, mtime_ns: int, size: int) -> Lexicon:
+    """A lexicon file read once while it is unchanged (extract_page on many pages)."""
+    return load_lexicon(path)
 
 
 def analyze_site(url: str, lexicon: LexiconArg = None, settings: Settings | None = None, *,

@@ -306,6 +306,15 @@ def _open(node: etree._Element, out: list[str]) -> None:
         out.append(node.text)
 
 
+def drop_elements(doomed: list[etree._Element]) -> None:
+    """Remove the elements (the outermost of nested ones) with their content, keeping the
+    text that follows each."""
+    marked = set(doomed)
+    for el in doomed:
+        if not any(a in marked for a in el.iterancestors()):
+            _drop(el)
+
+
 def _drop(el: etree._Element) -> None:
     """Remove ``el`` and its content, keeping the text that follows it."""
     parent = el.getparent()

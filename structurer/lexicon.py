@@ -88,6 +88,9 @@ class Thresholds(Strict):
     # text: page/density, page/byline
     min_block_text: int = Field(40, ge=0, description=(
         "characters of text a block needs to count as main content"))
+    article_slack: int = Field(200, ge=0, description=(
+        "characters besides paragraphs (headline, byline, captions) an article's container "
+        "may add around its densest part"))
     byline_after: int = Field(600, ge=0, description=(
         "characters after an article's title searched for its date and author"))
     byline_before: int = Field(250, ge=0, description=(

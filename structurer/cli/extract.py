@@ -64,14 +64,16 @@ def _settings(args: argparse.Namespace) -> Settings | None:
 
 def cmd_extract_page(args: argparse.Namespace) -> int:
     from structurer.clean import parse_html
-    from structurer.generic.extract import extract_tree_generic
+    from structurer.generic.extract import extract_tree_generic, without_site_text
     from structurer.lexicon import load_lexicon
     from structurer.sources import read_pages
 
     lexicon = load_lexicon(args.template)
-    [source] = read_pages([args.page], _settings(args), base_url=args.base_url)
-    tree = parse_html(source.text, source.url)
-    say(json.dumps(extract_tree_generic(tree, source.url, lexicon), ensure_ascii=False))
+    sources = read_pages(args.pages, _settings(args), base_url=args.base_url)
+    results = without_site_text([extract_tree_generic(parse_html(s.text, s.url), s.url, lexicon)
+                                 for s in sources])
+    for result in results:
+        say(json.dumps(result, ensure_ascii=False))
     return EXIT_OK
 
 
@@ -90,8 +92,12 @@ def register(sub: Any) -> None:
     add_settings(p)
     p.set_defaults(func=cmd_extract)
 
-    p = sub.add_parser("extract-page", help="rule-free extraction of one page (one JSON object)")
-    p.add_argument("page", metavar="URL|FILE", help="an http(s) URL or a saved HTML file (.gz too)")
+    p = sub.add_parser("extract-page", help="rule-free extraction of pages (a JSON object each)",
+                       description="Print one JSON line per page: its kind and fields or "
+                                   "main list. Articles of one site given together lose the "
+                                   "lines their site repeats on several of them.")
+    p.add_argument("pages", nargs="+", metavar="URL|FILE",
+                   help="an http(s) URL or a saved HTML file (.gz too)")
     p.add_argument("--template", default="ecommerce", metavar="NAME|PATH",
                    help="lexicon: a shipped name (ecommerce, news) or a YAML file "
                         "(default: %(default)s)")

@@ -17,6 +17,7 @@ no files.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
@@ -43,7 +44,7 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
     news = "content" in lexicon.fields
     shop = priced(lexicon)
     article = view.article
-    if news and kind != "detail":
+    if news and kind == "other":   # a list is the classifier's answer, weighed with the body
         kind = "detail" if article is not None or _article_like(view) else kind
     elif shop and kind == "other":
         from structurer.generic import products
@@ -75,6 +76,27 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
     out["fields"] = {name: values.get(name) for name in lexicon.fields_for("detail")}
     out["sources"] = {k: v for k, v in sources.items() if out["fields"].get(k) is not None}
     return out
+
+
+def without_site_text(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Results of :func:`extract_tree_generic` for several pages, each article's content
+    without the lines that other pages of its site (same host) also carry
+    (:func:`~structurer.page.article.site_lines`): deduplicated site-wide text."""
+    from structurer.page.article import site_lines
+
+    hosts: dict[str, list[dict[str, Any]]] = {}
+    for result in results:
+        if isinstance(result["fields"].get("content"), str):
+            hosts.setdefault(urlsplit(result["url"]).netloc, []).append(result)
+    for group in hosts.values():
+        shared = site_lines([r["fields"]["content"] for r in group]) if len(group) > 1 else set()
+        for result in group if shared else ():
+            kept = [line for line in result["fields"]["content"].splitlines()
+                    if line not in shared]
+            result["fields"]["content"] = "\n".join(kept) or None
+            if not kept:
+                result["sources"].pop("content", None)
+    return results
 
 
 def _article_like(view: PageView) -> bool:

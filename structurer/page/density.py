@@ -26,11 +26,12 @@ from __future__ import annotations
 import difflib
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from structurer.clean import clean_tree, normalize_space, visible_text
+from structurer.clean import clean_tree, drop_elements, normalize_space, visible_text
 from structurer.lexicon import DEFAULT_THRESHOLDS
 
 #: Elements that are never the main content (removed from the copy before scoring).
@@ -56,7 +57,7 @@ _SITE_METAS = ("og:site_name", "application-name", "apple-mobile-web-app-title")
 _SEP = r"(?:[-|–—_»·:]|::)"
 _SPLIT_TITLE = re.compile(rf"\s+{_SEP}\s+|(?<=[\u3040-\u9fff])_|_(?=[\u3040-\u9fff])")
 #: Inline elements: a block whose children are all inline is one paragraph of text.
-_INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font", "i", "img",
+INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font", "i", "img",
                      "kbd", "mark", "q", "s", "small", "span", "strong", "sub", "sup", "time",
                      "u", "var", "wbr"})
 _TEXT_BLOCKS = frozenset({"div", "section", "td"})
@@ -208,7 +209,7 @@ def is_noise(el: HtmlElement) -> bool:
         not _CONTENT_WORDS.search(words)
 
 
-def _noise_heading(el: HtmlElement) -> bool:
+def noise_heading(el: HtmlElement) -> bool:
     """A block headed "32 comments", "Related stories", "Meistgelesen", "热门排行"...: a
     comment thread or side list even when its class names say nothing."""
     if el.tag not in ("div", "section", "ul", "ol", "dl") or len(el) < 2:
@@ -220,33 +221,30 @@ def _noise_heading(el: HtmlElement) -> bool:
     return 0 < len(text) <= 40 and bool(_NOISE_HEADING.match(text))
 
 
-def denoised(tree: HtmlElement) -> HtmlElement:
+def denoised(tree: HtmlElement, extra: Callable[[HtmlElement], bool] | None = None, *,
+             words: bool = True) -> HtmlElement:
     """A copy without scripts/styles/comments (``clean_tree``) and noise sections (but
-    never a section holding the title's heading)."""
+    never a section holding the title's heading); ``extra`` names more noise (an
+    article's boilerplate, :mod:`structurer.page.article`); without ``words`` only noise
+    tags count, not class/id words or noise headings (the caller weighs those itself)."""
     root = clean_tree(tree)
     body = root.find(".//body")
     start = body if body is not None else root
     anchor = title_element(root)
     keep = set(anchor.iterancestors()) if anchor is not None else set()
-    doomed = [el for el in start.iter() if isinstance(el.tag, str) and el is not start
+
+    def noise(el: HtmlElement) -> bool:
+        hit = (is_noise(el) or noise_heading(el)) if words else el.tag in NOISE_SECTIONS
+        return hit or (extra is not None and extra(el))
+
+    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el is not start
               and el.tag not in ("html", "body", "article", "main") and el not in keep
-              and (is_noise(el) or _noise_heading(el))]
-    for el in doomed:
-        parent = el.getparent()
-        if parent is not None and not any(a in doomed for a in el.iterancestors()):
-            tail = el.tail
-            parent.remove(el)
-            if tail:
-                prev = parent[-1] if len(parent) else None
-                if prev is not None:
-                    prev.tail = (prev.tail or "") + tail
-                else:
-                    parent.text = (parent.text or "") + tail
+              and noise(el)])
     return root
 
 
 @dataclass
-class _Counts:
+class Counts:
     t: int = 0      # characters
     lt: int = 0     # characters inside links
     tg: int = 0     # tags
@@ -263,10 +261,10 @@ def _chars(text: str | None) -> tuple[int, int]:
     return len(squeezed), sum(1 for c in squeezed if c in _PUNCT)
 
 
-def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool,
-           min_text: int) -> _Counts:
+def _count(el: HtmlElement, out: dict[HtmlElement, Counts], in_link: bool,
+           min_text: int) -> Counts:
     link = in_link or el.tag == "a"
-    c = _Counts()
+    c = Counts()
     n, sb = _chars(el.text)
     c.t += n
     c.lt += n if link else 0
@@ -278,7 +276,7 @@ def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool,
             c.tg += sub.tg + 1
             c.ltg += sub.ltg + (1 if child.tag == "a" else 0)
             c.p += 1 if child.tag == "p" or _text_block(child, sub, min_text) else 0
-            c.block = c.block or sub.block or child.tag not in _INLINE
+            c.block = c.block or sub.block or child.tag not in INLINE
         n, sb = _chars(child.tail)
         c.t += n
         c.lt += n if link else 0
@@ -287,13 +285,13 @@ def _count(el: HtmlElement, out: dict[HtmlElement, _Counts], in_link: bool,
     return c
 
 
-def _text_block(el: HtmlElement, c: _Counts, min_text: int) -> bool:
+def _text_block(el: HtmlElement, c: Counts, min_text: int) -> bool:
     """A div (section, cell) that holds one paragraph: only text and inline markup, at
     least ``min_text`` characters of it outside links."""
     return el.tag in _TEXT_BLOCKS and not c.block and c.t - c.lt >= min_text
 
 
-def _td(c: _Counts) -> float:
+def _td(c: Counts) -> float:
     return (c.t - c.lt) / max(c.tg - c.ltg, 1)
 
 
@@ -311,11 +309,29 @@ def main_content(tree: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block
     ``min_block_text``)."""
     root = denoised(tree)
     body = root.find(".//body")
-    start = body if body is not None else root
-    counts: dict[HtmlElement, _Counts] = {}
-    _count(start, counts, False, min_text)
-    if not counts:
+    scores, counts = density_scores(body if body is not None else root, min_text)
+    if not scores:
         return None
+    best = max(scores, key=lambda el: scores[el])
+    return ContentFound(*_paragraph_owner(best, scores, counts, min_text))
+
+
+def text_counts(start: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block_text
+                ) -> dict[HtmlElement, Counts]:
+    """Characters, link characters, tags, punctuation and paragraphs below every element
+    under ``start`` (``start`` included)."""
+    counts: dict[HtmlElement, Counts] = {}
+    _count(start, counts, False, min_text)
+    return counts
+
+
+def density_scores(start: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block_text
+                   ) -> tuple[dict[HtmlElement, float], dict[HtmlElement, Counts]]:
+    """The density score of every element below ``start`` (none for links, body, html and
+    elements without text outside links), and each element's counts."""
+    counts = text_counts(start, min_text)
+    if not counts:
+        return {}, counts
     densities = [_td(c) for c in counts.values()]
     sd = _pstdev(densities) if len(densities) > 1 else 0.0
     sd_factor = math.log(sd) if sd > math.e else 1.0
@@ -326,14 +342,11 @@ def main_content(tree: HtmlElement, min_text: int = DEFAULT_THRESHOLDS.min_block
         sbd = (c.t - c.lt) / (c.sb + 1)
         scores[el] = sd_factor * _td(c) * math.log10(c.p + 2) * (
             math.log(sbd) if sbd > 1 else 0.0)
-    if not scores:
-        return None
-    best = max(scores, key=lambda el: scores[el])
-    return ContentFound(*_paragraph_owner(best, scores, counts, min_text))
+    return scores, counts
 
 
 def _paragraph_owner(best: HtmlElement, scores: dict[HtmlElement, float],
-                     counts: dict[HtmlElement, _Counts], min_text: int
+                     counts: dict[HtmlElement, Counts], min_text: int
                      ) -> tuple[HtmlElement, str, float]:
     """One long paragraph can out-score the text it belongs to (its own density has no
     tags to divide by): a winning paragraph gives way to its nearest ancestor holding
@@ -360,7 +373,7 @@ def _blocks(el: HtmlElement, out: list[HtmlElement], min_text: int) -> None:
         paragraph = child.tag in _BLOCKS and not (child.tag == "blockquote"
                                                  and child.find(".//p") is not None)
         inline_only = child.tag in _TEXT_BLOCKS and all(
-            not isinstance(g.tag, str) or g.tag in _INLINE for g in child.iterdescendants())
+            not isinstance(g.tag, str) or g.tag in INLINE for g in child.iterdescendants())
         if paragraph or (inline_only and len(visible_text(child)) >= min_text):
             out.append(child)
         else:

@@ -113,7 +113,12 @@ class PageView:
 
     @cached_property
     def content(self) -> density.ContentFound | None:
-        """The main text by text density (computed on a copy; only when asked)."""
+        """The main text by text density (computed on a copy; only when asked): for an
+        article lexicon the whole article without boilerplate (:mod:`article`)."""
+        if not priced(self.lexicon):
+            from structurer.page.article import article_content
+
+            return article_content(self.tree, self.lexicon)
         return density.main_content(self.tree, self.lexicon.thresholds.min_block_text)
 
     @cached_property
@@ -349,16 +354,31 @@ def _classify_products(page: PageView) -> PageKind:
     return "other"
 
 
-def _article_body(page: PageView) -> bool:
-    """Text density finds a body of several paragraphs that is not the page's main list."""
+def _article_body(page: PageView, against_list: bool = True) -> float:
+    """Text density finds a body that is not the page's main list: 2.5 for several
+    paragraphs or a long text, 1.5 for a short one (an article with a headline), else 0.
+    Without ``against_list`` the body is only checked to be text rather than links (the
+    link clusters are not computed: a page with a headline)."""
     found = page.content
-    if found is None or found.text.count("\n") < 2 or text_length(found.text) < 500:
-        return False
-    cluster = page.main_links
-    if cluster is None:
-        return True
-    shown = sum(link.text in found.text for link in cluster.items)
-    return shown < 0.5 * len(cluster)
+    size = text_length(found.text) if found is not None else 0
+    if found is None or size < 200:
+        return 0.0
+    if not against_list:
+        linked = sum(text_length(text_of(a)) for a in found.element.iter("a"))
+        if linked >= 0.35 * text_length(text_of(found.element)):
+            return 0.0
+    else:
+        # the body is the main list when it shows most of its links and they are a good
+        # part of its text or of its lines (titles over teasers); a table of contents
+        # inside an article is neither
+        cluster = page.main_links
+        shown = [link.text for link in cluster.items if link.text in found.text] \
+            if cluster is not None else []
+        if cluster is not None and len(shown) >= 0.5 * len(cluster) and (
+                sum(map(len, shown)) >= 0.2 * len(found.text)
+                or 4 * len(shown) >= found.text.count("\n") + 1):
+            return 0.0
+    return 2.5 if size >= 800 or (size >= 400 and found.text.count("\n") >= 1) else 1.5
 
 
 def _headline(page: PageView) -> bool:
@@ -370,11 +390,14 @@ def _classify_articles(page: PageView) -> PageKind:
     detail_score = 2.0 if page.article is not None else 0.0
     if any("article" in kind for kind in opengraph_types(page.tree)):
         detail_score += 1.5
-    if _headline(page):
-        detail_score += 1.0
+    headline = _headline(page)
+    if headline and _article_body(page, against_list=False):
+        return "detail"   # a headline over a text that is not links: a side list is no list
+    body = _article_body(page)
+    if body >= 2.5:
+        return "detail"   # a long text that is not the main list's links: a forum, a blog
+    detail_score += body + (1.0 if headline else 0.0)
     list_score = cluster_list_score(page.main_links)
-    if _article_body(page):
-        detail_score += 2.5
     if list_score >= 3.0 and list_score > detail_score:
         return "list"
     if detail_score >= 2.5:

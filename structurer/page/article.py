@@ -1,0 +1,388 @@
+"""The main text of an article page, whole and without the site's boilerplate.
+
+Input: an lxml HTML tree and the lexicon (its ``signals``: ``boilerplate`` class/id
+words, ``article_body`` words that clear them, ``boilerplate_headings`` that open a
+comment thread or a side list, ``boilerplate_text`` lines such as sharing prompts and
+consent notices). Output: :class:`~structurer.page.density.ContentFound` — the element
+holding the article and its text, one line per paragraph, heading, list item or cell.
+
+Three steps, each what the best extractors do on top of text density:
+
+1. *Boilerplate out*, in two passes over a cleaned copy. Sure boilerplate wherever it
+   stands: hidden blocks and dialogs (consent layers), strong class/id words (cookie,
+   consent, comments, newsletter, author-bio: weight 15 or more), blocks opened by a
+   boilerplate heading ("Leave a reply", "Ähnliche Beiträge"; such a heading among the
+   article's paragraphs ends the article), and the box around a form (signup, search,
+   comment form). Then likely boilerplate — noise tags (nav, aside, footer, form ...),
+   weaker class/id words (share, sidebar, related, byline, caption) without an
+   ``article_body`` word beside them, noise headings — unless the block holds the
+   title's heading or most of the page's paragraph text: themes call the article's own
+   wrappers "share", "widget" or "sidebar-and-content".
+2. *Seed, core, whole article.* The element of highest text density (the seed, often
+   one paragraph or list item) votes for its ancestors; the core is the element with the
+   most paragraph weight (Readability's score: a paragraph of 25 characters or more —
+   a leaf block, or the loose text of a container written with ``<br>`` — gives
+   ``1 + commas + min(chars / 100, 3)``, times its share outside links, to its parent,
+   half to its grandparent and ``1 / (3 * level)`` up to five levels, lists passed
+   through), times its own share outside links, doubled on the seed's chain. The core
+   widens to an ancestor while each step adds paragraphs and what it adds stays mostly
+   paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
+   captions aside): the article's other sections, lists and quotes.
+3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
+   ("Also read: ...", a tag list; unless links are most of the article, a link post),
+   short boilerplate lines (sharing prompts, consent notices, "Posted by"), lines that
+   are a date or a time, figures around pictures and captions.
+
+:func:`site_lines` finds the lines several articles of one site repeat (its own text).
+Pure functions: the input tree is never modified (the work is done on a copy).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, drop_elements, normalize_space
+from structurer.lexicon import Lexicon
+from structurer.page import density
+from structurer.page.dates import find_dates
+
+#: A boilerplate word of this weight names boilerplate even beside an article word.
+STRONG = 15
+_PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
+_CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
+_LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_TOKENS = re.compile(r"[^a-z0-9]+")
+_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+_COMMAS = re.compile(r"[,，、،]")
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The lexicon's words for an article's boilerplate (see the module doc), the class/id
+    words compiled: ``strong`` those of weight :data:`STRONG` or more, ``weak`` the rest."""
+    strong: re.Pattern[str] | None
+    weak: re.Pattern[str] | None
+    body: frozenset[str]
+    headings: tuple[str, ...]
+    lines: tuple[str, ...]
+
+    @classmethod
+    def of(cls, lexicon: Lexicon) -> Vocabulary:
+        return _vocabulary(lexicon)
+
+
+_COMPILED: dict[int, tuple[Lexicon, Vocabulary]] = {}
+
+
+def _vocabulary(lexicon: Lexicon) -> Vocabulary:
+    """The lexicon's vocabulary, compiled once per lexicon object (a page at a time)."""
+    known = _COMPILED.get(id(lexicon))
+    if known is not None and known[0] is lexicon:
+        return known[1]
+    if len(_COMPILED) >= 8:
+        _COMPILED.clear()
+    signals = lexicon.signals
+    words = signals.get("boilerplate", {})
+    vocab = Vocabulary(_words_pattern([w for w, v in words.items() if v >= STRONG]),
+                       _words_pattern([w for w, v in words.items() if 0 < v < STRONG]),
+                       frozenset(k.lower() for k in signals.get("article_body", {})),
+                       tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
+                       tuple(k.lower() for k in signals.get("boilerplate_text", {})))
+    _COMPILED[id(lexicon)] = (lexicon, vocab)
+    return vocab
+
+
+def _words_pattern(words: list[str]) -> re.Pattern[str] | None:
+    """One pattern over space-joined class/id tokens: each word ("author-bio") a run of
+    whole tokens, whose last may go on when it has four letters or more
+    ("cookie" -> "cookiebanner", "share" -> "sharedaddy")."""
+    alternatives = []
+    for word in sorted(words):
+        parts = [p for p in _TOKENS.split(word.lower()) if p]
+        if parts:
+            tail = "[a-z0-9]*" if len(parts[-1]) >= 4 else ""
+            alternatives.append(" ".join(map(re.escape, parts)) + tail)
+    if not alternatives:
+        return None
+    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(alternatives)})(?![a-z0-9])")
+
+
+def attribute_tokens(el: HtmlElement) -> list[str]:
+    """The words of an element's class and id ("commentList" -> comment, list)."""
+    raw = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return [t for t in _TOKENS.split(_CAMEL.sub(" ", raw).lower()) if t]
+
+
+def surely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """Boilerplate wherever it stands and however much text it holds: hidden, a dialog,
+    a strong class/id word (cookie, consent, comments, newsletter ...), or a block opened
+    by a boilerplate heading."""
+    if el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") or \
+            el.get("role") in ("dialog", "alertdialog") or el.get("aria-modal") == "true":
+        return True
+    if vocab.strong is not None and vocab.strong.search(" ".join(attribute_tokens(el))):
+        return True
+    return _opened_by_boilerplate(el, vocab)
+
+
+def likely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """Boilerplate unless it holds the article: a weaker class/id word (share, sidebar,
+    related: words themes also give the article's wrappers) and no article word beside
+    it, or a block under a noise heading (:func:`density.noise_heading`)."""
+    tokens = attribute_tokens(el)
+    if tokens and vocab.weak is not None and vocab.weak.search(" ".join(tokens)) and \
+            not vocab.body.intersection(tokens):
+        return True
+    return density.noise_heading(el)
+
+
+def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """A block whose first child is a heading such as "Leave a reply" or "Related posts"."""
+    if not vocab.headings or el.tag not in ("div", "section", "ul", "ol", "dl", "aside") \
+            or len(el) < 2:
+        return False
+    head = el[0]
+    if not isinstance(head.tag, str) or head.tag not in ("h2", "h3", "h4", "h5", "h6"):
+        return False
+    text = normalize_space(head.text_content()).lower()
+    return 0 < len(text) <= 60 and text.startswith(vocab.headings)
+
+
+def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
+    """A heading such as "Leave a reply" or "Related posts" among the article's own
+    paragraphs ends the article: it and what follows it in its parent are removed."""
+    if not vocab.headings:
+        return
+    doomed = []
+    for heading in start.iter("h2", "h3", "h4", "h5", "h6"):
+        text = normalize_space(heading.text_content()).lower()
+        if 0 < len(text) <= 60 and text.startswith(vocab.headings):
+            doomed.append(heading)
+    for heading in doomed:
+        parent = heading.getparent()
+        if parent is None or parent is start:
+            continue
+        for el in [heading, *heading.itersiblings()]:
+            parent.remove(el)
+
+
+def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
+    """The body of a cleaned copy of the page without its boilerplate: sure boilerplate
+    first, then noise tags and likely boilerplate unless they hold the article — the
+    title's heading, or most of the page's paragraphs (a wrapper that themes name
+    "widget", "share" or "sidebar-and-content" can hold the whole article)."""
+    root = clean_tree(tree)
+    body = root.find(".//body")
+    start = body if body is not None else root
+    anchor = density.title_element(root)
+    keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
+    fixed = (start, *keep)
+    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
+                      and surely_boilerplate(el, vocab)])
+    _cut_at_boilerplate_headings(start, vocab)
+    drop_elements(_form_boxes(start, fixed))
+    _, good = _paragraph_points(start, density.text_counts(start, min_text))
+    limit = (0.8 if anchor is not None else 0.5) * good.get(start, 0)
+    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
+                      and el.tag not in ("article", "main") and good.get(el, 0) < limit
+                      and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))])
+    return start
+
+
+def _form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
+    """The box around each form of the page (the largest block above it of at most 300
+    characters): a newsletter signup, a search, a comment form — never the article."""
+    boxes = []
+    for form in start.iter("form"):
+        box = None
+        for el in (form, *form.iterancestors()):
+            if el in fixed or len("".join(el.text_content().split())) > 300:
+                break
+            box = el
+        if box is not None:
+            boxes.append(box)
+    return boxes
+
+
+def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound | None:
+    """The article's element and its whole text (see the module doc)."""
+    vocab = Vocabulary.of(lexicon)
+    min_text = lexicon.thresholds.min_block_text
+    start = pruned(tree, vocab, min_text)
+    scores, counts = density.density_scores(start, min_text)
+    if not scores:
+        return None
+    seed = max(scores, key=lambda el: scores[el])
+    points, good = _paragraph_points(start, counts)
+
+    def weight(el: HtmlElement) -> float:
+        c = counts[el]
+        return points.get(el, 0.0) * (1 - c.lt / c.t if c.t else 0.0)
+
+    # the densest element's own container, unless another holds far more paragraphs
+    chain = [seed, *(a for a in seed.iterancestors() if a.tag not in ("body", "html"))]
+    on_chain = set(chain)
+    core = max(points, key=lambda el: (weight(el) * (2.0 if el in on_chain else 1.0),
+                                       el in on_chain), default=seed)
+    if weight(core) <= 0:
+        core = seed
+    chain = [core, *(a for a in core.iterancestors() if a.tag not in ("body", "html"))]
+    best = _widened(core, chain, counts, good, lexicon.thresholds.article_slack)
+    text = "\n".join(_lines(best, vocab, counts[best]))
+    if not text:
+        return None
+    return density.ContentFound(best, text, scores.get(best, 0.0))
+
+
+def _widened(core: HtmlElement, chain: list[HtmlElement],
+             counts: dict[HtmlElement, density.Counts], good: dict[HtmlElement, int],
+             slack: int) -> HtmlElement:
+    """The highest ancestor of ``core`` that adds paragraphs and whose text beyond the
+    core's is still mostly paragraphs (the article's other sections), give or take
+    ``slack`` characters of headline, byline and captions."""
+    best = core
+    base_t, base_g = counts[core].t, good.get(core, 0)
+    for el in chain[chain.index(core) + 1:]:
+        added = counts[el].t - base_t
+        more = good.get(el, 0)
+        if more > good.get(best, 0) and more - base_g >= 0.6 * added - slack:
+            best = el     # only a step that adds paragraphs: no site header for nothing
+    return best
+
+
+def _paragraph_points(start: HtmlElement, counts: dict[HtmlElement, density.Counts]
+                      ) -> tuple[dict[HtmlElement, float], dict[HtmlElement, int]]:
+    """Readability's paragraph weight, given to each paragraph's nearest ancestors; and
+    the characters of paragraph text outside links below every ancestor. A paragraph is
+    a leaf block of text, or the text a container holds beside its blocks (a blog post
+    written as text and ``<br>`` between a few ``<div>`` images)."""
+    points: dict[HtmlElement, float] = {}
+    good: dict[HtmlElement, int] = {}
+    for el in start.iter(*_PARAGRAPHS, *_CONTAINERS):
+        c = counts.get(el)
+        if c is None:
+            continue
+        if c.p or (el.tag in _CONTAINERS and c.block):
+            text, total, linked = _own_text(el, counts)   # a container: its loose text
+        else:
+            text, total, linked = "", c.t, c.lt
+        own = total - linked
+        if own < 25 or own < linked:
+            continue
+        text = text or el.text_content()
+        value = (1 + len(_COMMAS.findall(text)) + min(own / 100, 3)) * own / total
+        good[el] = good.get(el, 0) + own
+        level = 0
+        for parent in el.iterancestors():
+            good[parent] = good.get(parent, 0) + own
+            if parent is start:
+                break
+            if level >= 5 or parent.tag in _LISTS:
+                continue     # a list is part of the text around it, not a container
+            points[parent] = points.get(parent, 0.0) + value / (
+                1 if level == 0 else 2 if level == 1 else 3 * level)
+            level += 1
+    return points, good
+
+
+def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
+              ) -> tuple[str, int, int]:
+    """The text of ``el`` outside its block children: (text, characters, link characters)."""
+    parts = [el.text or ""]
+    linked = 0
+    for child in el:
+        if isinstance(child.tag, str) and child.tag in density.INLINE and child in counts:
+            parts.append(child.text_content())
+            linked += counts[child].lt if child.tag != "a" else counts[child].t
+        parts.append(child.tail or "")
+    text = "".join(parts)
+    return text, len("".join(text.split())), linked
+
+
+def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts) -> list[str]:
+    """The text of ``el``, one line per block, boilerplate lines left out, and link lines
+    too unless links are most of its text (a post that is a list of links)."""
+    walk = _Walk()
+    walk.visit(el, False)
+    walk.flush()
+    out = []
+    links_are_text = counts.lt >= 0.5 * counts.t
+    for text, linked in walk.lines:
+        squeezed = len("".join(text.split()))
+        if linked >= 0.5 * squeezed and not links_are_text:
+            continue
+        if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or _stamp(text):
+            continue
+        out.append(text)
+    return out
+
+
+def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:
+    """Lines found in ``least`` or more of different texts: when the texts are articles of
+    one site, the site's own text (a newsletter box, a standing notice, a blurb) that no
+    class word gave away."""
+    seen: dict[str, int] = {}
+    for text in dict.fromkeys(texts):     # the same article twice is no evidence
+        for line in dict.fromkeys(text.splitlines()):
+            if line.strip():
+                seen[line] = seen.get(line, 0) + 1
+    return {line for line, n in seen.items() if n >= least}
+
+
+def _picture(el: HtmlElement) -> bool:
+    """A caption, or a figure around a picture: its credits and captions are not text."""
+    return el.tag == "figcaption" or (el.tag == "figure" and any(
+        True for _ in el.iter("img", "picture", "video")))
+
+
+def _stamp(line: str) -> bool:
+    """A short line that is a date or a time of day and a few words ("Dienstag, 4. Juni
+    2019", "05:28 Uhr", "Posted on May 3, 2021 by Ann"): a byline, not text."""
+    if len(line) > 80:
+        return False
+    rest = _CLOCK.sub(" ", line)
+    for found in reversed(find_dates(rest)):
+        rest = rest[:found.start] + " " + rest[found.end:]
+    return rest != line and len(rest.split()) <= 4
+
+
+class _Walk:
+    """Text cut at block elements, with the characters inside links of each line."""
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[str, int]] = []
+        self.pieces: list[str] = []
+        self.linked = 0
+
+    def add(self, text: str | None, link: bool) -> None:
+        if text:
+            self.pieces.append(text)
+            if link:
+                self.linked += len("".join(text.split()))
+
+    def flush(self) -> None:
+        text = normalize_space("".join(self.pieces))
+        if text:
+            self.lines.append((text, self.linked))
+        self.pieces, self.linked = [], 0
+
+    def visit(self, el: HtmlElement, in_link: bool) -> None:
+        block = el.tag in BLOCK_TAGS and el.tag != "br"
+        link = in_link or el.tag == "a"
+        if block:
+            self.flush()
+        elif el.tag == "br":
+            self.add(" ", link)
+        self.add(el.text, link)
+        for child in el:
+            if isinstance(child.tag, str) and child.tag not in NOISE_TAGS and not _picture(child):
+                self.visit(child, link)
+            self.add(child.tail, link)
+        if block:
+            self.flush()
