@@ -27,7 +27,8 @@ def test_ecommerce_has_the_fields_and_both_languages() -> None:
                 "availability", "description", "breadcrumb", "rating", "review_count"}
     assert expected <= set(lex.fields)
     assert {"en", "zh"} <= set(lex.languages)
-    assert "下一页" in lex.signals["next_page"] and "next" in lex.signals["next_page"]
+    assert "下一页" in lex.pagination.next and "next" in lex.pagination.next
+    assert "上一页" in lex.pagination.previous and "page" in lex.pagination.page_params
     assert any("价格" in w for w in lex.fields["price"].words)
     # abbreviations weigh more than the full words they stand for
     assert lex.fields["image"].words["img"] > lex.fields["image"].words["image"]
