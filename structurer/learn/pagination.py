@@ -109,6 +109,8 @@ def current_number(page: PageView, vocab: PagingVocab) -> tuple[int, HtmlElement
         if not _NUMBER.match(text) or len(el) > 1 or (
                 el.tag != "a" and el.find(".//a") is not None):
             continue
+        if len(el) == 1 and text_of(el[0]) == text:   # the inner element marks it
+            continue
         parent = el.getparent()
         cls = {t.lower() for t in (el.get("class") or "").split()}
         if parent is not None and parent.tag == "li":
@@ -313,7 +315,8 @@ def link_pattern(pages: Sequence[PageView], vocab: PagingVocab
     for page in pages:
         links = [(int(text_of(a)), a) for a in page.body.iter("a")
                  if _NUMBER.match(text_of(a)) and link_href(a)]
-        links += [(2, a) for a in _true_next(page, vocab)]
+        current = current_number(page, vocab)
+        links += [((current[0] if current else 1) + 1, a) for a in _true_next(page, vocab)]
         for n, a in links:
             found = infer_pattern(page.url, urljoin(page.url, (a.get("href") or "").strip()))
             if found is not None and n >= 2:
@@ -347,7 +350,8 @@ def more_controls(page: PageView, vocab: PagingVocab) -> list[str]:
         if _score(el, vocab.load_more) < 6:
             continue
         text = text_of(el)
-        out.extend(f"//{el.tag}[{pred}]" for pred in xpaths.predicates(el))
         if text:
             out.append(f"//{el.tag}[normalize-space()={xpaths.quote(text)}]")
+        out.extend(f"//{el.tag}[{pred}]" for pred in xpaths.predicates(el)
+                   if not pred.startswith(("@type", "@role", "@name")))
     return list(dict.fromkeys(out))
