@@ -7,8 +7,10 @@ request so tests can check that every list page was fetched once. Pager kinds:
 ``numbered`` (numbers only), ``rel_head`` (``<link rel=next>`` in the head only),
 ``path`` (``/page/N`` after a path without trailing slash, arrows with aria-label),
 ``offset`` (``?start=N`` numbered links), ``script`` (``href="#"`` and ``data-page``),
-``load_more`` (a button, no link) and ``api_more`` (a button whose script loads the next
-items from a JSON endpoint; no page URL serves them).
+``load_more`` (a button, no link), ``api_more`` (a button whose script loads the next
+items from a JSON endpoint; no page URL serves them), ``api_scroll`` (the same, loaded
+when a sentinel at the bottom is scrolled near) and ``stuck`` (every ``?page=N`` answers
+page 1 again, with a next link: no pagination can be verified).
 """
 
 from __future__ import annotations
@@ -31,6 +33,19 @@ document.addEventListener('click', function (e) {
     document.querySelector('ul.products').insertAdjacentHTML('beforeend', d.html);
     b.parentNode.innerHTML = d.more;
   });
+});
+</script>"""
+SCROLL_SCRIPT = """<style>li.product { height: 320px; }</style><script>
+var busy = false;
+window.addEventListener('scroll', function () {
+  var s = document.querySelector('[data-next]');
+  if (busy || !s || s.getBoundingClientRect().top > window.innerHeight + 200) return;
+  busy = true;
+  fetch('/api/' + s.getAttribute('data-cat') + '?n=' + s.getAttribute('data-next'))
+    .then(r => r.json()).then(d => {
+      document.querySelector('ul.products').insertAdjacentHTML('beforeend', d.html);
+      s.parentNode.innerHTML = d.more; busy = false;
+    });
 });
 </script>"""
 
@@ -63,14 +78,20 @@ def _cards(cat: str, n: int) -> str:
 
 
 def _pager(kind: str, cat: str, n: int) -> str:
-    total, url = pages_of(cat), lambda k: list_url(kind, cat, k)
+    total = pages_of(cat)
+
+    def url(k: int) -> str:
+        return list_url(kind, cat, k)
     if total < 2:
         return ""
     if kind in ("load_more", "api_more"):
         return "" if n >= total else (f'<div class="loader"><button type="button" class="more" '
                                       f'data-cat="{cat}" data-next="{n + 1}">Mehr laden'
                                       "</button></div>")
-    if kind == "rel_head":
+    if kind == "api_scroll":
+        return "" if n >= total else (f'<div class="loader"><div class="sentinel" '
+                                      f'data-cat="{cat}" data-next="{n + 1}"></div></div>')
+    if kind in ("rel_head", "stuck"):
         return ""
     script = kind == "script"
     links = []
@@ -110,10 +131,15 @@ def site(kind: str) -> dict[str, str]:
             head = ""
             if kind == "rel_head" and n < pages_of(cat):
                 head = f'<link rel="next" href="{list_url(kind, cat, n + 1)}">'
-            script = MORE_SCRIPT if kind == "api_more" else ""
+            script = {"api_more": MORE_SCRIPT, "api_scroll": SCROLL_SCRIPT}.get(kind, "")
             body = (f"<h1>{cat.title()}</h1><p>{CATEGORIES[cat]} products</p>"
                     f'<ul class="products">{_cards(cat, n)}</ul>{_pager(kind, cat, n)}{script}')
-            if kind != "api_more" or n == 1:
+            if kind == "stuck":   # page 1's items at every page URL, a next link onwards
+                stuck = (f"<h1>{cat.title()}</h1><p>{CATEGORIES[cat]} products</p>"
+                         f'<ul class="products">{_cards(cat, 1)}</ul>'
+                         f'<a class="next" href="/c/{cat}/?page={n + 1}">Next</a>')
+                pages[list_url(kind, cat, n)] = _doc(kind, cat.title(), stuck)
+            elif not kind.startswith("api_") or n == 1:
                 pages[list_url(kind, cat, n)] = _doc(kind, cat.title(), body, head)
         for slug, name, price in products(cat):
             pages[f"/p/{slug}.html"] = _doc(kind, name, (
@@ -128,7 +154,7 @@ def api(kind: str, path: str) -> str | None:
     """The JSON endpoint of ``api_more``: the next page's cards and the new button."""
     parts = urlsplit(path)
     cat = parts.path.removeprefix("/api/")
-    if kind != "api_more" or cat not in CATEGORIES:
+    if not kind.startswith("api_") or cat not in CATEGORIES:
         return None
     n = int(parse_qs(parts.query).get("n", ["0"])[0])
     if not 1 <= n <= pages_of(cat):

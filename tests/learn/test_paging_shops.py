@@ -1,0 +1,61 @@
+"""Pagination end to end on a tiny shop, one pager kind at a time: analysis learns and
+verifies it (walking two categories to their end), the rule file records how, and the
+crawl fetches every list page exactly once and every product once."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from structurer.api import analyze_site
+from structurer.config import Settings
+from structurer.crawler.engine import crawl_site
+from tests.learn.pager_shop import CATEGORIES, list_url, pages_of, products, serve
+
+STATIC = Settings(render="static")
+KINDS = {"shared_class": "link", "numbered": "link", "rel_head": "link", "path": "link",
+         "offset": "link", "script": "pattern", "load_more": "pattern"}
+
+
+@pytest.mark.parametrize("kind", list(KINDS))
+def test_every_list_page_once(kind: str, tmp_path: Path) -> None:
+    with serve(kind) as (base, requests):
+        rules, report = analyze_site(base + "/", settings=STATIC)
+        paging = rules.levels.list.pagination if rules.levels.list else None
+        assert paging is not None and paging.method == KINDS[kind], report.notes
+        # verified on two categories walked to their end, each past its first page
+        assert len(paging.verified) == 2
+        assert all(c.pages == 3 for c in paging.verified)
+        assert sorted(c.items for c in paging.verified) == [9, 10]
+        requests.clear()
+        out = tmp_path / "out.jsonl"
+        crawl_site(rules, out, STATIC)
+        asked = Counter(requests)
+    wanted = [list_url(kind, c, n) for c in CATEGORIES for n in range(1, pages_of(c) + 1)]
+    assert {u: asked[u] for u in wanted} == dict.fromkeys(wanted, 1)
+    # nothing else of a list was asked for: no page 1 twice, no page past the end
+    assert not [u for u in asked if u.startswith("/c/") and u not in wanted]
+    records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
+    urls = Counter(r["url"].removeprefix(base) for r in records)
+    assert urls == Counter(f"/p/{slug}.html" for c in CATEGORIES for slug, _, _ in products(c))
+
+
+def test_offsets_and_paths_are_recorded_as_patterns() -> None:
+    with serve("offset") as (base, _):
+        rules, _ = analyze_site(base + "/", settings=STATIC)
+    paging = rules.levels.list.pagination if rules.levels.list else None
+    assert paging is not None
+    assert (paging.url_pattern, paging.first_page, paging.step) == ("?start={page}", 4, 4)
+
+
+def test_unverifiable_pagination_is_dropped_with_a_note() -> None:
+    """Every ?page=N answers page 1 again: the next link, its pattern and every guess fail
+    their walk, so the rule file has no pagination and the report says why."""
+    with serve("stuck") as (base, _):
+        rules, report = analyze_site(base + "/", settings=STATIC)
+    assert rules.levels.list is not None and rules.levels.list.pagination is None
+    dropped = [n for n in report.notes if n.startswith("pagination by")]
+    assert any("link" in n and "items already seen" in n for n in dropped), report.notes
