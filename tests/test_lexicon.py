@@ -82,3 +82,15 @@ def test_unknown_template_name() -> None:
     with pytest.raises(RuleError, match="no shipped template named 'shoes'"):
         resolve_template("shoes")
     assert resolve_template("news") == shipped_templates()["news"]
+
+
+@pytest.mark.parametrize(("pagination", "message"), [
+    ("{next: {next: 12}, previous: {next: 8}}", "'next' is both a next and a previous word"),
+    ("{next: {»: 0}}", "weights must be > 0"),
+    ("{page_params: ['page number']}", "not a query parameter name"),
+    ("{nxt: {next: 12}}", "unknown key 'nxt'"),
+])
+def test_pagination_vocabulary_is_checked(pagination: str, message: str) -> None:
+    text = f"name: tiny\npagination: {pagination}\nfields:\n  title: {{kind: text}}\n"
+    with pytest.raises(RuleError, match=message):
+        yamlio.model_from_text(Lexicon, text, "tiny.yaml")

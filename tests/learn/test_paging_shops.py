@@ -13,6 +13,8 @@ import pytest
 from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
+from structurer.rules import rules_from_text
+from tests.conftest import rule_text
 from tests.learn.pager_shop import CATEGORIES, list_url, pages_of, products, serve
 
 STATIC = Settings(render="static")
@@ -59,3 +61,26 @@ def test_unverifiable_pagination_is_dropped_with_a_note() -> None:
     assert rules.levels.list is not None and rules.levels.list.pagination is None
     dropped = [n for n in report.notes if n.startswith("pagination by")]
     assert any("link" in n and "items already seen" in n for n in dropped), report.notes
+
+
+def test_crawl_stops_a_pattern_at_a_page_of_repeated_items(tmp_path: Path) -> None:
+    """A shop answering every page number with page 1 again: the crawl reads one such
+    page and follows the pattern no further."""
+    with serve("stuck") as (base, requests):
+        rules = rules_from_text(rule_text(base.removeprefix("http://"), """
+          category:
+            link_xpath: //nav[@class='menu']//a
+          list:
+            item_xpath: //ul[@class='products']/li
+            detail_link_xpath: ./a
+            pagination: {method: pattern, url_pattern: "?page={page}"}
+            fields:
+              name: {xpath: ./a, kind: text}
+          detail:
+            fields:
+              name: {xpath: //h1, kind: text}
+        """))
+        crawl_site(rules, tmp_path / "out.jsonl", STATIC)
+        asked = Counter(requests)
+    assert asked["/c/boots/?page=2"] == 1 and asked["/c/tents/?page=2"] == 1
+    assert not [u for u in asked if "page=3" in u]
