@@ -27,6 +27,7 @@ from urllib.parse import urldefrag, urljoin
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
 from structurer.fetch.base import Expand, Fetcher, Page
+from structurer.fetch.retry import RetryPolicy
 from structurer.fetch.scope import strip_userinfo
 from structurer.learn.assemble import (
     assemble_rules,
@@ -123,11 +124,15 @@ class Explorer:
             return self.walked[url]
         if len(self.walked) >= self.settings.paging_walk * self.settings.paging_categories * 3:
             return None
-        try:
-            page = await self.sampler.page(url, "list", record=False)
-        except FetchError:
-            self.walked[url] = None
-            return None
+        for attempt in range(2):    # a 5xx or a timeout once is no end of the pagination
+            try:
+                page = await self.sampler.page(url, "list", record=False)
+                break
+            except FetchError as error:
+                if attempt or not (error.status in RetryPolicy().statuses
+                                   or error.kind in ("timeout", "connection")):
+                    self.walked[url] = None
+                    return None
         view = PageView.from_html(page.final_url or url, page.text, self.lexicon)
         self.walked[url] = view
         self.report.walked += 1

@@ -4,6 +4,7 @@ crawl fetches every list page exactly once and every product once."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections import Counter
 from pathlib import Path
@@ -13,6 +14,10 @@ import pytest
 from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
+from structurer.errors import FetchError
+from structurer.fetch.base import Page
+from structurer.learn.explore import Explorer
+from structurer.lexicon import load_lexicon
 from structurer.rules import rules_from_text
 from tests.conftest import rule_text
 from tests.learn.pager_shop import CATEGORIES, list_url, pages_of, products, serve
@@ -84,3 +89,31 @@ def test_crawl_stops_a_pattern_at_a_page_of_repeated_items(tmp_path: Path) -> No
         asked = Counter(requests)
     assert asked["/c/boots/?page=2"] == 1 and asked["/c/tents/?page=2"] == 1
     assert not [u for u in asked if "page=3" in u]
+
+
+def test_a_walk_asks_again_after_a_server_error() -> None:
+    """A page answering 500 once (a browser does not retry) is asked for again, not
+    taken as the end of the pagination; a 404 is the end."""
+    class Flaky:
+        def __init__(self) -> None:
+            self.asked: list[str] = []
+
+        async def fetch(self, url: str) -> Page:
+            self.asked.append(url)
+            if url.endswith("404"):
+                raise FetchError("HTTP 404 Not Found", url=url, kind="http", status=404)
+            if self.asked.count(url) == 1:
+                raise FetchError("HTTP 500 Internal Server Error", url=url, kind="http",
+                                 status=500)
+            html = "<html><body><ul><li>a</li><li>b</li></ul></body></html>"
+            return Page(url, url, 200, html.encode(), html, "utf-8")
+
+        async def close(self) -> None:
+            return None
+
+    flaky = Flaky()
+    explorer = Explorer(flaky, load_lexicon(), STATIC)
+    view = asyncio.run(explorer.walk_view("http://s.test/c/x?page=2"))
+    assert view is not None and view.url == "http://s.test/c/x?page=2"
+    assert asyncio.run(explorer.walk_view("http://s.test/c/404")) is None
+    assert flaky.asked == ["http://s.test/c/x?page=2"] * 2 + ["http://s.test/c/404"]
