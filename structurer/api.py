@@ -112,7 +112,7 @@ def analyze_pages(pages: Sequence[str], level: Literal["list", "detail"],
     start = next((v.url for v in views if _is_url(v.url)), "http://localhost/")
     if level == "list":
         learned = learn_list(views, lex)
-        pagination = learn_pagination(views, lex.signals.get("next_page", {}))
+        pagination = learn_pagination(views, lex.pagination)   # saved pages: not walked
         levels = Levels(list=list_level(learned, pagination))
     else:
         detail = detail_level(Layouts(learn_detail(views, lex)), RenderDecision())

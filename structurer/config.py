@@ -54,6 +54,12 @@ class Settings(Strict):
     must_include: list[str] = Field(default_factory=list)
     must_exclude: list[str] = Field(default_factory=list)
     analyze_max_pages: int = Field(60, ge=3, description="pages fetched while analyzing a site")
+    # pagination: analysis walks it to its end on a few categories before keeping it; the
+    # crawl's "load more" clicks and scrolls per list page are bounded alike
+    paging_walk: int = Field(30, ge=2, le=1000, description=(
+        "list pages (or load-more rounds) a pagination walk goes at most, per category"))
+    paging_categories: int = Field(2, ge=1, le=20, description=(
+        "categories whose pagination analysis walks to its end"))
     chromium_path: str | None = Field(None, description="Chromium binary; None: found by "
                                       "structurer.fetch.chromium.find_chromium")
     browser_timeout: float = Field(30.0, gt=0, le=600, allow_inf_nan=False)

@@ -106,6 +106,10 @@ class Thresholds(Strict):
     # render mode: learn/render
     render_similarity: float = Field(0.8, gt=0, le=1, description=(
         "raw vs rendered simhash similarity at or above which a level is static"))
+    # pagination: learn/pagination, learn/pagewalk
+    paging_guesses: int = Field(3, ge=0, le=20, description=(
+        "page and offset parameter names of the lexicon tried each (with /page/N/) when a "
+        "pager has no usable links; each guess costs one fetch"))
 
 
 #: Every threshold at its default: what pure functions use when given no lexicon.
@@ -161,6 +165,42 @@ class FieldSpec(Strict):
         return value
 
 
+class PagingVocab(Strict):
+    """Words of pagination controls, in many languages: what tells a "next" link from a
+    "previous" one (text, symbols, ``aria-label``, ``title``, class words), the class
+    words of the current page's marker, the labels of "load more" buttons, and the
+    query parameter names shops use for page numbers and item offsets (tried, and
+    verified by fetching, when a pager is driven by a script)."""
+
+    next: dict[str, float] = Field(default_factory=dict)
+    previous: dict[str, float] = Field(default_factory=dict)
+    current: list[str] = Field(default_factory=list)
+    load_more: dict[str, float] = Field(default_factory=dict)
+    page_params: list[str] = Field(default_factory=list)
+    offset_params: list[str] = Field(default_factory=list)
+
+    @field_validator("next", "previous", "load_more")
+    @classmethod
+    def _weights(cls, value: dict[str, float]) -> dict[str, float]:
+        return _positive_weights(value, "pagination word")
+
+    @field_validator("page_params", "offset_params")
+    @classmethod
+    def _params(cls, value: list[str]) -> list[str]:
+        for i, name in enumerate(value):
+            if not re.match(r"^[A-Za-z_][\w.\-\[\]]*$", name):
+                raise error_at([str(i)], f"{name!r} is not a query parameter name")
+        return value
+
+    @model_validator(mode="after")
+    def _apart(self) -> PagingVocab:
+        both = sorted(set(self.next) & set(self.previous))
+        if both:
+            raise error_at(["previous", both[0]], f"{both[0]!r} is both a next and a "
+                                                  "previous word")
+        return self
+
+
 class Lexicon(Strict):
     """A whole matching template (``templates/*.yaml``)."""
 
@@ -173,6 +213,7 @@ class Lexicon(Strict):
     list_structures: dict[str, float] = Field(
         default_factory=lambda: dict(DEFAULT_LIST_STRUCTURES))
     signals: dict[str, dict[str, float]] = Field(default_factory=dict)
+    pagination: PagingVocab = Field(default_factory=PagingVocab)
     fields: dict[str, FieldSpec] = Field(min_length=1)
 
     @field_validator("name")

@@ -27,7 +27,8 @@ def test_ecommerce_has_the_fields_and_both_languages() -> None:
                 "availability", "description", "breadcrumb", "rating", "review_count"}
     assert expected <= set(lex.fields)
     assert {"en", "zh"} <= set(lex.languages)
-    assert "下一页" in lex.signals["next_page"] and "next" in lex.signals["next_page"]
+    assert "下一页" in lex.pagination.next and "next" in lex.pagination.next
+    assert "上一页" in lex.pagination.previous and "page" in lex.pagination.page_params
     assert any("价格" in w for w in lex.fields["price"].words)
     # abbreviations weigh more than the full words they stand for
     assert lex.fields["image"].words["img"] > lex.fields["image"].words["image"]
@@ -81,3 +82,15 @@ def test_unknown_template_name() -> None:
     with pytest.raises(RuleError, match="no shipped template named 'shoes'"):
         resolve_template("shoes")
     assert resolve_template("news") == shipped_templates()["news"]
+
+
+@pytest.mark.parametrize(("pagination", "message"), [
+    ("{next: {next: 12}, previous: {next: 8}}", "'next' is both a next and a previous word"),
+    ("{next: {»: 0}}", "weights must be > 0"),
+    ("{page_params: ['page number']}", "not a query parameter name"),
+    ("{nxt: {next: 12}}", "unknown key 'nxt'"),
+])
+def test_pagination_vocabulary_is_checked(pagination: str, message: str) -> None:
+    text = f"name: tiny\npagination: {pagination}\nfields:\n  title: {{kind: text}}\n"
+    with pytest.raises(RuleError, match=message):
+        yamlio.model_from_text(Lexicon, text, "tiny.yaml")

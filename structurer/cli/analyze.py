@@ -52,7 +52,8 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         name = rules_filename(args.url)
         for note in report.notes:
             print(f"note: {note}", file=sys.stderr, flush=True)
-        say(f"analyzed {report.fetched} pages in {report.seconds:.1f} s")
+        walked = f" (and {report.walked} to verify pagination)" if report.walked else ""
+        say(f"analyzed {report.fetched} pages{walked} in {report.seconds:.1f} s")
     print_rules_summary(rules)
     path = save_rules(rules, Path(args.out) / name)
     say(f"wrote {path}")

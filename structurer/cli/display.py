@@ -68,7 +68,13 @@ def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:
                              f"(confidence {lv.list.confidence})"))
         if lv.list.pagination:
             pag = lv.list.pagination
-            console.print(escape(f"next page:      {pag.next_xpath or pag.url_pattern}"))
+            way = {"link": pag.next_xpath or pag.url_pattern, "pattern": pag.url_pattern,
+                   "load_more": pag.more_xpath, "scroll": "scroll to the bottom"}[pag.method]
+            walked = (f"  (verified: {len(pag.verified)} categories, "
+                      f"{sum(c.pages for c in pag.verified)} pages, "
+                      f"{sum(c.items for c in pag.verified)} items)" if pag.verified
+                      else "  (not verified)")
+            console.print(escape(f"next page:      {pag.method}: {way}{walked}"))
     table = Table(show_lines=False)
     for column in ("level", "field", "xpath", "conf", "samples"):
         table.add_column(column, overflow="fold")

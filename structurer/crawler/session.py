@@ -38,13 +38,20 @@ import time
 from collections.abc import Callable
 
 from structurer.config import Settings
-from structurer.crawler.frontier import CATEGORY, Frontier, Guards, Outcome, Task
+from structurer.crawler.frontier import CATEGORY, LIST, Frontier, Guards, Outcome, Task
 from structurer.crawler.products import emit_records, unemitted
 from structurer.crawler.sinks import Sink, sync
 from structurer.crawler.stats import CrawlProgress, CrawlStats
-from structurer.crawler.traverse import PageReader, count_page, mode_for, render_modes, unreadable
+from structurer.crawler.traverse import (
+    PageReader,
+    count_page,
+    expand_for,
+    mode_for,
+    render_modes,
+    unreadable,
+)
 from structurer.errors import FetchError
-from structurer.fetch.base import Fetcher, Page
+from structurer.fetch.base import Expanding, Fetcher, Page
 from structurer.replay.extract import CompiledRules
 from structurer.schema import RenderMode
 
@@ -81,6 +88,7 @@ class Crawler:
         self.stats, self.factory, self.clock, self.progress = stats, factory, clock, progress
         levels = rules.levels
         self.modes = render_modes(rules)
+        self.expand = expand_for(rules, settings)
         self.guards = Guards(settings, set(settings.allowed_hosts), rules.start_url,
                              levels.category.max_depth if levels.category else 0)
         self.fetchers: dict[str, Fetcher] = {}
@@ -117,7 +125,12 @@ class Crawler:
         try:
             # rendered pages wait for network idle: an item XPath may match a page's
             # loading skeleton before the data arrives
-            page = await self.fetcher(task).fetch(task.url)
+            fetcher = self.fetcher(task)
+            if self.expand is not None and (task.level == LIST or task.depth > 0) and \
+                    isinstance(fetcher, Expanding):   # "load more" / scroll: every item
+                page = await fetcher.fetch_expanded(task.url, self.expand)
+            else:
+                page = await fetcher.fetch(task.url)
         except FetchError as error:
             kind = error.failure
             return Outcome(task, error=kind,

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 from simhash import Simhash
 
 from structurer.clean import parse_html
+from structurer.config import Settings
 from structurer.crawler.frontier import (
     CATEGORY,
     DETAIL,
@@ -40,6 +41,7 @@ from structurer.crawler.frontier import (
 )
 from structurer.crawler.products import category_name, record_hash
 from structurer.crawler.stats import CrawlStats
+from structurer.fetch.base import Expand
 from structurer.replay.extract import (
     CompiledRules,
     extract_categories,
@@ -52,8 +54,8 @@ from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SKIPS", "PageReader", "count_page", "fingerprint", "mode_for", "render_modes",
-           "unreadable"]
+__all__ = ["SKIPS", "PageReader", "count_page", "expand_for", "fingerprint", "mode_for",
+           "render_modes", "unreadable"]
 
 Modes = dict[tuple[int, int], RenderMode]
 SKIPS = frozenset({"robots", "offsite"})   # fetch refusals that are not failures
@@ -95,14 +97,27 @@ def fingerprint(html: str) -> int:
     return int(Simhash(texts).value) if texts else 0
 
 
+def expand_for(rules: SiteRules, settings: Settings) -> Expand | None:
+    """How a browser loads every item of a list page, when the list level's pagination
+    is a "load more" control or infinite scroll (None otherwise)."""
+    lv = rules.levels.list
+    p = lv.pagination if lv is not None else None
+    if lv is None or p is None or p.method not in ("load_more", "scroll"):
+        return None
+    return Expand(p.method, lv.item_xpath, p.more_xpath, settings.paging_walk)
+
+
 def render_modes(rules: SiteRules) -> Modes:
     """The render mode of each (level, depth > 0) of a crawl: the start page's level's own;
     pages behind category links are read as lists too, so they get a browser if either
-    the category or the list level asks for one."""
+    the category or the list level asks for one (a list paged by "load more" or scrolling
+    asks for one)."""
     static, browser = RenderMode.STATIC, RenderMode.BROWSER
     levels = rules.levels
     start = levels.category or levels.list or levels.detail
-    lists = levels.list.render.mode if levels.list else static
+    paging = levels.list.pagination if levels.list else None
+    lists = browser if paging is not None and paging.method in ("load_more", "scroll") else \
+        levels.list.render.mode if levels.list else static
     category = levels.category.render.mode if levels.category else static
     return {(CATEGORY, 0): start.render.mode if start else static,
             (CATEGORY, 1): browser if browser in (category, lists) else static,
@@ -128,6 +143,7 @@ class PageReader:
         self.fingerprints = fingerprints
         self.budget = guards.s.rule_budget     # seconds the rules may take on one page
         self.prefixes: list[tuple[str, tuple[str, ...]]] = []
+        self.listed: set[int] = set()          # the item sets of list pages read so far
 
     # ----- links and category paths ---------------------------------------------------------
     def register(self, url: str, path: tuple[str, ...]) -> None:
@@ -213,7 +229,13 @@ class PageReader:
         o.items = items
         o.is_list = bool(items) or task.level == LIST or result.next_url is not None
         o.next_url = result.next_url
-        if result.next_url and items:
-            nxt = self.listish(result.next_url, LIST, task.depth, task.path, skipped)
+        # a page listing exactly what an earlier one did (a shop answering any page number
+        # with its last page, or page 1) ends its pagination
+        listed = hash(tuple(i.key for i in items))
+        if listed in self.listed:
+            o.next_url = None
+        self.listed.add(listed)
+        if o.next_url and items:
+            nxt = self.listish(o.next_url, LIST, task.depth, task.path, skipped)
             if nxt is not None:
                 o.links.append(nxt)

@@ -25,6 +25,7 @@ class Page:
     headers: Mapping[str, str] = field(default_factory=dict)
     rendered: bool = False        # True when a browser produced ``text``
     elapsed: float = 0.0          # seconds
+    rounds: int = 0               # "load more" clicks or scrolls that brought new items
 
     @property
     def content_type(self) -> str:
@@ -32,6 +33,27 @@ class Page:
             if key.lower() == "content-type":
                 return value
         return ""
+
+
+@dataclass(frozen=True)
+class Expand:
+    """Load every item of a list page in a browser: click ``more_xpath`` (``load_more``)
+    or scroll to the bottom (``scroll``) until ``item_xpath`` matches no more elements,
+    at most ``rounds`` times."""
+
+    method: str                   # "load_more" or "scroll"
+    item_xpath: str
+    more_xpath: str | None = None
+    rounds: int = 30
+
+
+@runtime_checkable
+class Expanding(Protocol):
+    """A fetcher that can load a list page's further items (a browser)."""
+
+    async def fetch_expanded(self, url: str, expand: Expand) -> Page:
+        """Fetch ``url`` and load its further items; ``Page.rounds`` says how often."""
+        ...
 
 
 @runtime_checkable

@@ -64,7 +64,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from structurer.config import Settings
 from structurer.errors import FetchError, RenderTimeout
-from structurer.fetch.base import Page
+from structurer.fetch.base import Expand, Page
 from structurer.fetch.chromium import first_line, launch
 from structurer.fetch.guard import RouteGuard, ms_left, settle
 from structurer.fetch.http import HttpFetcher
@@ -191,6 +191,24 @@ class BrowserFetcher:
         self.stats.pages += 1
         return page
 
+    async def fetch_expanded(self, url: str, expand: Expand) -> Page:
+        """Render ``url``, then load its further items as ``expand`` says (click "load
+        more" or scroll, until no new items arrive, at most ``expand.rounds`` times);
+        ``Page.rounds`` is how many rounds brought items."""
+        started = time.monotonic()
+        url = strip_userinfo(url)
+        try:
+            await self._check(url, url, redirected=False)
+            await self.start()
+            await self._space(url)
+            async with self._tab() as tab:
+                page = await self._render(tab, url, None, started, expand)
+        except FetchError as error:
+            self.stats.errors[error.kind] += 1
+            raise
+        self.stats.pages += 1
+        return page
+
     async def fetch_all(self, urls: Iterable[str], wait_for_xpath: str | None = None
                         ) -> list[Page | FetchError]:
         """Render concurrently (at most ``browser_pages`` at once); errors in place."""
@@ -255,8 +273,10 @@ class BrowserFetcher:
                 else:
                     await _quietly(tab.close())
 
-    async def _render(self, tab: Tab, url: str, xpath: str | None, started: float) -> Page:
+    async def _render(self, tab: Tab, url: str, xpath: str | None, started: float,
+                      expand: Expand | None = None) -> Page:
         limit = self.settings.browser_timeout
+        rounds = 0
         deadline = time.monotonic() + limit  # from getting a tab: queueing is not rendering
         try:
             response = await self.guard.open(
@@ -267,7 +287,9 @@ class BrowserFetcher:
                                             timeout=ms_left(deadline))
             elif not await settle(tab, min(deadline, time.monotonic() + limit / 2)):
                 self.stats.unsettled += 1
-            text = await _content(tab, deadline)
+            if expand is not None:   # the loading gets its own time, like the page
+                rounds = await _expand(tab, expand, time.monotonic() + limit)
+            text = await _content(tab, time.monotonic() + limit)
         except PlaywrightTimeout:
             what = f"XPath {xpath} did not match" if xpath else "page did not finish loading"
             raise RenderTimeout(f"{what} within {limit:g}s", url=url) from None
@@ -287,13 +309,53 @@ class BrowserFetcher:
                              " characters", url=url, kind="too_large")
         return Page(url=url, final_url=final_url, status=status, body=text.encode("utf-8"),
                     text=text, encoding="utf-8", headers=headers, rendered=True,
-                    elapsed=time.monotonic() - started)
+                    elapsed=time.monotonic() - started, rounds=rounds)
 
     def _refused(self, kind: str) -> None:
         if kind == "blocked":
             self.stats.blocked += 1
         else:
             self.stats.refused[kind] += 1
+
+
+_COUNT = """xp => { try {
+  return document.evaluate(xp, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null)
+    .snapshotLength; } catch (e) { return -1; } }"""
+_ROUND_WAIT = 4.0    # seconds one click or scroll may take to bring items
+
+
+async def _count(tab: Tab, xpath: str) -> int:
+    return int(await tab.evaluate(_COUNT, xpath))
+
+
+async def _expand(tab: Tab, expand: Expand, deadline: float) -> int:
+    """Click "load more" (or scroll to the bottom) until no new items arrive: the
+    rounds that brought items. Stops when the control is gone or hidden, a round
+    brings nothing within ``_ROUND_WAIT`` s, ``expand.rounds`` are done, or at
+    ``deadline``."""
+    count = await _count(tab, expand.item_xpath)
+    rounds = 0
+    while rounds < expand.rounds and count >= 0 and time.monotonic() < deadline:
+        if expand.method == "load_more":
+            control = tab.locator(f"xpath={expand.more_xpath}").first
+            if not await control.count() or not await control.is_visible():
+                break
+            try:
+                await control.click(timeout=ms_left(min(deadline, time.monotonic() + 5)))
+            except (PlaywrightTimeout, PlaywrightError):
+                break
+        else:
+            await tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        waited = min(deadline, time.monotonic() + _ROUND_WAIT)
+        now = count
+        while now <= count and time.monotonic() < waited:
+            await asyncio.sleep(0.1)
+            now = await _count(tab, expand.item_xpath)
+        if now <= count:
+            break
+        count, rounds = now, rounds + 1
+        await asyncio.sleep(0.2)    # let the page finish the round (its pager redrawn)
+    return rounds
 
 
 async def _content(tab: Tab, deadline: float) -> str:

@@ -25,7 +25,7 @@ from structurer.learn.categories import LinkGroup, category_xpath
 from structurer.learn.detail import Layouts
 from structurer.learn.listing import ListLayouts, ListLearned
 from structurer.learn.pagination import PaginationGuess, learn_pagination
-from structurer.lexicon import Lexicon
+from structurer.lexicon import Lexicon, PagingVocab
 from structurer.page.view import PageView
 from structurer.replay.extract import CompiledRules, compile_rules, extract_detail, extract_list
 from structurer.replay.records import record_columns_for
@@ -64,10 +64,13 @@ def site_of(url: str) -> str:
 
 # ----- levels ------------------------------------------------------------------------------
 def _pagination(guess: PaginationGuess | None) -> Pagination | None:
-    if guess is None or not guess.next_xpath:
+    if guess is None or (guess.method == "link" and not guess.next_xpath):
         return None
-    return Pagination(next_xpath=guess.next_xpath, url_pattern=guess.url_pattern,
-                      confidence=guess.confidence, samples=[u for u in guess.next_urls if u][:3])
+    return Pagination(method=guess.method,
+                      next_xpath=guess.next_xpath, url_pattern=guess.url_pattern,
+                      first_page=guess.first_page, step=guess.step, page_size=guess.page_size,
+                      more_xpath=guess.more_xpath, confidence=guess.confidence,
+                      samples=[u for u in guess.next_urls if u][:3], verified=guess.verified)
 
 
 def list_level(learned: ListLearned, pagination: PaginationGuess | None,
@@ -79,18 +82,18 @@ def list_level(learned: ListLearned, pagination: PaginationGuess | None,
 
 
 def list_levels(layouts: ListLayouts, lists: Sequence[PageView],
-                pagination: PaginationGuess | None, words: dict[str, float],
+                pagination: PaginationGuess | None, vocab: PagingVocab,
                 render: RenderDecision) -> ListLevel:
     """The list level of the main layout, with the other layouts as its variants (each
     with its own pagination where that differs from the main one's)."""
     variants = []
     for i, (when, other, ids) in enumerate(layouts.variants):
-        own = learn_pagination([lists[j] for j in ids], words)
+        own = learn_pagination([lists[j] for j in ids], vocab)
         variants.append(ListVariant(
             name=f"layout {i + 2}", when=when, item_xpath=other.item_xpath,
             detail_link_xpath=other.detail_link_xpath, fields=other.fields,
-            pagination=_pagination(own) if own and (
-                pagination is None or own.next_xpath != pagination.next_xpath) else None))
+            pagination=_pagination(own) if own and pagination is not None and
+            pagination.method == "link" and own.next_xpath != pagination.next_xpath else None))
     main = list_level(layouts.main, pagination, render)
     return main.model_copy(update={"variants": variants})
 

@@ -26,7 +26,8 @@ from urllib.parse import urldefrag, urljoin
 
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
-from structurer.fetch.base import Fetcher, Page
+from structurer.fetch.base import Expand, Fetcher, Page
+from structurer.fetch.retry import RetryPolicy
 from structurer.fetch.scope import strip_userinfo
 from structurer.learn.assemble import (
     assemble_rules,
@@ -39,13 +40,15 @@ from structurer.learn.assemble import (
 from structurer.learn.categories import LinkGroup, link_groups, same_site, url_shape
 from structurer.learn.detail import Layouts, learn_layouts
 from structurer.learn.listing import ListLayouts, learn_list_layouts
-from structurer.learn.pagination import PaginationGuess, learn_pagination
+from structurer.learn.pagewalk import PagingPlan, learn_paging
+from structurer.learn.pagination import PaginationGuess
 from structurer.learn.plan import ListSource, best_group, detail_picks, list_sources
 from structurer.learn.sampling import RenderSampler
 from structurer.lexicon import Lexicon
 from structurer.page.dom import link_href
 from structurer.page.view import PageView
 from structurer.rules.model import Levels, SiteRules
+from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
 Progress = Callable[[str], None]
@@ -55,6 +58,7 @@ Progress = Callable[[str], None]
 class ExploreReport:
     pages: dict[str, str] = field(default_factory=dict)      # url -> kind / error
     fetched: int = 0
+    walked: int = 0                 # pages fetched to verify pagination (not budgeted)
     rendered: int = 0
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -73,6 +77,7 @@ class Explorer:
         self.progress = progress or (lambda msg: None)
         self.report = ExploreReport()
         self.views: dict[str, PageView] = {}
+        self.walked: dict[str, PageView | None] = {}     # pages of pagination walks
         self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
                                      settings.render)
 
@@ -112,6 +117,37 @@ class Explorer:
             else:
                 self._keep(url, result)
         return [self.views[u] for u in urls if u in self.views]
+
+    async def walk_view(self, url: str) -> PageView | None:
+        """A page of a pagination walk, fetched like a list page (None: it failed)."""
+        if url in self.walked:
+            return self.walked[url]
+        if len(self.walked) >= self.settings.paging_walk * self.settings.paging_categories * 3:
+            return None
+        for attempt in range(2):    # a 5xx or a timeout once is no end of the pagination
+            try:
+                page = await self.sampler.page(url, "list", record=False)
+                break
+            except FetchError as error:
+                if attempt or not (error.status in RetryPolicy().statuses
+                                   or error.kind in ("timeout", "connection")):
+                    self.walked[url] = None
+                    return None
+        view = PageView.from_html(page.final_url or url, page.text, self.lexicon)
+        self.walked[url] = view
+        self.report.walked += 1
+        return view
+
+    async def expanded(self, url: str, expand: Expand) -> tuple[PageView, int] | None:
+        """A list page rendered with its further items loaded (load more, scroll)."""
+        try:
+            if await self.sampler.rendered(url) is None or self.sampler.browser is None:
+                return None
+            page = await self.sampler.browser.fetch_expanded(url, expand)
+        except FetchError:
+            return None
+        self.report.walked += 1
+        return PageView.from_html(page.final_url or url, page.text, self.lexicon), page.rounds
 
     async def render_probes(self, probes: Sequence[PageView]) -> list[PageView]:
         """Probed pages that become product lists once a browser renders them (lists
@@ -272,7 +308,7 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
     levels = Levels(
         category=category_level(entry, group, lists, decision("category"))
         if group is not None else None,
-        list=list_levels(layouts, lists, pagination, ex.lexicon.signals.get("next_page", {}),
+        list=list_levels(layouts, lists, pagination, ex.lexicon.pagination,
                          decision("list")),
         detail=detail_level(detail_layouts, decision("detail")))
     rules = assemble_rules(levels, site=site_of(entry.url), start_url=url, lexicon=ex.lexicon,
@@ -294,26 +330,38 @@ async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]
                  ) -> tuple[list[PageView], ListLayouts, PaginationGuess | None]:
     """The list pages, their layouts and the main layout's pagination (checked on the
     next page it leads to, which joins the list pages when it is one)."""
-    lexicon, settings = ex.lexicon, ex.settings
+    lexicon = ex.lexicon
     lists = await ex.list_pages(entry, candidates)
     layouts = learn_list_layouts(lists, lexicon)
     if len(layouts.misfits) == 1:
         # one list page of another layout: look at more pages like it before deciding
         lists = await ex.more_lists(lists, [lists[i] for i in layouts.misfits])
         layouts = learn_list_layouts(lists, lexicon)
-    pagination = learn_pagination([lists[i] for i in layouts.main_pages],
-                                  lexicon.signals.get("next_page", {}))
-    if pagination is not None:
-        nxt = next((u for u in pagination.next_urls if u), None)
-        if nxt and ex.report.fetched < settings.analyze_max_pages:
-            more = await ex.views_of([nxt], "list", record=False)
-            if more and more[0].kind == "list":
-                lists.append(more[0])
-                layouts = learn_list_layouts(lists, lexicon)
-            elif more:
-                ex.report.notes.append(f"next page {nxt} is not a list page; pagination dropped")
-                pagination = None
+    pagination = await _paginate(ex, [lists[i] for i in layouts.main_pages], layouts)
+    nxt = next((u for u in pagination.next_urls if u), None) if pagination else None
+    second = ex.walked.get(nxt) if nxt else None
+    if second is not None and second.kind == "list":
+        lists.append(second)                    # a next page joins the list pages
+        layouts = learn_list_layouts(lists, lexicon)
     return lists, layouts, pagination
+
+
+async def _paginate(ex: Explorer, lists: list[PageView], layouts: ListLayouts
+                    ) -> PaginationGuess | None:
+    """The main layout's pagination, kept only if walking it verifies it
+    (:mod:`structurer.learn.pagewalk`); walked pages do not count against the budget."""
+    settings = ex.settings
+    plan = PagingPlan(layouts.main.item_xpath, layouts.main.detail_link_xpath,
+                      ex.lexicon.pagination, ex.lexicon.thresholds.paging_guesses,
+                      settings.paging_walk, settings.paging_categories, ex.walk_view,
+                      ex.expanded if ex.sampler.unavailable is None
+                      and settings.render != RenderMode.STATIC else None)
+    found = await learn_paging(lists, plan, ex.report.notes)
+    if found is not None:
+        pages = sum(c.pages for c in found.verified)
+        way = found.next_xpath or found.url_pattern or found.more_xpath or "scrolling"
+        ex.progress(f"pagination by {found.method} ({way}) verified: {pages} pages walked")
+    return found
 
 
 async def _details(ex: Explorer, sources: list[ListSource]

@@ -13,7 +13,7 @@ import math
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
 from lxml import etree
 
@@ -21,7 +21,8 @@ from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
 from structurer.rules.model import Pagination
 from structurer.values import Base, link_target
 
-__all__ = ["CompiledPagination", "compile_pagination", "first_link", "label", "next_url"]
+__all__ = ["CompiledPagination", "compile_pagination", "first_link", "label", "next_url",
+           "pattern_next"]
 
 _LINKED: XPathFn = etree.XPath("//a[contains(@href, $needle)]/@href | "
                                "//link[contains(@href, $needle)]/@href")
@@ -36,6 +37,9 @@ class CompiledPagination:
     param: re.Pattern[str] | None    # '?page={page}': the query parameter
     suffix: re.Pattern[str] | None   # 'page/{page}/', '-{page}.html': the URL's tail
     next_label: str = ""             # 'levels.list.pagination.next_xpath: XPath ...' (timing)
+    method: str = "link"
+    step: int = 1
+    page_size: int | None = None
 
 
 def compile_pagination(p: Pagination | None, where: str) -> CompiledPagination | None:
@@ -52,7 +56,8 @@ def compile_pagination(p: Pagination | None, where: str) -> CompiledPagination |
             suffix = re.compile(re.escape(p.url_pattern).replace(r"\{page\}", r"(\d+)") + "$")
     return CompiledPagination(
         compile_xpath(p.next_xpath, f"{where}.next_xpath") if p.next_xpath else None,
-        p.url_pattern, p.first_page, param, suffix, label(f"{where}.next_xpath", p.next_xpath))
+        p.url_pattern, p.first_page, param, suffix, label(f"{where}.next_xpath", p.next_xpath),
+        p.method, p.step, p.page_size)
 
 
 def label(where: str, expr: str | None) -> str:
@@ -76,27 +81,36 @@ def _pattern_next(p: CompiledPagination, url: str) -> tuple[str, str]:
     url = url.split("#", 1)[0]
     if p.param is not None:
         found = p.param.search(url)
-        page = int(found[2]) if found and found[2] else p.first_page - 1
-        key = p.pattern[1:].replace("{page}", str(page + 1))
+        value = int(found[2]) + p.step if found and found[2] else p.first_page
+        key = p.pattern[1:].replace("{page}", str(value))
         if found:
-            return url[:found.start(2)] + str(page + 1) + url[found.end(2):], key
+            return url[:found.start(2)] + str(value) + url[found.end(2):], key
         return url + ("&" if "?" in url else "?") + key, key
     assert p.suffix is not None
-    found = p.suffix.search(url)
+    parts = urlsplit(url)
+    found = p.suffix.search(parts.path if p.pattern.startswith("/") else url)
+    value = int(found[1]) + p.step if found else p.first_page
+    tail = p.pattern.replace("{page}", str(value))
+    if p.pattern.startswith("/"):   # a tail of the first page's path (its query kept)
+        path = parts.path[:found.start()] if found else parts.path.rstrip("/")
+        return urlunsplit(parts._replace(path=path + tail, fragment="")), tail.lstrip("/")
     if found:
-        page = int(found[1]) + 1
-        tail = p.pattern.replace("{page}", str(page))
         return url[:found.start()] + tail, tail.lstrip("./")
-    tail = p.pattern.replace("{page}", str(p.first_page))
     return urljoin(url, tail), tail.lstrip("./")
 
 
 def next_url(p: CompiledPagination | None, root: Any, url: str, base: Base, items: int,
              items_per_page: float | None, clock: Clock) -> str | None:
-    """The next list page: the next link, else the URL pattern's next page if the page
-    links to it (or, without a next link rule, if the page is full by the baseline)."""
-    if p is None:
+    """The next list page. By a link: the next link, else the URL pattern's next page if
+    the page links to it (or, without a next link rule, if the page is full by the
+    baseline). By a pattern: its next page while this one has items and is full (its
+    ``page_size``). A browser method (load more, scroll) loads every page in one."""
+    if p is None or p.method in ("load_more", "scroll"):
         return None
+    if p.method == "pattern":
+        if p.pattern is None or not items or (p.page_size and items < p.page_size):
+            return None
+        return _pattern_next(p, url)[0]
     if p.next_xpath is not None:
         found = first_link(clock.run(p.next_label, p.next_xpath, root), base)
         if found == url:  # a page pointing at itself is the last one
@@ -113,3 +127,8 @@ def next_url(p: CompiledPagination | None, root: Any, url: str, base: Base, item
             items >= math.floor(items_per_page):
         return candidate
     return None
+
+
+def pattern_next(p: CompiledPagination, url: str) -> str:
+    """The page after ``url`` by the pagination's URL pattern (analysis walks with it)."""
+    return _pattern_next(p, url)[0]

@@ -180,15 +180,39 @@ class Baseline(Strict):
         return value
 
 
-class Pagination(Strict):
-    """The way from one list page to the next: a link XPath and/or a URL pattern."""
+PagingMethod = Literal["link", "pattern", "load_more", "scroll"]
 
+
+class PagingCheck(Strict):
+    """One category's pagination walked to its end while analyzing."""
+
+    url: str                                     # its first page
+    pages: int = Field(ge=1)                     # list pages (or load rounds) reached
+    items: int = Field(ge=0)                     # distinct items seen over them
+    end: str                                     # why the walk stopped ('no next page', ...)
+
+
+class Pagination(Strict):
+    """The way from one list page to the next, and how it was verified.
+
+    ``method``: ``link`` follows ``next_xpath`` (with ``url_pattern`` as a check);
+    ``pattern`` steps ``url_pattern``'s number by ``step`` from ``first_page`` while
+    pages are full (``page_size`` items) and bring new items; ``load_more`` clicks
+    ``more_xpath`` and ``scroll`` scrolls to the bottom in a browser until no new items
+    arrive. ``url_pattern`` is ``?param={page}``, a path tail starting with ``/``
+    (appended to the first page's path), or a tail relative to the first page."""
+
+    method: PagingMethod = "link"
     next_xpath: LinksXPath | None = None
     # URL with {page}, relative to the first list page
     url_pattern: str | None = Field(None)
-    first_page: int = Field(2, ge=0, description="page number the pattern's second page has")
+    first_page: int = Field(2, ge=0, description="number the pattern gives the second page")
+    step: int = Field(1, ge=1, description="what the number grows by from page to page")
+    page_size: int | None = Field(None, ge=1, description="items of a full page")
+    more_xpath: XPathExpr | None = None          # the "load more" control (load_more)
     confidence: float = Field(1.0, ge=0, le=1)
     samples: list[str] = Field(default_factory=list)
+    verified: list[PagingCheck] = Field(default_factory=list)
 
     @field_validator("url_pattern")
     @classmethod
@@ -199,8 +223,12 @@ class Pagination(Strict):
 
     @model_validator(mode="after")
     def _has_way(self) -> Pagination:
-        if self.next_xpath is None and self.url_pattern is None:
-            raise ValueError("pagination needs 'next_xpath' or 'url_pattern'")
+        need = {"link": self.next_xpath or self.url_pattern, "pattern": self.url_pattern,
+                "load_more": self.more_xpath, "scroll": True}[self.method]
+        if not need:
+            what = {"link": "'next_xpath' or 'url_pattern'", "pattern": "'url_pattern'",
+                    "load_more": "'more_xpath'"}[self.method]
+            raise ValueError(f"pagination by {self.method} needs {what}")
         return self
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from structurer.learn.detail import learn_detail
 from structurer.learn.fields import common_prefix_post
-from structurer.learn.pagination import url_pattern
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 
@@ -48,12 +47,3 @@ def test_common_prefix_becomes_a_post_step() -> None:
         r"regex:^by[\s:：]*(.+)$"]
     assert common_prefix_post(["Acme", "Borealis", "Cinder"]) == []
     assert common_prefix_post(["Kestrel A", "Kestrel B"]) == []   # too few to tell
-
-
-def test_url_patterns() -> None:
-    assert url_pattern("http://s/c/shoes/", "http://s/c/shoes/?page=2") == "?page={page}"
-    assert url_pattern("http://s/c/shoes/", "http://s/c/shoes/page/2/") == "page/{page}/"
-    assert url_pattern("http://s/list.php?cat=4", "http://s/list.php?cat=4&p=2") == \
-        "?cat=4&p={page}"
-    assert url_pattern("http://s/list-12-1.html", "http://s/list-12-2.html") is None
-    assert url_pattern("http://s/a/", "http://other/a/?page=2") is None

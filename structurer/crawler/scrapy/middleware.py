@@ -29,13 +29,14 @@ from twisted.web._newclient import ResponseFailed
 from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
-from structurer.fetch.base import Fetcher
+from structurer.fetch.base import Expand, Expanding, Fetcher
 from structurer.fetch.scope import HostScope, same_host
 from structurer.schema import RenderMode
 
-__all__ = ["RENDER", "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind"]
+__all__ = ["EXPAND", "RENDER", "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind"]
 
 RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
+EXPAND = "structurer_expand"     # request.meta: an Expand's fields (load more / scroll)
 SITE = "structurer_site"         # request.meta: the rule file's site
 
 
@@ -122,7 +123,11 @@ class BrowserMiddleware:
                             for h in site.guards.hosts})
             self.fetcher = open_fetcher(RenderMode.BROWSER, self.settings.model_copy(
                 update={"allowed_hosts": hosts or self.settings.allowed_hosts}))
-        page = await self.fetcher.fetch(request.url)
+        expand = request.meta.get(EXPAND)
+        if expand is not None and isinstance(self.fetcher, Expanding):
+            page = await self.fetcher.fetch_expanded(request.url, Expand(**expand))
+        else:
+            page = await self.fetcher.fetch(request.url)
         return HtmlResponse(page.final_url, status=page.status, body=page.text.encode("utf-8"),
                             encoding="utf-8", request=request, flags=["rendered"],
                             headers={"Content-Type": "text/html; charset=utf-8"})

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import asdict
 from typing import Any
 
 import scrapy
@@ -33,8 +34,8 @@ from scrapy.exceptions import DontCloseSpider
 from twisted.internet.task import LoopingCall
 
 from structurer.clean import decode_html
-from structurer.crawler.frontier import CATEGORY, DETAIL, Link, Outcome, Task, canonical
-from structurer.crawler.scrapy.middleware import RENDER, SITE, failure_kind
+from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Link, Outcome, Task, canonical
+from structurer.crawler.scrapy.middleware import EXPAND, RENDER, SITE, failure_kind
 from structurer.crawler.scrapy.queue import RECOVERED, TOKENS, Workers
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.worker import Context, Site, State, open_context
@@ -81,8 +82,11 @@ class RuleSpider(scrapy.Spider):
 
     # ----- requests -----------------------------------------------------------------------
     def request(self, site: Site, link: Link, *, dont_filter: bool) -> scrapy.Request:
-        meta = {TASK: [link.key, link.url, link.level, link.depth, list(link.path)],
-                SITE: site.name, RENDER: mode_for(site.modes, link.level, link.depth)}
+        meta: dict[str, Any] = {
+            TASK: [link.key, link.url, link.level, link.depth, list(link.path)],
+            SITE: site.name, RENDER: mode_for(site.modes, link.level, link.depth)}
+        if site.expand is not None and (link.level == LIST or link.depth > 0):
+            meta[EXPAND] = asdict(site.expand)   # the browser loads every item of the list
         # category and list pages first, as structurer crawl leases them
         return scrapy.Request(link.url, callback=self.parse_page, errback=self.on_error,
                               priority=0 if link.level == DETAIL else 1, meta=meta,

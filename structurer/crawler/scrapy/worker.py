@@ -24,7 +24,7 @@ from structurer.crawler.frontier import CATEGORY, Guards, Outcome, Task, url_pat
 from structurer.crawler.products import build_product, record_columns, record_hash
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.state import MemoryState, RedisState, Row
-from structurer.crawler.traverse import Modes, PageReader, render_modes
+from structurer.crawler.traverse import Modes, PageReader, expand_for, render_modes
 from structurer.errors import StructurerError
 from structurer.replay.extract import CompiledRules, compile_rules
 from structurer.rules import load_rules
@@ -59,6 +59,7 @@ class Site:
         self.compiled: CompiledRules = compile_rules(rules)
         self.columns = record_columns(self.compiled)
         self.modes: Modes = render_modes(rules)
+        self.expand = expand_for(rules, settings)     # "load more" / scroll in the browser
         self.guards = SharedGuards(settings, rules, state)
         self.reader = PageReader(self.compiled, self.guards, self._first_seen,
                                  fingerprints=False)
