@@ -1,0 +1,246 @@
+"""Category discovery: every place a shop shows its categories, verified while analyzing.
+
+Input: the analysis so far (the :class:`~structurer.learn.explore.Explorer` with every
+page it fetched, the entry page, the chosen menu group, the list pages, the sampled
+product pages, the breadcrumb XPath and the pagination URLs). Output: a
+:class:`Discovery` — the category URL patterns (learned from the list pages fetched,
+none matching a product URL or a further list page), the sources that gave category
+URLs (menu, links on category pages, inline JSON state, product breadcrumbs, sitemaps),
+each with how many it gave and how many of those were fetched as list pages, and
+whether the menu is built by a script (then the category level needs a browser).
+
+Candidates that no pattern covers yet are checked by fetching a few of each source
+(a list page joins the examples and the patterns are learned again), so a source
+counts only when it leads to pages that list items. Sitemaps are read from
+robots.txt's ``Sitemap:`` lines, else ``/sitemap.xml`` (indexes followed, bounded);
+their URLs are told apart by the patterns (products match the product URL patterns).
+Deterministic: candidates, patterns and sources are sorted.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from structurer.errors import AnalysisError, FetchError
+from structurer.learn.categories import LinkGroup
+from structurer.learn.patterns import learn_patterns
+from structurer.page.catlinks import inline_json_links, matching_links, url_matches
+from structurer.page.sitemaps import parse_sitemap, robots_sitemaps
+from structurer.page.view import PageView
+from structurer.replay.xpaths import compile_xpath
+from structurer.rules.model import CategorySource, SourceKind
+
+if TYPE_CHECKING:
+    from structurer.learn.explore import Explorer
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Discovery", "discover"]
+
+CHECKS_PER_SOURCE = 3       # unproven candidates of one source fetched to check them
+MAX_SITEMAP_FILES = 6       # sitemap files read while analyzing (an index and its parts)
+_PAGE_SOURCES: tuple[SourceKind, ...] = ("menu", "links", "inline_json", "breadcrumb")
+
+
+@dataclass
+class Discovery:
+    patterns: list[str] = field(default_factory=list)
+    sources: list[CategorySource] = field(default_factory=list)
+    scripted_menu: bool = False          # links only the rendered entry page shows
+    notes: list[str] = field(default_factory=list)
+
+
+def _same_host(url: str, base: str) -> bool:
+    return urlsplit(url).netloc.lower() == urlsplit(base).netloc.lower()
+
+
+class _Finder:
+    """The candidates of each source and what is known of each URL."""
+
+    def __init__(self, ex: Explorer, entry: PageView) -> None:
+        self.ex, self.entry = ex, entry
+        self.found: dict[SourceKind, list[str]] = {k: [] for k in (*_PAGE_SOURCES, "sitemap")}
+        self.sitemaps: list[str] = []
+
+    def add(self, kind: SourceKind, urls: Sequence[str]) -> None:
+        have = self.found[kind]
+        for url in urls:
+            if url not in have and _same_host(url, self.entry.url):
+                have.append(url)
+
+    def lists(self, exclude: set[str]) -> list[str]:
+        """List pages fetched (not the entry, a product page with a related grid, or a
+        further page of a list)."""
+        return sorted(u for u, v in self.ex.views.items()
+                      if v.kind == "list" and u not in exclude and u != self.entry.url)
+
+
+async def discover(ex: Explorer, entry: PageView, group: LinkGroup | None,
+                   details: Sequence[PageView], breadcrumb: str | None,
+                   pages: Sequence[str]) -> Discovery:
+    """The category sources of the shop (see the module docstring); ``pages`` are the
+    URLs of further list pages (pagination), which no category pattern may match."""
+    f = _Finder(ex, entry)
+    if group is not None:
+        f.add("menu", group.urls)
+    products = sorted({u for u, v in ex.views.items() if v.kind == "detail"}
+                      | {p.url for p in details})
+    against = sorted(set(products) | set(pages))
+    skip = set(against)
+    patterns = learn_patterns(f.lists(skip), against)
+    _page_candidates(f, patterns, breadcrumb, details)
+    await _read_sitemaps(f)
+    for kind in (*_PAGE_SOURCES, "sitemap"):
+        patterns = await _check(f, kind, patterns, skip, against, products)
+    out = Discovery(patterns=patterns)
+    compiled = [_compile(p) for p in patterns]
+    rendered = ex.sampler.rendered_pages.get(entry.url)
+    if rendered is not None and compiled:
+        raw = {u for _, u in matching_links(entry.tree, entry.url, compiled)}
+        view = PageView.from_html(rendered.final_url or entry.url, rendered.text, ex.lexicon)
+        more = [u for _, u in matching_links(view.tree, view.url, compiled) if u not in raw]
+        if more:
+            out.scripted_menu = True
+            f.add("links", more)
+    lists = set(f.lists(skip))
+    cats = _categories(f, compiled, lists)
+    out.sources = _sources(f, cats, breadcrumb, lists) if patterns else []
+    out.notes = _notes(cats)
+    return out
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _page_candidates(f: _Finder, patterns: list[str], breadcrumb: str | None,
+                     details: Sequence[PageView]) -> None:
+    """Links of the category-like pages fetched (entry, lists, department pages),
+    inline JSON URLs, and the links of the product pages' breadcrumb trails."""
+    ex = f.ex
+    pages = [f.entry] + [v for u, v in sorted(ex.views.items())
+                         if v.kind in ("list", "other") and u != f.entry.url]
+    for page in pages:
+        f.add("links", [u for _, u in _all_links(page)])
+        f.add("inline_json", [u for _, u in inline_json_links(page.tree, page.url)])
+    if breadcrumb:
+        xpath = compile_xpath(breadcrumb, "breadcrumb")
+        for page in sorted(details, key=lambda p: p.url):
+            for a in xpath(page.tree):
+                href = a.get("href") if hasattr(a, "get") else None
+                if href:
+                    f.add("breadcrumb", [_absolute(page.url, href)])
+
+
+def _absolute(base: str, href: str) -> str:
+    return urldefrag(urljoin(base, href.strip()))[0]
+
+
+def _all_links(page: PageView) -> list[tuple[str, str]]:
+    return [("", _absolute(page.url, a.get("href", ""))) for a in page.body.iter("a")
+            if a.get("href") and not a.get("href", "").startswith(("#", "javascript:",
+                                                                   "mailto:", "tel:"))]
+
+
+async def _read_sitemaps(f: _Finder) -> None:
+    """The URLs the shop's sitemaps list (robots.txt's, else /sitemap.xml; indexes
+    followed), read through the analysis fetcher (its scope and robots.txt)."""
+    ex, entry = f.ex, f.entry
+    parts = urlsplit(entry.url)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    roots: list[str] = []
+    try:
+        robots = await ex.sampler.fetch_raw(origin + "/robots.txt")
+        roots = robots_sitemaps(robots.text, origin + "/")
+    except FetchError:
+        pass
+    roots = [u for u in roots if _same_host(u, entry.url)] or [origin + "/sitemap.xml"]
+    todo, read = list(roots), 0
+    settings = ex.settings
+    while todo and read < MAX_SITEMAP_FILES:
+        url = todo.pop(0)
+        read += 1
+        try:
+            page = await ex.sampler.fetch_raw(url)
+        except (FetchError, AnalysisError):
+            continue
+        sitemap = parse_sitemap(page.body, page.final_url or url,
+                                max_bytes=settings.max_page_bytes,
+                                max_urls=settings.max_sitemap_urls)
+        if not sitemap.urls:
+            continue
+        if url in roots and url not in f.sitemaps:
+            f.sitemaps.append(url)
+        if sitemap.index:
+            todo += [u for u in sitemap.urls if _same_host(u, entry.url)]
+        else:
+            f.add("sitemap", sitemap.urls)
+
+
+async def _check(f: _Finder, kind: SourceKind, patterns: list[str], pages: set[str],
+                 against: list[str], products: list[str]) -> list[str]:
+    """Fetch a few of the source's candidates no pattern covers (and no product pattern
+    claims); list pages among them join the examples and the patterns are learned again."""
+    ex = f.ex
+    compiled = [_compile(p) for p in patterns]
+    product_patterns = [_compile(p) for p in learn_patterns(products, f.lists(pages))]
+    todo = [u for u in f.found[kind]
+            if u not in ex.views and u not in pages
+            and not url_matches(compiled, u)
+            and not url_matches(product_patterns, u)
+            and urlsplit(u).path not in ("", "/")]
+    if not todo:
+        return patterns
+    step = max(1, len(todo) // CHECKS_PER_SOURCE)
+    picks = todo[::step][:CHECKS_PER_SOURCE]
+    if ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
+        return patterns
+    await ex.views_of(picks, "list", record=False)
+    return learn_patterns(f.lists(pages), against) or patterns
+
+
+def _categories(f: _Finder, compiled: list[re.Pattern[str]], lists: set[str]
+                ) -> dict[SourceKind, list[str]]:
+    """Per source, its candidates that are categories: those matching a pattern (each
+    pattern covers list pages fetched, and no product or further list page)."""
+    return {kind: sorted(u for u in urls if url_matches(compiled, u))
+            for kind, urls in f.found.items()}
+
+
+def _sources(f: _Finder, cats: dict[SourceKind, list[str]], breadcrumb: str | None,
+             lists: set[str]) -> list[CategorySource]:
+    """The sources the crawl replays (the menu is the level's ``link_xpath``)."""
+    out: list[CategorySource] = []
+    for kind in ("links", "inline_json", "breadcrumb", "sitemap"):
+        found = cats[kind]
+        if not found:
+            continue
+        verified = sum(u in lists for u in found)
+        if kind == "breadcrumb":
+            out.append(CategorySource(kind=kind, xpath=breadcrumb, found=len(found),
+                                      verified=verified))
+        elif kind == "sitemap":
+            out.append(CategorySource(kind=kind, sitemaps=sorted(f.sitemaps),
+                                      found=len(found), verified=verified,
+                                      listed=len(found)))
+        else:
+            out.append(CategorySource(kind=kind, found=len(found), verified=verified))
+    return out
+
+
+def _notes(cats: dict[SourceKind, list[str]]) -> list[str]:
+    """The analyze summary's lines: categories per source, the sitemap's reached."""
+    every = set().union(*cats.values())
+    parts = [f"{k} {len(cats[k])}" for k in (*_PAGE_SOURCES, "sitemap") if cats[k]]
+    notes = [f"categories found: {len(every)} ({', '.join(parts) or 'none'})"]
+    listed = set(cats["sitemap"])
+    if listed:
+        by_links = listed & set().union(*(cats[k] for k in _PAGE_SOURCES))
+        notes.append(f"sitemap lists {len(listed)} categories; the pages' links reach "
+                     f"{len(by_links)} of them, the sitemap source all")
+    return notes
