@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from structurer.errors import AnalysisError, FetchError
-from structurer.learn.categories import LinkGroup
+from structurer.learn.categories import LinkGroup, url_family
 from structurer.learn.patterns import learn_patterns
 from structurer.page.catlinks import inline_json_links, matching_links, url_matches
 from structurer.page.sitemaps import parse_sitemap, robots_sitemaps
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Discovery", "discover"]
+__all__ = ["Discovery", "deeper_lists", "discover"]
 
 CHECKS_PER_SOURCE = 3       # unproven candidates of one source fetched to check them
 MAX_SITEMAP_FILES = 6       # sitemap files read while analyzing (an index and its parts)
@@ -112,6 +112,35 @@ async def discover(ex: Explorer, entry: PageView, group: LinkGroup | None,
     out.sources = _sources(f, cats, breadcrumb, lists) if patterns else []
     out.notes = _notes(cats)
     return out
+
+
+async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[PageView],
+                       limit: int = 6) -> list[PageView]:
+    """List pages one level down, when the menu leads only to department pages (links
+    to sub-categories, no products): the departments' links (as rendered, when a
+    browser rendered them), the entry's inline JSON URLs and the sitemap's, those shaped
+    like the department URLs (extension and query keys), spread, fetched."""
+    f = _Finder(ex, entry)
+    for page in departments:
+        rendered = ex.sampler.rendered_pages.get(page.url)
+        view = PageView.from_html(rendered.final_url or page.url, rendered.text, ex.lexicon) \
+            if rendered is not None else page
+        f.add("links", [u for _, u in _all_links(view)])
+    f.add("inline_json", [u for _, u in inline_json_links(entry.tree, entry.url)])
+    await _read_sitemaps(f)
+    shapes = {url_family(p.url)[1:] for p in departments}
+    tops = {p.url for p in departments}
+    seen: list[str] = []
+    for kind in ("links", "inline_json", "sitemap"):
+        seen += [u for u in f.found[kind] if u not in seen]
+    todo = [u for u in seen if u not in ex.views and u not in tops
+            and url_family(u)[1:] in shapes and urlsplit(u).path not in ("", "/")]
+    room = ex.settings.analyze_max_pages - ex.report.fetched - 20
+    if not todo or room <= 0:
+        return []
+    step = max(1, len(todo) // limit)
+    picks = todo[::step][:min(limit, room)]
+    return [p for p in await ex.views_of(picks, "list", record=False) if p.kind == "list"]
 
 
 def _compile(pattern: str) -> re.Pattern[str]:

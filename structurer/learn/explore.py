@@ -38,7 +38,7 @@ from structurer.learn.assemble import (
 )
 from structurer.learn.categories import LinkGroup, link_groups, same_site, url_shape
 from structurer.learn.detail import Layouts, learn_layouts
-from structurer.learn.discovery import discover
+from structurer.learn.discovery import deeper_lists, discover
 from structurer.learn.listing import ListLayouts, learn_list_layouts
 from structurer.learn.pagination import PaginationGuess, learn_pagination
 from structurer.learn.plan import ListSource, best_group, detail_picks, list_sources
@@ -157,8 +157,12 @@ class Explorer:
             listing += rendered
             for index, pages in probes.items():
                 probes[index] = [self.views.get(p.url, p) for p in pages]
+        deeper: list[PageView] = []
+        if len(listing) < 2:     # department pages only: their sub-categories list
+            deeper = await deeper_lists(self, entry, [p for p in probed if p.kind == "other"])
+            listing += deeper
         best = best_group(groups, probes)
-        if best is None or best[0] < 1:
+        if best is None or (best[0] < 1 and not deeper):
             return None, listing
         group = groups[best[1]]
         # list pages spread over the whole group (other departments may look different),
