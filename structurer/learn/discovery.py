@@ -21,14 +21,17 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from structurer.clean import parse_html
 from structurer.errors import AnalysisError, FetchError
 from structurer.learn.categories import LinkGroup, url_family
 from structurer.learn.patterns import learn_patterns
+from structurer.learn.trails import trail_xpath
 from structurer.page.catlinks import inline_json_links, matching_links, url_matches
 from structurer.page.sitemaps import parse_sitemap, robots_sitemaps
 from structurer.page.view import PageView
@@ -43,6 +46,7 @@ log = logging.getLogger(__name__)
 __all__ = ["Discovery", "deeper_lists", "discover"]
 
 CHECKS_PER_SOURCE = 3       # unproven candidates of one source fetched to check them
+VERIFY_ROUNDS = 2           # fetch pattern-matching candidates, tighten, fetch again
 MAX_SITEMAP_FILES = 6       # sitemap files read while analyzing (an index and its parts)
 _PAGE_SOURCES: tuple[SourceKind, ...] = ("menu", "links", "inline_json", "breadcrumb")
 
@@ -66,12 +70,15 @@ class _Finder:
         self.ex, self.entry = ex, entry
         self.found: dict[SourceKind, list[str]] = {k: [] for k in (*_PAGE_SOURCES, "sitemap")}
         self.sitemaps: list[str] = []
+        self.pages_with: Counter[str] = Counter()   # URL -> pages (or files) giving it
 
     def add(self, kind: SourceKind, urls: Sequence[str]) -> None:
         have = self.found[kind]
-        for url in urls:
-            if url not in have and _same_host(url, self.entry.url):
-                have.append(url)
+        for url in dict.fromkeys(urls):
+            if _same_host(url, self.entry.url):
+                self.pages_with[url] += 1
+                if url not in have:
+                    have.append(url)
 
     def lists(self, exclude: set[str]) -> list[str]:
         """List pages fetched (not the entry, a product page with a related grid, or a
@@ -82,21 +89,26 @@ class _Finder:
 
 async def discover(ex: Explorer, entry: PageView, group: LinkGroup | None,
                    details: Sequence[PageView], breadcrumb: str | None,
-                   pages: Sequence[str]) -> Discovery:
+                   pages: Sequence[str], menu: str | None = None) -> Discovery:
     """The category sources of the shop (see the module docstring); ``pages`` are the
-    URLs of further list pages (pagination), which no category pattern may match."""
+    URLs of further list pages (pagination), which no category pattern may match;
+    ``menu`` is the category level's link XPath (what it reaches needs no check)."""
     f = _Finder(ex, entry)
     if group is not None:
         f.add("menu", group.urls)
+    if menu is not None:
+        f.add("menu", _menu_links(f, menu))
     products = sorted({u for u, v in ex.views.items() if v.kind == "detail"}
                       | {p.url for p in details})
     against = sorted(set(products) | set(pages))
     skip = set(against)
     patterns = learn_patterns(f.lists(skip), against)
+    breadcrumb = trail_xpath(details, entry, [_compile(p) for p in patterns], breadcrumb)
     _page_candidates(f, patterns, breadcrumb, details)
     await _read_sitemaps(f)
     for kind in (*_PAGE_SOURCES, "sitemap"):
         patterns = await _check(f, kind, patterns, skip, against, products)
+    patterns = await _verify(f, patterns, skip, against)
     out = Discovery(patterns=patterns)
     compiled = [_compile(p) for p in patterns]
     rendered = ex.sampler.rendered_pages.get(entry.url)
@@ -126,7 +138,7 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
         view = PageView.from_html(rendered.final_url or page.url, rendered.text, ex.lexicon) \
             if rendered is not None else page
         f.add("links", [u for _, u in _all_links(view)])
-    f.add("inline_json", [u for _, u in inline_json_links(entry.tree, entry.url)])
+    f.add("inline_json", _inline_json(entry))
     await _read_sitemaps(f)
     shapes = {url_family(p.url)[1:] for p in departments}
     tops = {p.url for p in departments}
@@ -147,6 +159,66 @@ def _compile(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
 
+def _menu_links(f: _Finder, menu: str) -> list[str]:
+    """The URLs the menu XPath selects on the entry and the category-like pages."""
+    xpath = compile_xpath(menu, "menu")
+    out: list[str] = []
+    for page in [f.entry] + [v for _, v in sorted(f.ex.views.items()) if v.kind == "list"]:
+        for a in xpath(page.tree):
+            href = a.get("href") if hasattr(a, "get") else None
+            if href and not href.startswith(("#", "javascript:")):
+                out.append(_absolute(page.url, href))
+    return out
+
+
+async def _verify(f: _Finder, patterns: list[str], pages: set[str],
+                  against: list[str]) -> list[str]:
+    """The patterns, tightened until the candidates they add to the menu's links hold
+    up: a few not fetched yet (those most pages link to first: site-wide promotions,
+    then the rest) are fetched; one that is no category page (an error, a page neither
+    listing products nor linking to a list page the entry does not link to) becomes a
+    counter-example and the patterns are learned again (none left: the sources go)."""
+    ex, bad = f.ex, list(against)
+    menu = set(f.found["menu"])
+    for _ in range(VERIFY_ROUNDS):
+        compiled = [_compile(p) for p in patterns]
+        if not compiled:
+            return patterns
+        picks: list[str] = []
+        for kind in ("links", "inline_json", "breadcrumb", "sitemap"):
+            todo = sorted((u for u in f.found[kind]
+                           if u not in ex.views and u not in pages and u not in menu
+                           and u not in bad and u not in picks
+                           and url_matches(compiled, u)),
+                          key=lambda u: (-f.pages_with[u], u))
+            picks += todo[:CHECKS_PER_SOURCE]
+        if not picks or ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
+            return patterns
+        await ex.views_of(picks, "list", record=False)
+        wrong = [u for u in picks if not _category_page(f, u, compiled)]
+        if not wrong:
+            return patterns
+        log.info("category pattern checks: %d of %d are no category page", len(wrong),
+                 len(picks))
+        bad += wrong
+        patterns = learn_patterns(f.lists(pages), bad)
+    return patterns
+
+
+def _category_page(f: _Finder, url: str, compiled: list[re.Pattern[str]]) -> bool:
+    """A fetched candidate lists products, or leads to a list page (a department)
+    that the entry page does not link to itself (site-wide links prove nothing)."""
+    view = f.ex.views.get(url)
+    if view is None:
+        return False
+    if view.kind == "list":
+        return True
+    lists = {u for u, v in f.ex.views.items() if v.kind == "list"}
+    chrome = {u for _, u in _all_links(f.entry)}
+    return any(u in lists and u not in chrome and url_matches(compiled, u)
+               for _, u in _all_links(view))
+
+
 def _page_candidates(f: _Finder, patterns: list[str], breadcrumb: str | None,
                      details: Sequence[PageView]) -> None:
     """Links of the category-like pages fetched (entry, lists, department pages),
@@ -156,7 +228,7 @@ def _page_candidates(f: _Finder, patterns: list[str], breadcrumb: str | None,
                          if v.kind in ("list", "other") and u != f.entry.url]
     for page in pages:
         f.add("links", [u for _, u in _all_links(page)])
-        f.add("inline_json", [u for _, u in inline_json_links(page.tree, page.url)])
+        f.add("inline_json", _inline_json(page))
     if breadcrumb:
         xpath = compile_xpath(breadcrumb, "breadcrumb")
         for page in sorted(details, key=lambda p: p.url):
@@ -164,6 +236,14 @@ def _page_candidates(f: _Finder, patterns: list[str], breadcrumb: str | None,
                 href = a.get("href") if hasattr(a, "get") else None
                 if href:
                     f.add("breadcrumb", [_absolute(page.url, href)])
+
+
+def _inline_json(page: PageView) -> list[str]:
+    """The page's inline JSON URLs (read from its HTML: a view's scripts are emptied)."""
+    if "<script" not in page.html:
+        return []
+    return [u for _, u in inline_json_links(parse_html(page.html, base_url=page.url),
+                                            page.url)]
 
 
 def _absolute(base: str, href: str) -> str:
@@ -236,8 +316,10 @@ async def _check(f: _Finder, kind: SourceKind, patterns: list[str], pages: set[s
 def _categories(f: _Finder, compiled: list[re.Pattern[str]], lists: set[str]
                 ) -> dict[SourceKind, list[str]]:
     """Per source, its candidates that are categories: those matching a pattern (each
-    pattern covers list pages fetched, and no product or further list page)."""
-    return {kind: sorted(u for u in urls if url_matches(compiled, u))
+    pattern covers list pages fetched, and no product or further list page); with no
+    pattern, the menu's links (the crawl follows them all)."""
+    return {kind: sorted(u for u in urls if url_matches(compiled, u)
+                         or (kind == "menu" and not compiled))
             for kind, urls in f.found.items()}
 
 

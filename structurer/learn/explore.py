@@ -305,7 +305,8 @@ async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, le
     crumb = next((r.xpath for r in levels.detail.fields.values() if r.kind == "breadcrumb"),
                  None) if levels.detail else None
     pages = sorted(u for u in (pagination.next_urls if pagination else []) if u)
-    found = await discover(ex, entry, group, details, crumb, pages)
+    menu = levels.category.link_xpath if levels.category else None
+    found = await discover(ex, entry, group, details, crumb, pages, menu)
     ex.report.notes.extend(found.notes)
     if not found.sources:
         return levels
