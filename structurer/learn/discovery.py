@@ -258,9 +258,19 @@ def _all_links(page: PageView) -> list[tuple[str, str]]:
 
 async def _read_sitemaps(f: _Finder) -> None:
     """The URLs the shop's sitemaps list (robots.txt's, else /sitemap.xml; indexes
-    followed), read through the analysis fetcher (its scope and robots.txt)."""
-    ex, entry = f.ex, f.entry
-    parts = urlsplit(entry.url)
+    followed), read through the analysis fetcher (its scope and robots.txt) once per
+    analysis."""
+    ex = f.ex
+    if ex.sitemaps is None:
+        ex.sitemaps = await _sitemap_urls(ex, f.entry.url)
+    roots, urls = ex.sitemaps
+    f.sitemaps += [u for u in roots if u not in f.sitemaps]
+    f.add("sitemap", urls)
+
+
+async def _sitemap_urls(ex: Explorer, start: str) -> tuple[list[str], list[str]]:
+    """(sitemaps that listed URLs or indexes, the page URLs they list)."""
+    parts = urlsplit(start)
     origin = f"{parts.scheme}://{parts.netloc}"
     roots: list[str] = []
     try:
@@ -268,8 +278,10 @@ async def _read_sitemaps(f: _Finder) -> None:
         roots = robots_sitemaps(robots.text, origin + "/")
     except FetchError:
         pass
-    roots = [u for u in roots if _same_host(u, entry.url)] or [origin + "/sitemap.xml"]
+    roots = [u for u in roots if _same_host(u, start)] or [origin + "/sitemap.xml"]
     todo, read = list(roots), 0
+    found: list[str] = []
+    urls: list[str] = []
     settings = ex.settings
     while todo and read < MAX_SITEMAP_FILES:
         url = todo.pop(0)
@@ -283,12 +295,13 @@ async def _read_sitemaps(f: _Finder) -> None:
                                 max_urls=settings.max_sitemap_urls)
         if not sitemap.urls:
             continue
-        if url in roots and url not in f.sitemaps:
-            f.sitemaps.append(url)
+        if url in roots and url not in found:
+            found.append(url)
         if sitemap.index:
-            todo += [u for u in sitemap.urls if _same_host(u, entry.url)]
+            todo += [u for u in sitemap.urls if _same_host(u, start)]
         else:
-            f.add("sitemap", sitemap.urls)
+            urls += sitemap.urls
+    return found, urls
 
 
 async def _check(f: _Finder, kind: SourceKind, patterns: list[str], pages: set[str],

@@ -75,6 +75,8 @@ class Explorer:
         self.progress = progress or (lambda msg: None)
         self.report = ExploreReport()
         self.views: dict[str, PageView] = {}
+        # (sitemaps, the URLs they list), read once by category discovery
+        self.sitemaps: tuple[list[str], list[str]] | None = None
         self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
                                      settings.render)
 
