@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -140,3 +142,19 @@ def test_without_a_source_the_hidden_category_is_lost(tiny_site: Site,
                                                       tmp_path: Path) -> None:
     _, names, _ = _analyze_and_crawl(tiny_site, tmp_path, None)
     assert names == _every_product() - {_name(p) for p in _products(HIDDEN)}
+
+
+def test_analyze_prints_categories_per_source(tiny_site: Site, tmp_path: Path) -> None:
+    """`structurer analyze` says how many categories each source gave, and how many of
+    the sitemap's the pages' links reach."""
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    pages.update(_shop(base, "sitemap"))
+    done = subprocess.run([sys.executable, "-m", "structurer", "analyze", base + "/",
+                           "--render", "static", "--max-pages", "40", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    notes = [line for line in done.stderr.splitlines() if line.startswith("note: ")]
+    assert "note: categories found: 4 (menu 3, links 3, breadcrumb 3, sitemap 4)" in notes, notes
+    assert ("note: sitemap lists 4 categories; the pages' links reach 3 of them, the sitemap "
+            "source all") in notes, notes
