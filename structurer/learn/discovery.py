@@ -175,8 +175,9 @@ async def _verify(f: _Finder, patterns: list[str], pages: set[str],
                   against: list[str]) -> list[str]:
     """The patterns, tightened until the candidates they add to the menu's links hold
     up: a few not fetched yet (those most pages link to first: site-wide promotions,
-    then the rest) are fetched; one that is no category page (an error, a page neither
-    listing products nor linking to a list page the entry does not link to) becomes a
+    then the rest) are fetched (failures once more); one that is no category page (an
+    error twice, a page neither listing products nor linking to a list page the entry
+    does not link to) becomes a
     counter-example and the patterns are learned again (none left: the sources go)."""
     ex, bad = f.ex, list(against)
     menu = set(f.found["menu"])
@@ -195,6 +196,9 @@ async def _verify(f: _Finder, patterns: list[str], pages: set[str],
         if not picks or ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
             return patterns
         await ex.views_of(picks, "list", record=False)
+        failed = [u for u in picks if u not in ex.views]     # a 500 may be passing
+        if failed and ex.report.fetched + len(failed) <= ex.settings.analyze_max_pages:
+            await ex.views_of(failed, "list", record=False)
         wrong = [u for u in picks if not _category_page(f, u, compiled)]
         if not wrong:
             return patterns
