@@ -44,6 +44,8 @@ class Settings(Strict):
     max_depth: int = Field(10, ge=1, description="links followed from the start page")
     max_pages: int | None = Field(None, ge=1, description="stop a crawl after this many pages")
     max_pages_per_pattern: int = Field(5000, ge=1, description="crawler-trap guard")
+    max_sitemaps: int = Field(50, ge=1, le=10_000, description="sitemap files read per crawl")
+    max_sitemap_urls: int = Field(50_000, ge=1, description="URLs read from one sitemap")
     concurrency: int = Field(8, ge=1, le=256)
     per_host_concurrency: int = Field(4, ge=1, le=64)
     delay: float = Field(0.0, ge=0, le=600, allow_inf_nan=False,

@@ -141,7 +141,7 @@ class Crawler:
             return unreadable(task, error)
 
     def extract(self, task: Task, page: Page) -> Outcome:
-        return self.reader.read(task, page.text, page.final_url, len(page.body))
+        return self.reader.read(task, page.text, page.final_url, len(page.body), page.body)
 
     # ----- the loop ------------------------------------------------------------------------
     async def run(self, budget: int | None) -> bool:

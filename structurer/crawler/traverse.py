@@ -42,6 +42,13 @@ from structurer.crawler.frontier import (
 from structurer.crawler.products import category_name, record_hash
 from structurer.crawler.stats import CrawlStats
 from structurer.fetch.base import Expand
+from structurer.page.sitemaps import is_sitemap
+from structurer.replay.discovery import (
+    breadcrumb_links,
+    compile_discovery,
+    page_links,
+    sitemap_links,
+)
 from structurer.replay.extract import (
     CompiledRules,
     extract_categories,
@@ -144,6 +151,9 @@ class PageReader:
         self.budget = guards.s.rule_budget     # seconds the rules may take on one page
         self.prefixes: list[tuple[str, tuple[str, ...]]] = []
         self.listed: set[int] = set()          # the item sets of list pages read so far
+        self.discovery = compile_discovery(compiled.rules)
+        self.start_key = canonical(compiled.rules.start_url)
+        self.sitemaps = 0                       # sitemap files read by this reader
 
     # ----- links and category paths ---------------------------------------------------------
     def register(self, url: str, path: tuple[str, ...]) -> None:
@@ -178,9 +188,14 @@ class PageReader:
         return Link(key, url, level, depth, path)
 
     # ----- one page ------------------------------------------------------------------------
-    def read(self, task: Task, text: str, url: str, size: int) -> Outcome:
-        """The outcome of ``task`` whose page (decoded ``text``, ``size`` bytes) ended at
-        ``url`` after redirects."""
+    def read(self, task: Task, text: str, url: str, size: int,
+             body: bytes | None = None) -> Outcome:
+        """The outcome of ``task`` whose page (decoded ``text``, ``size`` bytes: ``body``)
+        ended at ``url`` after redirects. A category-level page that is a sitemap (the
+        rule file's sitemap sources) is read as one."""
+        d = self.discovery
+        if task.level == CATEGORY and d.sitemaps and body is not None and is_sitemap(body):
+            return self._sitemap(task, body, url, size)
         tree = parse_html(text, url)
         o = Outcome(task, fingerprint=fingerprint(text) if self.fingerprints else None,
                     size=size)
@@ -188,9 +203,13 @@ class PageReader:
         if task.level == DETAIL:
             o.detail = extract_detail(self.c, tree, url, budget=self.budget)
             o.content = record_hash(o.detail) if self.fingerprints else None
+            for names, link in breadcrumb_links(d, tree, url, budget=self.budget):
+                ln = self.listish(link, CATEGORY, 1, names, skipped)
+                if ln is not None:
+                    self.register(ln.url, ln.path)
+                    o.links.append(ln)
         else:
-            found = extract_categories(self.c, tree, url, budget=self.budget) \
-                if task.level == CATEGORY else []
+            found = self._categories(task, tree, url)
             for name, link in found:
                 if not well_formed(link):       # one bad link does not cost the page
                     skipped.append("malformed")
@@ -200,13 +219,58 @@ class PageReader:
                 if ln is not None:
                     self.register(ln.url, ln.path)
                     o.links.append(ln)
+            self._start_links(task, o)
             # the start page's product grids ("featured") are not a category's products
-            if self.c.has_list and (task.level == LIST or task.depth > 0 or not found):
+            # (unless product breadcrumbs lead to categories: the grid's products do too)
+            if self.c.has_list and (task.level == LIST or task.depth > 0 or not found
+                                    or self.discovery.breadcrumb is not None):
                 self._items(task, tree, url, o, skipped)
             if self.fingerprints:
                 o.content = record_hash({"items": [i.fields for i in o.items or []],
                                          "categories": found, "next": o.next_url})
         return o
+
+    def _categories(self, task: Task, tree: Any, url: str) -> list[tuple[str, str]]:
+        """A category page's links: the menu XPath's, then the sources' (URLs once); the
+        start page also leads to the rule file's sitemaps."""
+        if task.level != CATEGORY:
+            return []
+        found = extract_categories(self.c, tree, url, budget=self.budget)
+        seen = {link for _, link in found}
+        found += [(n, u) for n, u in page_links(self.discovery, tree, url) if u not in seen]
+        return found
+
+    def _sitemap(self, task: Task, body: bytes, url: str, size: int) -> Outcome:
+        """A sitemap's outcome: the sitemaps an index names, the category URLs it lists
+        (at most ``max_sitemaps`` files per reader, ``max_sitemap_urls`` URLs a file)."""
+        o = Outcome(task, size=size)
+        s = self.guards.s
+        self.sitemaps += 1
+        got = sitemap_links(self.discovery, body, url, max_bytes=s.max_page_bytes,
+                            max_urls=s.max_sitemap_urls)
+        for more in got.more:
+            if self.sitemaps + len(o.links) >= s.max_sitemaps:
+                o.skipped.append("sitemaps")
+                continue
+            ln = self.listish(more, CATEGORY, task.depth, (), o.skipped)
+            if ln is not None:
+                o.links.append(ln)
+        for link in got.categories:
+            ln = self.listish(link, CATEGORY, max(task.depth, 1),
+                              self.category_path((), "", link), o.skipped)
+            if ln is not None:
+                self.register(ln.url, ln.path)
+                o.links.append(ln)
+        return o
+
+    def _start_links(self, task: Task, o: Outcome) -> None:
+        """The start page leads to the rule file's sitemaps too (read as category pages)."""
+        if task.depth != 0 or task.key != self.start_key:
+            return
+        for sitemap in self.discovery.sitemaps:
+            ln = self.listish(sitemap, CATEGORY, 0, (), o.skipped)
+            if ln is not None:
+                o.links.append(ln)
 
     def _items(self, task: Task, tree: Any, url: str, o: Outcome, skipped: list[str]) -> None:
         result = extract_list(self.c, tree, url, budget=self.budget)

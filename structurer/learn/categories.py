@@ -97,7 +97,7 @@ def link_groups(page: PageView, limit: int = 8) -> list[LinkGroup]:
         if nav in taken or any(anc in taken for anc in nav.iterancestors()):
             continue
         links = _links(nav, page)
-        if len(links) >= 3:
+        if len(links) >= 2:      # a shop of two departments has a two-link menu
             groups.append(LinkGroup(nav, links, 1.0 + math.log(len(links))))
     groups.sort(key=lambda g: g.score, reverse=True)
     return groups[:limit]

@@ -39,6 +39,7 @@ from structurer.learn.assemble import (
 )
 from structurer.learn.categories import LinkGroup, link_groups, same_site, url_shape
 from structurer.learn.detail import Layouts, learn_layouts
+from structurer.learn.discovery import deeper_lists, discover
 from structurer.learn.listing import ListLayouts, learn_list_layouts
 from structurer.learn.pagewalk import PagingPlan, learn_paging
 from structurer.learn.pagination import PaginationGuess
@@ -47,7 +48,7 @@ from structurer.learn.sampling import RenderSampler
 from structurer.lexicon import Lexicon
 from structurer.page.dom import link_href
 from structurer.page.view import PageView
-from structurer.rules.model import Levels, SiteRules
+from structurer.rules.model import CategoryLevel, Levels, SiteRules
 from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,8 @@ class Explorer:
         self.report = ExploreReport()
         self.views: dict[str, PageView] = {}
         self.walked: dict[str, PageView | None] = {}     # pages of pagination walks
+        # (sitemaps, the URLs they list), read once by category discovery
+        self.sitemaps: tuple[list[str], list[str]] | None = None
         self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
                                      settings.render)
 
@@ -191,8 +194,12 @@ class Explorer:
             listing += rendered
             for index, pages in probes.items():
                 probes[index] = [self.views.get(p.url, p) for p in pages]
+        deeper: list[PageView] = []
+        if len(listing) < 2:     # department pages only: their sub-categories list
+            deeper = await deeper_lists(self, entry, [p for p in probed if p.kind == "other"])
+            listing += deeper
         best = best_group(groups, probes)
-        if best is None or best[0] < 1:
+        if best is None or (best[0] < 1 and not deeper):
             return None, listing
         group = groups[best[1]]
         # list pages spread over the whole group (other departments may look different),
@@ -311,6 +318,7 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
         list=list_levels(layouts, lists, pagination, ex.lexicon.pagination,
                          decision("list")),
         detail=detail_level(detail_layouts, decision("detail")))
+    levels = await _discovered(ex, entry, group, levels, sample.pages, pagination)
     rules = assemble_rules(levels, site=site_of(entry.url), start_url=url, lexicon=ex.lexicon,
                            template_path=template_path, lists=lists, details=sample.pages)
     report = ex.report
@@ -324,6 +332,28 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
         report.notes.extend(detail_layouts.main.notes)
     report.shortfall = shortfall(rules, report.fetched, ex.settings.analyze_max_pages)
     return rules, report
+
+
+async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, levels: Levels,
+                      details: Sequence[PageView], pagination: PaginationGuess | None
+                      ) -> Levels:
+    """The levels with the category sources found (:mod:`structurer.learn.discovery`):
+    URL patterns, sources and, for a menu built by script, a browser for categories."""
+    crumb = next((r.xpath for r in levels.detail.fields.values() if r.kind == "breadcrumb"),
+                 None) if levels.detail else None
+    pages = sorted(u for u in (pagination.next_urls if pagination else []) if u)
+    menu = levels.category.link_xpath if levels.category else None
+    found = await discover(ex, entry, group, details, crumb, pages, menu)
+    ex.report.notes.extend(found.notes)
+    if not found.sources:
+        return levels
+    category = levels.category
+    render = category.render if category else ex.sampler.decision("category")
+    if found.scripted_menu and ex.sampler.unavailable is None:
+        render = render.model_copy(update={"mode": RenderMode.BROWSER})
+    update = {"render": render, "url_patterns": found.patterns, "sources": found.sources}
+    data = {**(category.model_dump() if category else {}), **update}
+    return levels.model_copy(update={"category": CategoryLevel.model_validate(data)})
 
 
 async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]

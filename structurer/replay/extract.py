@@ -151,7 +151,8 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
     baseline = levels.list.baseline if levels.list is not None else None
     return CompiledRules(
         rules, tuple(lists), tuple(details),
-        compile_xpath(category.link_xpath, "levels.category.link_xpath") if category else None,
+        compile_xpath(category.link_xpath, "levels.category.link_xpath")
+        if category and category.link_xpath else None,
         baseline.items_per_page if baseline is not None else None,
         label("levels.category.link_xpath", category.link_xpath if category else None))
 

@@ -271,7 +271,7 @@ async def _collect(rules: SiteRules, settings: Settings) -> list[LevelView]:
             if levels.category is not None:
                 view = LevelView("category", rules.start_url, levels.category.render,
                                  [FieldView("category link", levels.category.link_xpath,
-                                            PALETTE[0])])
+                                            PALETTE[0])] if levels.category.link_xpath else [])
                 views.append(view)
                 found = await sampler.sample(view, [rules.start_url], None, 1)
                 categories = found[0].links if found else []

@@ -295,14 +295,62 @@ class DetailLevel(DetailLayout):
     variants: list[DetailVariant] = Field(default_factory=list)
 
 
+def _check_pattern(value: str) -> str:
+    """A category URL pattern: a regex over a URL's path and sorted query, no backtracking."""
+    check_regex(value)
+    return value
+
+
+CategoryPattern = Annotated[str, AfterValidator(_check_pattern)]
+SourceKind = Literal["menu", "links", "inline_json", "breadcrumb", "sitemap"]
+
+
+class CategorySource(Strict):
+    """One place category links are found, and what analysis saw of it.
+
+    ``menu``: the level's ``link_xpath`` on category pages; ``links``: every link of a
+    category page whose URL matches ``url_patterns`` (tiles, sub-category lists);
+    ``inline_json``: URL strings of a category page's inline JSON state matching them;
+    ``breadcrumb``: the links of ``xpath`` on product pages (their trail); ``sitemap``:
+    the URLs of ``sitemaps`` (and the sitemaps they index) matching them.
+    """
+
+    kind: SourceKind
+    xpath: LinksXPath | None = None
+    sitemaps: list[str] = Field(default_factory=list)
+    found: int = Field(0, ge=0, description="category URLs it gave during analysis")
+    verified: int = Field(0, ge=0, description="of them fetched as list or category pages")
+    listed: int | None = Field(None, ge=0, description="sitemap: category URLs it lists")
+
+    @model_validator(mode="after")
+    def _complete(self) -> CategorySource:
+        if self.kind == "breadcrumb" and self.xpath is None:
+            raise ValueError("a breadcrumb source needs the 'xpath' of the trail's links")
+        if self.kind == "sitemap" and not self.sitemaps:
+            raise ValueError("a sitemap source needs 'sitemaps' (their URLs)")
+        return self
+
+
 class CategoryLevel(Strict):
     """Where the links to category (and sub-category) pages are."""
 
-    link_xpath: LinksXPath
+    link_xpath: LinksXPath | None = None
     render: RenderDecision = Field(default_factory=RenderDecision)
     max_depth: int = Field(3, ge=1, le=10)
     confidence: float = Field(1.0, ge=0, le=1)
     samples: list[str] = Field(default_factory=list)
+    # regexes a category URL's path (+ '?' + its query pairs sorted by key) fully matches
+    url_patterns: list[CategoryPattern] = Field(default_factory=list)
+    sources: list[CategorySource] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _reachable(self) -> CategoryLevel:
+        if self.link_xpath is None and not self.sources:
+            raise ValueError("a category level needs a 'link_xpath' or 'sources'")
+        needs = sorted({s.kind for s in self.sources} & {"links", "inline_json", "sitemap"})
+        if needs and not self.url_patterns:
+            raise ValueError(f"category sources {', '.join(needs)} need 'url_patterns'")
+        return self
 
 
 class Levels(Strict):

@@ -116,7 +116,7 @@ class RuleSpider(scrapy.Spider):
             ctype = response.headers.get("Content-Type")
             text, _ = decode_html(response.body, ctype.decode("latin-1") if ctype else None)
             outcome = site.read(task, text, response.url, len(response.body),
-                                bool(meta.get(RECOVERED)))
+                                bool(meta.get(RECOVERED)), response.body)
         except Exception as error:  # one unreadable page must not end the crawl
             outcome = unreadable(task, error)
         self.apply(site, outcome, meta)
@@ -131,6 +131,12 @@ class RuleSpider(scrapy.Spider):
         state, t, name = self.state, o.task, site.name
         tokens = meta.get(TOKENS, ())
         if t.level == DETAIL:
+            # categories a product page's breadcrumb leads to are queued like any others
+            found = [ln for ln in o.links if ln.level != DETAIL]
+            if found:
+                for link in state.store_page(name, t.key, t.path, found, False, None,
+                                             site.registered):
+                    self.crawler.engine.crawl(self.request(site, link, dont_filter=True))
             # the start page of detail-only rules is the one "list" page of its site
             rows = state.finish_detail(name, t.key, t.url, o.detail, t.depth == 0, tokens)
         else:

@@ -81,12 +81,13 @@ class Site:
             return False
         return True
 
-    def read(self, task: Task, text: str, url: str, size: int, recovered: bool) -> Outcome:
+    def read(self, task: Task, text: str, url: str, size: int, recovered: bool,
+             body: bytes | None = None) -> Outcome:
         self._page, self._recovered = set(), recovered
         if task.level == CATEGORY:
             self.reader.prefixes = self.state.prefixes(self.name)
         before = len(self.reader.prefixes)
-        outcome = self.reader.read(task, text, url, size)
+        outcome = self.reader.read(task, text, url, size, body)
         self.registered = self.reader.prefixes[before:]
         return outcome
 

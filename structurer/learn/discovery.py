@@ -1,0 +1,374 @@
+"""Category discovery: every place a shop shows its categories, verified while analyzing.
+
+Input: the analysis so far (the :class:`~structurer.learn.explore.Explorer` with every
+page it fetched, the entry page, the chosen menu group, the list pages, the sampled
+product pages, the breadcrumb XPath and the pagination URLs). Output: a
+:class:`Discovery` — the category URL patterns (learned from the list pages fetched,
+none matching a product URL or a further list page), the sources that gave category
+URLs (menu, links on category pages, inline JSON state, product breadcrumbs, sitemaps),
+each with how many it gave and how many of those were fetched as list pages, and
+whether the menu is built by a script (then the category level needs a browser).
+
+Candidates that no pattern covers yet are checked by fetching a few of each source
+(a list page joins the examples and the patterns are learned again), so a source
+counts only when it leads to pages that list items. Sitemaps are read from
+robots.txt's ``Sitemap:`` lines, else ``/sitemap.xml`` (indexes followed, bounded);
+their URLs are told apart by the patterns (products match the product URL patterns).
+Deterministic: candidates, patterns and sources are sorted.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from structurer.clean import parse_html
+from structurer.errors import AnalysisError, FetchError
+from structurer.learn.categories import LinkGroup, url_family
+from structurer.learn.patterns import learn_patterns
+from structurer.learn.trails import trail_xpath
+from structurer.page.catlinks import inline_json_links, matching_links, url_matches
+from structurer.page.sitemaps import parse_sitemap, robots_sitemaps
+from structurer.page.view import PageView
+from structurer.replay.xpaths import compile_xpath
+from structurer.rules.model import CategorySource, SourceKind
+
+if TYPE_CHECKING:
+    from structurer.learn.explore import Explorer
+
+log = logging.getLogger(__name__)
+
+__all__ = ["Discovery", "deeper_lists", "discover"]
+
+CHECKS_PER_SOURCE = 3       # unproven candidates of one source fetched to check them
+VERIFY_ROUNDS = 2           # fetch pattern-matching candidates, tighten, fetch again
+MAX_SITEMAP_FILES = 6       # sitemap files read while analyzing (an index and its parts)
+_PAGE_SOURCES: tuple[SourceKind, ...] = ("menu", "links", "inline_json", "breadcrumb")
+
+
+@dataclass
+class Discovery:
+    patterns: list[str] = field(default_factory=list)
+    sources: list[CategorySource] = field(default_factory=list)
+    scripted_menu: bool = False          # links only the rendered entry page shows
+    notes: list[str] = field(default_factory=list)
+
+
+def _same_host(url: str, base: str) -> bool:
+    return urlsplit(url).netloc.lower() == urlsplit(base).netloc.lower()
+
+
+class _Finder:
+    """The candidates of each source and what is known of each URL."""
+
+    def __init__(self, ex: Explorer, entry: PageView) -> None:
+        self.ex, self.entry = ex, entry
+        self.found: dict[SourceKind, list[str]] = {k: [] for k in (*_PAGE_SOURCES, "sitemap")}
+        self.sitemaps: list[str] = []
+        self.pages_with: Counter[str] = Counter()   # URL -> pages (or files) giving it
+
+    def add(self, kind: SourceKind, urls: Sequence[str]) -> None:
+        have = self.found[kind]
+        for url in dict.fromkeys(urls):
+            if _same_host(url, self.entry.url):
+                self.pages_with[url] += 1
+                if url not in have:
+                    have.append(url)
+
+    def lists(self, exclude: set[str]) -> list[str]:
+        """List pages fetched (not the entry, a product page with a related grid, or a
+        further page of a list)."""
+        return sorted(u for u, v in self.ex.views.items()
+                      if v.kind == "list" and u not in exclude and u != self.entry.url)
+
+
+async def discover(ex: Explorer, entry: PageView, group: LinkGroup | None,
+                   details: Sequence[PageView], breadcrumb: str | None,
+                   pages: Sequence[str], menu: str | None = None) -> Discovery:
+    """The category sources of the shop (see the module docstring); ``pages`` are the
+    URLs of further list pages (pagination), which no category pattern may match;
+    ``menu`` is the category level's link XPath (what it reaches needs no check)."""
+    f = _Finder(ex, entry)
+    if group is not None:
+        f.add("menu", group.urls)
+    if menu is not None:
+        f.add("menu", _menu_links(f, menu))
+    products = sorted({u for u, v in ex.views.items() if v.kind == "detail"}
+                      | {p.url for p in details})
+    against = sorted(set(products) | set(pages))
+    skip = set(against)
+    patterns = learn_patterns(f.lists(skip), against)
+    breadcrumb = trail_xpath(details, entry, [_compile(p) for p in patterns], breadcrumb)
+    _page_candidates(f, patterns, breadcrumb, details)
+    await _read_sitemaps(f)
+    for kind in (*_PAGE_SOURCES, "sitemap"):
+        patterns = await _check(f, kind, patterns, skip, against, products)
+    patterns = await _verify(f, patterns, skip, against)
+    out = Discovery(patterns=patterns)
+    compiled = [_compile(p) for p in patterns]
+    rendered = ex.sampler.rendered_pages.get(entry.url)
+    if rendered is not None and compiled:
+        raw = {u for _, u in matching_links(entry.tree, entry.url, compiled)}
+        view = PageView.from_html(rendered.final_url or entry.url, rendered.text, ex.lexicon)
+        more = [u for _, u in matching_links(view.tree, view.url, compiled) if u not in raw]
+        if more:
+            out.scripted_menu = True
+            f.add("links", more)
+    lists = set(f.lists(skip))
+    cats = _categories(f, compiled, lists)
+    out.sources = _sources(f, cats, breadcrumb, lists) if patterns else []
+    out.notes = _notes(cats)
+    return out
+
+
+async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[PageView],
+                       limit: int = 6) -> list[PageView]:
+    """List pages one level down, when the menu leads only to department pages (links
+    to sub-categories, no products): the departments' links (as rendered, when a
+    browser rendered them), the entry's inline JSON URLs and the sitemap's, those shaped
+    like the department URLs (extension and query keys), spread, fetched."""
+    f = _Finder(ex, entry)
+    for page in departments:
+        rendered = ex.sampler.rendered_pages.get(page.url)
+        view = PageView.from_html(rendered.final_url or page.url, rendered.text, ex.lexicon) \
+            if rendered is not None else page
+        f.add("links", [u for _, u in _all_links(view)])
+    f.add("inline_json", _inline_json(entry))
+    await _read_sitemaps(f)
+    shapes = {url_family(p.url)[1:] for p in departments}
+    tops = {p.url for p in departments}
+    seen: list[str] = []
+    for kind in ("links", "inline_json", "sitemap"):
+        seen += [u for u in f.found[kind] if u not in seen]
+    todo = [u for u in seen if u not in ex.views and u not in tops
+            and url_family(u)[1:] in shapes and urlsplit(u).path not in ("", "/")]
+    room = ex.settings.analyze_max_pages - ex.report.fetched - 20
+    if not todo or room <= 0:
+        return []
+    step = max(1, len(todo) // limit)
+    picks = todo[::step][:min(limit, room)]
+    return [p for p in await ex.views_of(picks, "list", record=False) if p.kind == "list"]
+
+
+def _compile(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+def _menu_links(f: _Finder, menu: str) -> list[str]:
+    """The URLs the menu XPath selects on the entry and the category-like pages."""
+    xpath = compile_xpath(menu, "menu")
+    out: list[str] = []
+    for page in [f.entry] + [v for _, v in sorted(f.ex.views.items()) if v.kind == "list"]:
+        for a in xpath(page.tree):
+            href = a.get("href") if hasattr(a, "get") else None
+            if href and not href.startswith(("#", "javascript:")):
+                out.append(_absolute(page.url, href))
+    return out
+
+
+async def _verify(f: _Finder, patterns: list[str], pages: set[str],
+                  against: list[str]) -> list[str]:
+    """The patterns, tightened until the candidates they add to the menu's links hold
+    up: a few not fetched yet (those most pages link to first: site-wide promotions,
+    then the rest) are fetched (failures once more); one that is no category page (an
+    error twice, a page neither listing products nor linking to a list page the entry
+    does not link to) becomes a
+    counter-example and the patterns are learned again (none left: the sources go)."""
+    ex, bad = f.ex, list(against)
+    menu = set(f.found["menu"])
+    for _ in range(VERIFY_ROUNDS):
+        compiled = [_compile(p) for p in patterns]
+        if not compiled:
+            return patterns
+        picks: list[str] = []
+        for kind in ("links", "inline_json", "breadcrumb", "sitemap"):
+            todo = sorted((u for u in f.found[kind]
+                           if u not in ex.views and u not in pages and u not in menu
+                           and u not in bad and u not in picks
+                           and url_matches(compiled, u)),
+                          key=lambda u: (-f.pages_with[u], u))
+            picks += todo[:CHECKS_PER_SOURCE]
+        if not picks or ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
+            return patterns
+        await ex.views_of(picks, "list", record=False)
+        failed = [u for u in picks if u not in ex.views]     # a 500 may be passing
+        if failed and ex.report.fetched + len(failed) <= ex.settings.analyze_max_pages:
+            await ex.views_of(failed, "list", record=False)
+        wrong = [u for u in picks if not _category_page(f, u, compiled)]
+        if not wrong:
+            return patterns
+        log.info("category pattern checks: %d of %d are no category page", len(wrong),
+                 len(picks))
+        bad += wrong
+        patterns = learn_patterns(f.lists(pages), bad)
+    return patterns
+
+
+def _category_page(f: _Finder, url: str, compiled: list[re.Pattern[str]]) -> bool:
+    """A fetched candidate lists products, or leads to a list page (a department)
+    that the entry page does not link to itself (site-wide links prove nothing)."""
+    view = f.ex.views.get(url)
+    if view is None:
+        return False
+    if view.kind == "list":
+        return True
+    lists = {u for u, v in f.ex.views.items() if v.kind == "list"}
+    chrome = {u for _, u in _all_links(f.entry)}
+    return any(u in lists and u not in chrome and url_matches(compiled, u)
+               for _, u in _all_links(view))
+
+
+def _page_candidates(f: _Finder, patterns: list[str], breadcrumb: str | None,
+                     details: Sequence[PageView]) -> None:
+    """Links of the category-like pages fetched (entry, lists, department pages),
+    inline JSON URLs, and the links of the product pages' breadcrumb trails."""
+    ex = f.ex
+    pages = [f.entry] + [v for u, v in sorted(ex.views.items())
+                         if v.kind in ("list", "other") and u != f.entry.url]
+    for page in pages:
+        f.add("links", [u for _, u in _all_links(page)])
+        f.add("inline_json", _inline_json(page))
+    if breadcrumb:
+        xpath = compile_xpath(breadcrumb, "breadcrumb")
+        for page in sorted(details, key=lambda p: p.url):
+            for a in xpath(page.tree):
+                href = a.get("href") if hasattr(a, "get") else None
+                if href:
+                    f.add("breadcrumb", [_absolute(page.url, href)])
+
+
+def _inline_json(page: PageView) -> list[str]:
+    """The page's inline JSON URLs (read from its HTML: a view's scripts are emptied)."""
+    if "<script" not in page.html:
+        return []
+    return [u for _, u in inline_json_links(parse_html(page.html, base_url=page.url),
+                                            page.url)]
+
+
+def _absolute(base: str, href: str) -> str:
+    return urldefrag(urljoin(base, href.strip()))[0]
+
+
+def _all_links(page: PageView) -> list[tuple[str, str]]:
+    return [("", _absolute(page.url, a.get("href", ""))) for a in page.body.iter("a")
+            if a.get("href") and not a.get("href", "").startswith(("#", "javascript:",
+                                                                   "mailto:", "tel:"))]
+
+
+async def _read_sitemaps(f: _Finder) -> None:
+    """The URLs the shop's sitemaps list (robots.txt's, else /sitemap.xml; indexes
+    followed), read through the analysis fetcher (its scope and robots.txt) once per
+    analysis."""
+    ex = f.ex
+    if ex.sitemaps is None:
+        ex.sitemaps = await _sitemap_urls(ex, f.entry.url)
+    roots, urls = ex.sitemaps
+    f.sitemaps += [u for u in roots if u not in f.sitemaps]
+    f.add("sitemap", urls)
+
+
+async def _sitemap_urls(ex: Explorer, start: str) -> tuple[list[str], list[str]]:
+    """(sitemaps that listed URLs or indexes, the page URLs they list)."""
+    parts = urlsplit(start)
+    origin = f"{parts.scheme}://{parts.netloc}"
+    roots: list[str] = []
+    try:
+        robots = await ex.sampler.fetch_raw(origin + "/robots.txt")
+        roots = robots_sitemaps(robots.text, origin + "/")
+    except FetchError:
+        pass
+    roots = [u for u in roots if _same_host(u, start)] or [origin + "/sitemap.xml"]
+    todo, read = list(roots), 0
+    found: list[str] = []
+    urls: list[str] = []
+    settings = ex.settings
+    while todo and read < MAX_SITEMAP_FILES:
+        url = todo.pop(0)
+        read += 1
+        try:
+            page = await ex.sampler.fetch_raw(url)
+        except (FetchError, AnalysisError):
+            continue
+        sitemap = parse_sitemap(page.body, page.final_url or url,
+                                max_bytes=settings.max_page_bytes,
+                                max_urls=settings.max_sitemap_urls)
+        if not sitemap.urls:
+            continue
+        if url in roots and url not in found:
+            found.append(url)
+        if sitemap.index:
+            todo += [u for u in sitemap.urls if _same_host(u, start)]
+        else:
+            urls += sitemap.urls
+    return found, urls
+
+
+async def _check(f: _Finder, kind: SourceKind, patterns: list[str], pages: set[str],
+                 against: list[str], products: list[str]) -> list[str]:
+    """Fetch a few of the source's candidates no pattern covers (and no product pattern
+    claims); list pages among them join the examples and the patterns are learned again."""
+    ex = f.ex
+    compiled = [_compile(p) for p in patterns]
+    product_patterns = [_compile(p) for p in learn_patterns(products, f.lists(pages))]
+    todo = [u for u in f.found[kind]
+            if u not in ex.views and u not in pages
+            and not url_matches(compiled, u)
+            and not url_matches(product_patterns, u)
+            and urlsplit(u).path not in ("", "/")]
+    if not todo:
+        return patterns
+    step = max(1, len(todo) // CHECKS_PER_SOURCE)
+    picks = todo[::step][:CHECKS_PER_SOURCE]
+    if ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
+        return patterns
+    await ex.views_of(picks, "list", record=False)
+    return learn_patterns(f.lists(pages), against) or patterns
+
+
+def _categories(f: _Finder, compiled: list[re.Pattern[str]], lists: set[str]
+                ) -> dict[SourceKind, list[str]]:
+    """Per source, its candidates that are categories: those matching a pattern (each
+    pattern covers list pages fetched, and no product or further list page); with no
+    pattern, the menu's links (the crawl follows them all)."""
+    return {kind: sorted(u for u in urls if url_matches(compiled, u)
+                         or (kind == "menu" and not compiled))
+            for kind, urls in f.found.items()}
+
+
+def _sources(f: _Finder, cats: dict[SourceKind, list[str]], breadcrumb: str | None,
+             lists: set[str]) -> list[CategorySource]:
+    """The sources the crawl replays (the menu is the level's ``link_xpath``)."""
+    out: list[CategorySource] = []
+    for kind in ("links", "inline_json", "breadcrumb", "sitemap"):
+        found = cats[kind]
+        if not found:
+            continue
+        verified = sum(u in lists for u in found)
+        if kind == "breadcrumb":
+            out.append(CategorySource(kind=kind, xpath=breadcrumb, found=len(found),
+                                      verified=verified))
+        elif kind == "sitemap":
+            out.append(CategorySource(kind=kind, sitemaps=sorted(f.sitemaps),
+                                      found=len(found), verified=verified,
+                                      listed=len(found)))
+        else:
+            out.append(CategorySource(kind=kind, found=len(found), verified=verified))
+    return out
+
+
+def _notes(cats: dict[SourceKind, list[str]]) -> list[str]:
+    """The analyze summary's lines: categories per source, the sitemap's reached."""
+    every = set().union(*cats.values())
+    parts = [f"{k} {len(cats[k])}" for k in (*_PAGE_SOURCES, "sitemap") if cats[k]]
+    notes = [f"categories found: {len(every)} ({', '.join(parts) or 'none'})"]
+    listed = set(cats["sitemap"])
+    if listed:
+        by_links = listed & set().union(*(cats[k] for k in _PAGE_SOURCES))
+        notes.append(f"sitemap lists {len(listed)} categories; the pages' links reach "
+                     f"{len(by_links)} of them, the sitemap source all")
+    return notes

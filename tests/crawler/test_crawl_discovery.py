@@ -1,0 +1,120 @@
+"""The crawl replays each category source of a rule file: links on category pages
+(sub-category tiles of a parent page that lists no products), inline JSON state,
+product breadcrumbs and sitemaps (robots.txt's, through an index). Each source is the
+only way to one category of this shop, so leaving it out loses exactly that category."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from structurer.config import Settings
+from structurer.crawler.engine import crawl_site
+from structurer.rules import rules_from_text
+from tests.conftest import rule_text
+
+NS = 'xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"'
+CRUMBS = ('<ol class="crumbs"><li><a href="/">Home</a></li>{links}<li>{name}</li></ol>')
+
+
+def _list(name: str, products: list[str], extra: str = "") -> str:
+    items = "".join(f'<li><a href="/p/{p}.html">{p}</a></li>' for p in products)
+    return (f"<html><body><nav id='menu'><a href='/c/top/'>Top</a></nav><h1>{name}</h1>"
+            f"{extra}<ul class='grid'>{items}</ul></body></html>")
+
+
+def _detail(name: str, trail: list[tuple[str, str]]) -> str:
+    links = "".join(f'<li><a href="{u}">{n}</a></li>' for n, u in trail)
+    return (f"<html><body>{CRUMBS.format(links=links, name=name)}<h1>{name}</h1>"
+            "</body></html>")
+
+
+def _shop(base: str) -> dict[str, str]:
+    state = {"nav": [{"name": "Json", "url": "/c/json/"}]}
+    home = ("<html><head><script>window.__STATE__ = " + json.dumps(state) + ";</script>"
+            "</head><body><nav id='menu'><a href='/c/top/'>Top</a></nav></body></html>")
+    tiles = "<ul class='tiles'><li><a href='/c/top/tiled/'>Tiled</a></li></ul>"
+    index = (f'<?xml version="1.0"?><sitemapindex {NS}><sitemap><loc>{base}/sitemap-c.xml'
+             "</loc></sitemap></sitemapindex>")
+    urls = "".join(f"<url><loc>{base}{p}</loc></url>"
+                   for p in ("/c/top/", "/c/mapped/", "/p/mapped-1.html"))
+    return {
+        "/": home,
+        "/robots.txt": f"User-agent: *\nDisallow: /cart\nSitemap: {base}/sitemap_index.xml\n",
+        "/sitemap_index.xml": index,
+        "/sitemap-c.xml": f'<?xml version="1.0"?><urlset {NS}>{urls}</urlset>',
+        "/c/top/": _list("Top", [], tiles),                   # links only, no products
+        "/c/top/tiled/": _list("Tiled", ["tiled-1"]),
+        "/c/json/": _list("Json", ["json-1"]),
+        "/c/mapped/": _list("Mapped", ["mapped-1"]),
+        "/c/crumbed/": _list("Crumbed", ["crumbed-1"]),
+        "/p/tiled-1.html": _detail("tiled-1", [("Top", "/c/top/"), ("Tiled", "/c/top/tiled/"),
+                                               ("Crumbed", "/c/crumbed/")]),
+        "/p/json-1.html": _detail("json-1", [("Json", "/c/json/"), ("Crumbed", "/c/crumbed/")]),
+        "/p/mapped-1.html": _detail("mapped-1", [("Mapped", "/c/mapped/"),
+                                                 ("Crumbed", "/c/crumbed/")]),
+        "/p/crumbed-1.html": _detail("crumbed-1", [("Crumbed", "/c/crumbed/")]),
+    }
+
+
+SOURCES = {
+    "links": "- {kind: links}",
+    "inline_json": "- {kind: inline_json}",
+    "breadcrumb": "- {kind: breadcrumb, xpath: \"//ol[@class='crumbs']//a\"}",
+    "sitemap": "- {kind: sitemap, sitemaps: ['http://SITE/sitemap_index.xml']}",
+}
+#: the product only each source leads to
+ONLY = {"links": "tiled-1", "inline_json": "json-1", "breadcrumb": "crumbed-1",
+        "sitemap": "mapped-1"}
+
+
+def _rules(site: str, kinds: list[str]) -> Any:
+    sources = "\n".join("      " + SOURCES[k].replace("SITE", site) for k in kinds)
+    levels = f"""
+  category:
+    link_xpath: //nav[@id='menu']//a
+    url_patterns: ['/c/(?:[^/?]+/)*[^/?]+/']
+    sources:
+{sources}
+  list:
+    item_xpath: //ul[@class='grid']/li
+    detail_link_xpath: ./a
+    fields:
+      name: {{xpath: ./a, kind: text}}
+  detail:
+    fields:
+      name: {{xpath: //h1, kind: text}}
+"""
+    return rules_from_text(rule_text(site, levels), "discovery.yaml")
+
+
+def _crawl(tiny_site: Callable[[dict[str, str]], str], tmp_path: Path,
+           kinds: list[str]) -> list[dict[str, Any]]:
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    pages.update(_shop(base))
+    out = tmp_path / "out.jsonl"
+    result = crawl_site(_rules(base.split("//")[1], kinds), out, Settings())
+    assert result.finished
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+def test_every_source_together_reaches_every_category(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    records = _crawl(tiny_site, tmp_path, list(SOURCES))
+    assert sorted(r["name"] for r in records) == sorted(ONLY.values())
+    by_name = {r["name"]: r for r in records}
+    assert ["Top", "Tiled"] in by_name["tiled-1"]["categories"]    # the tile's own path
+
+
+@pytest.mark.parametrize("kind", list(SOURCES))
+def test_each_source_is_the_way_to_its_category(
+        kind: str, tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    records = _crawl(tiny_site, tmp_path, [k for k in SOURCES if k != kind])
+    names = {r["name"] for r in records}
+    assert ONLY[kind] not in names
+    assert names == set(ONLY.values()) - {ONLY[kind]}
