@@ -150,42 +150,78 @@ def _inner_html(el: Any) -> str:
                            for child in el)).strip()
 
 
-_LAZY_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-srcset",
-               "srcset", "data-original-src", "data-zoom-image", "data-large_image")
+#: attributes holding a larger rendition than ``src`` (zoom, lightbox, full size), best first
+_LARGE_ATTRS = ("data-zoom-image", "data-zoom", "data-large_image", "data-large-image",
+                "data-large", "data-full", "data-full-image", "data-highres", "data-hires",
+                "data-big", "data-zoom-src")
+_LAZY_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-original-src")
+_SRCSETS = ("srcset", "data-srcset")
 _PLACEHOLDER = re.compile(r"blank|spacer|1x1|placeholder|pixel\.|transparent\.|loading\.|"
-                          r"lazy\.|grey\.gif|gray\.gif|empty\.")
+                          r"lazy\.|grey\.gif|gray\.gif|empty\.|(?<![a-z])no[-_]?(?:image|img|photo|picture)|"
+                          r"image[-_]?(?:coming|not[-_]?available|missing)|coming[-_]?soon|"
+                          r"missing[-_]?(?:image|img)")
+_PLACEHOLDER_DIR = re.compile(r"/(?:placeholders?|no[-_]?image)/", re.IGNORECASE)
+_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|webp|gif|avif|svg|bmp|tiff?)(?:[?#]|$)", re.IGNORECASE)
 _BG_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
 
 
 def _is_placeholder(src: str) -> bool:
+    """A lazy-loading stand-in or the shop's "no image" picture, not the product's."""
     src = src.strip()
     if not src or src[:5].lower() == "data:":
         return True
-    return _PLACEHOLDER.search(src.lower(), src.rfind("/") + 1) is not None
+    path = src.split("?", 1)[0]
+    return (_PLACEHOLDER.search(src.lower(), src.rfind("/") + 1) is not None
+            or _PLACEHOLDER_DIR.search(path) is not None)
+
+
+def _largest(srcset: str) -> str | None:
+    """The widest (or densest) candidate of a ``srcset``; the last one without sizes."""
+    best: tuple[float, str] | None = None
+    for i, part in enumerate(p.strip() for p in srcset.split(",")):
+        bits = part.split()
+        if not bits:
+            continue
+        size = bits[1] if len(bits) > 1 else "1x"
+        try:
+            weight = float(size[:-1]) if size[-1:] in ("w", "x") else float(i)
+        except ValueError:
+            weight = float(i)
+        if best is None or weight >= best[0]:
+            best = (weight, bits[0])
+    return best[1] if best else None
+
+
+def _zoom_link(img: Any) -> str | None:
+    """``<a href="large.jpg"><img src="medium.jpg"></a>``: the link's picture."""
+    parent = img.getparent()
+    for node in (parent, parent.getparent() if parent is not None else None):
+        if node is not None and node.tag == "a":
+            href = (node.get("href") or "").strip()
+            return href if _IMAGE_FILE.search(href) else None
+    return None
 
 
 def image_source(el: Any) -> str | None:
-    """The real picture of an ``<img>`` (or of the first one inside ``el``): ``src``
-    unless it is a lazy-loading placeholder, else ``data-src``/``data-original``/...,
-    else the first ``srcset`` candidate; a CSS ``background-image`` as a last resort."""
+    """The real picture of an ``<img>`` (or of the first one inside ``el``) at the best
+    size the page offers: a zoom or full-size attribute (``data-zoom-image``), the
+    largest ``srcset`` entry, a link around it to the picture file, then ``src`` unless
+    it is a lazy-loading or "no image" placeholder, else ``data-src``/``data-original``;
+    a CSS ``background-image`` as a last resort. A placeholder is no picture (None)."""
     if el.tag not in ("img", "source"):
         img = next(el.iter("img"), None)
         if img is None:
             style = el.get("style") or ""
-            found = _BG_URL.search(style) if "url(" in style else None
-            return found.group(1).strip() if found else None
+            url = _BG_URL.search(style) if "url(" in style else None
+            return url.group(1).strip() if url and not _is_placeholder(url.group(1)) else None
         el = img
-    src: str | None = el.get("src")
-    if src is not None and not _is_placeholder(src):
-        return src.strip()
-    for attr in _LAZY_ATTRS:
-        value: str | None = el.get(attr)
-        if value and value.strip():
-            candidate = value.strip()
-            if "srcset" in attr:
-                candidate = candidate.split(",", 1)[0].strip().split(" ", 1)[0]
-            if candidate and not _is_placeholder(candidate):
-                return candidate
+    found: list[str | None] = [el.get(a) for a in _LARGE_ATTRS]
+    found += [_largest(el.get(a) or "") for a in _SRCSETS]
+    found += [_zoom_link(el), el.get("src")]
+    found += [el.get(a) for a in _LAZY_ATTRS]
+    for candidate in found:
+        if candidate and candidate.strip() and not _is_placeholder(candidate):
+            return str(candidate).strip()
     return None
 
 

@@ -229,8 +229,24 @@ IMAGES = [
      "//img", "https://shop.example/img/b.jpg"),
     ("data-uri-data-src", '<img src="data:image/gif;base64,R0lGOD" data-src="//cdn.example/c.jpg">',
      "//img", "https://cdn.example/c.jpg"),
-    ("spacer-srcset", '<img src="/s/spacer.gif" srcset="/img/d-320.jpg 320w, /img/d-640.jpg 640w">',
-     "//img", "https://shop.example/img/d-320.jpg"),
+    ("spacer-srcset-largest", '<img src="/s/spacer.gif" srcset="/img/d-320.jpg 320w, '
+     '/img/d-640.jpg 640w">', "//img", "https://shop.example/img/d-640.jpg"),
+    # the best size the page offers: srcset's widest, a zoom attribute, a link to the file
+    ("srcset-over-src", '<img src="/img/m.jpg?w=600" srcset="/img/m.jpg?w=600 600w, '
+     '/img/m.jpg 1200w">', "//img", "https://shop.example/img/m.jpg"),
+    ("srcset-density", '<img src="/img/n.jpg" srcset="/img/n.jpg 1x, /img/n@2x.jpg 2x">', "//img",
+     "https://shop.example/img/n@2x.jpg"),
+    ("data-zoom-image", '<img src="/img/o.jpg?w=600" data-zoom-image="/img/o.jpg">', "//img",
+     "https://shop.example/img/o.jpg"),
+    ("zoom-link", '<a href="/img/p.png" data-lightbox="x"><img src="/img/p.png?w=600"></a>',
+     "//img", "https://shop.example/img/p.png"),
+    ("product-link-is-no-zoom", '<a href="/p/q.html"><img src="/img/q.jpg"></a>', "//img",
+     "https://shop.example/img/q.jpg"),
+    # a shop's "no image" picture is no picture
+    ("no-image-file", '<img src="/static/img/no-image.svg">', "//img", None),
+    ("placeholder-folder", '<img src="/media/placeholder/default.png">', "//img", None),
+    ("piano-images-is-real", '<img src="/img/piano-images.jpg">', "//img",
+     "https://shop.example/img/piano-images.jpg"),
     ("1x1-data-lazy-src", '<img src="/p/1x1.png" data-lazy-src="/img/e.jpg">', "//img",
      "https://shop.example/img/e.jpg"),
     ("placeholder-data-srcset", '<img src="placeholder.svg" data-srcset="/img/f.jpg 2x">',

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
+from structurer.kinds import parse_money
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import MONEY_RE, NUMBER_RE, norm_space
@@ -141,9 +142,8 @@ def agreement(values: Sequence[str | None], hints: Sequence[str | None], kind: s
         if not value:
             continue
         if kind == "money":
-            a = NUMBER_RE.findall(value.replace(",", "").replace(" ", ""))
-            b = NUMBER_RE.findall(hint.replace(",", "").replace(" ", ""))
-            hits += bool(a and b and a[0] == b[0]) or _norm_value(value) == _norm_value(hint)
+            a, b = parse_money(value).amount, parse_money(hint).amount
+            hits += (a is not None and a == b) or _norm_value(value) == _norm_value(hint)
             continue
         nv, nh = _norm_value(value), _norm_value(hint)
         if nv == nh:
