@@ -46,7 +46,7 @@ __all__ = [
     "DEFAULT_AVAILABILITY", "Base", "Money", "Phrases", "Post", "ValueSpec", "compile_phrases",
     "currency_code", "element_text", "field_value", "image_source", "link_target",
     "parse_availability", "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating",
-    "plain_text",
+    "plain_text", "rating_source",
 ]
 
 Post = Callable[[list[str], "Base"], list[str]]
@@ -225,6 +225,42 @@ def image_source(el: Any) -> str | None:
     return None
 
 
+#: star ratings given by markup alone: ``rating-4``/``rating-4-5`` classes, class number
+#: words (``stars three``: CSS class names are English), a star bar's width, attributes
+_RATING_CLASS = re.compile(r"^(?:rating|stars?|rated|score)[-_]?([0-5])(?:[-_.]([0-9]{1,2}))?$")
+_RATING_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+_RATING_HINTS = ("rating", "star", "rated", "score")
+_RATING_ATTRS = ("aria-label", "title", "data-rating", "data-score", "data-value", "content")
+_WIDTH = re.compile(r"(?<![-\w])width\s*:\s*(\d{1,3}(?:\.\d+)?)\s*%")
+
+
+def rating_source(el: Any) -> str | None:
+    """A star rating the markup gives without a number in the text (``4.5``): in an
+    attribute (``aria-label="Rated 4.1 out of 5"``), a class (``rating-4-5``, ``stars
+    three``) or a bar's width (``style="width:80%"`` is 4 of 5) of ``el`` or inside it;
+    None when there is none (the text beside, a review count, is not read)."""
+    for node in el.iter():
+        if not isinstance(node.tag, str):
+            continue
+        for attr in _RATING_ATTRS:
+            value = node.get(attr)
+            if value and _DIGIT.search(value) and len(value) <= 60:
+                return str(value)
+        tokens = (node.get("class") or "").lower().split()
+        rated = any(h in t for t in tokens for h in _RATING_HINTS)
+        for token in tokens:
+            found = _RATING_CLASS.match(token)
+            if found:
+                return f"{found[1]}.{found[2] or 0}"
+            if rated and token in _RATING_WORDS:
+                return _RATING_WORDS[token]
+        width = _WIDTH.search(node.get("style") or "")
+        if width and (rated or any(h in (a.get("class") or "").lower() for a in
+                                   node.iterancestors() for h in _RATING_HINTS)):
+            return f"{float(width[1]) / 20:g}"
+    return None
+
+
 def link_target(el: Any) -> str | None:
     """``@href`` of a link element, else of the first ``<a href>`` inside it."""
     href = el.get("href")
@@ -239,7 +275,7 @@ def link_target(el: Any) -> str | None:
 
 _TEXT_ATTRS = ("content", "value", "title", "aria-label", "alt")
 _OWN_VALUE = frozenset({"meta", "link", "time", "img", "input"})
-_TEXTUAL = frozenset({"text", "money", "integer", "rating", "availability", "breadcrumb",
+_TEXTUAL = frozenset({"text", "money", "integer", "availability", "breadcrumb",
                       "datetime"})
 
 
@@ -259,6 +295,8 @@ def _raw(node: Any, kind: str) -> str | None:
         return None
     if kind == "image":
         return image_source(node)
+    if kind == "rating":
+        return _rating_raw(node)
     if kind == "url":
         return link_target(node)
     if kind == "html":
@@ -276,6 +314,17 @@ def _raw(node: Any, kind: str) -> str | None:
         if value and value.strip():
             return value
     return str(node.get("class") or "") if kind == "availability" else text
+
+
+def _rating_raw(node: Any) -> str | None:
+    """A rating element's value: what its markup says (:func:`rating_source`), else its
+    text when that reads as a rating (a first number of at most 5, not a review count)."""
+    marked = rating_source(node)
+    if marked is not None:
+        return marked
+    text = element_text(node)
+    first = parse_rating(text) if text else None
+    return text if first is not None and first <= 5 else None
 
 
 def _crumb_parts(el: Any) -> list[str]:

@@ -375,3 +375,22 @@ def test_multiple() -> None:
     prices = extract("<b>$1</b><b>$2.50</b>", "//b", "money", multiple=True)
     assert [m.amount for m in prices] == [1.0, 2.5]
     assert extract(markup, "//table", "text", multiple=True) == []
+
+
+RATINGS = [
+    ("class-word", '<div class="rating"><p class="stars three"><i></i></p><span>(12)</span></div>',
+     3.0),
+    ("class-number-half", '<div class="rating"><span class="rating rating-4-5"></span>'
+     "<span>(341)</span></div>", 4.5),
+    ("width", '<div class="rating"><span class="stars-outer"><span class="stars-inner" '
+     'style="width:80%"></span></span><span>(7 reviews)</span></div>', 4.0),
+    ("aria", '<div class="rating" role="img" aria-label="Rated 4.1 out of 5">★★★★☆</div>', 4.1),
+    ("text", '<div class="rating"><span>4,1 / 5</span> <span>8 reviews</span></div>', 4.1),
+    ("only-a-review-count", '<div class="rating"><span>(12 reviews)</span></div>', None),
+]
+
+
+@pytest.mark.parametrize(("markup", "expected"), [r[1:] for r in RATINGS],
+                         ids=[r[0] for r in RATINGS])
+def test_rating_from_markup_never_the_review_count(markup: str, expected: float | None) -> None:
+    assert extract(markup, "//div[contains(@class, 'rating')]", "rating") == expected

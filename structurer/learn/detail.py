@@ -19,6 +19,7 @@ from lxml.html import HtmlElement
 from structurer.learn import xpaths
 from structurer.learn.fields import (
     FieldChoice,
+    agreement,
     assign,
     common_prefix_post,
     money_order,
@@ -33,7 +34,7 @@ from structurer.page.scope import buy_control, card_holders, inside, main_region
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 from structurer.structured import jsonld_value
-from structurer.values import compile_phrases, parse_availability
+from structurer.values import compile_phrases, parse_availability, parse_rating, rating_source
 
 _SKIP_TAGS = frozenset({"footer", "aside"})
 
@@ -108,6 +109,11 @@ def _label_xpath(slot: Slot, pages: Sequence[PageView],
     return None
 
 
+def _readable(el: HtmlElement) -> bool:
+    """Whether an element reads as a value (an empty ``<p>&nbsp;</p>`` reads as null)."""
+    return bool(text_of(el)) or any(el.get(a) for a in ("src", "content", "href"))
+
+
 def _signature(el: HtmlElement) -> str:
     return f"{el.tag}.{'.'.join(sorted((el.get('class') or '').split()))}"
 
@@ -132,12 +138,14 @@ def _reaches_noise(got: Sequence[object], skip: set[HtmlElement]) -> bool:
 
 def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
                     noise: Sequence[set[HtmlElement]] = (),
-                    scope: str | None = None) -> tuple[str, float] | None:
+                    scope: str | None = None, hints: Sequence[str | None] = (),
+                    kind: str = "text") -> tuple[str, float] | None:
     """The XPath selecting the slot's element first on every page that has it; on pages
     without it, an XPath that reaches into a noise block (the "related products" grid
     below, say) instead loses — an absent old price must stay absent — and so does one
     selecting anything inside another product's card on any page (it would read that
-    product's value where the main one is empty or missing)."""
+    product's value where the main one is empty or missing). Where the page's value is
+    known (``hints``: the list page's), finding it on a page the slot missed is right."""
     if slot.label is not None:
         paired = _label_xpath(slot, pages, scope)
         return (paired[0], paired[1]) if paired else None
@@ -145,7 +153,7 @@ def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
                if el is not None]
     if not present:
         return None
-    absent = [(p.tree, noise[i] if i < len(noise) else set())
+    absent = [(p.tree, noise[i] if i < len(noise) else set(), hints[i] if i < len(hints) else None)
               for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
     ref = present[0][1][0]
     kinds = {_signature(el) for el in slot.elements if el is not None}
@@ -157,18 +165,20 @@ def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
             continue
         wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
                     if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
-        for tree, skip in absent:
+        for tree, skip, hint in absent:
             got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
-            if got and (_signature(got[0]) in kinds or any(
-                    a in skip for a in [got[0], *got[0].iterancestors()])):
-                wrong += 1   # the same kind of element, on a page without the value: another
-                #              product's (a related grid), or inside a noise block
+            if got and hint and agreement([text_of(got[0])], [hint], kind) >= 0.8:
+                wrong -= 0.5  # the page's own value, where the slot's path did not reach
+            elif got and _readable(got[0]) and (
+                    _signature(got[0]) in kinds or inside(got[0], skip)):
+                wrong += 1   # the same kind of element with a value, on a page without the
+                #              value: another product's (a related grid), or in a noise block
         score = found[1] - wrong / max(len(present) + len(absent), 1)
         if best is None or score > best[1] + 1e-9:
             best = (xpath, score)
     if best is None or best[1] < 0.75:
         return None
-    return xpaths.for_view(best[0], view), best[1]
+    return xpaths.for_view(best[0], view), min(1.0, best[1])
 
 
 def _anchors(pages: Sequence[PageView], choices: dict[str, tuple[FieldChoice, Any]],
@@ -248,6 +258,38 @@ def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
     return None
 
 
+def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
+                 anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
+                 scope: str | None) -> FieldRule | None:
+    """A star rating given by markup alone (a class word, ``rating-4``, a bar's width, an
+    aria-label): the first element of the main region the field's words point at whose
+    markup holds a rating 0-5 (:func:`rating_source`), on half the pages or more, found
+    by one XPath on each."""
+    spec = lexicon.fields[name]
+    found: list[HtmlElement | None] = []
+    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
+        region = main_region(page, anchor, page_cards)
+        found.append(next((el for el in region.iter() if isinstance(el.tag, str)
+                           and lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
+                                             depth=0)[0] >= 0.3
+                           and _stars(rating_source(el))), None))
+    ref = next((el for el in found if el is not None), None)
+    if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
+        return None
+    for xpath in _candidates(ref, scope):
+        if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
+            samples = [rating_source(el) or "" for el in found if el is not None]
+            return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
+                             evidence=["a rating in the markup (class, width or attribute) "
+                                       "where the field's words point"])
+    return None
+
+
+def _stars(raw: str | None) -> bool:
+    value = parse_rating(raw) if raw else None
+    return value is not None and 0 <= value <= 5
+
+
 def _selects_first(xpath: str, page: PageView, want: HtmlElement | None) -> bool:
     got = [n for n in xpaths.evaluate(xpath, page.tree) if isinstance(n, HtmlElement)]
     return (bool(got) and got[0] is want) if want is not None else not got
@@ -278,7 +320,9 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
             best = (score, el, texts)
     if best is None or best[0] < 0.3:
         return None
-    candidates = [f"{x}//a" for x in xpaths.absolute_candidates(best[1])]
+    # the link to the site's root is "Home" in any language: not a category
+    home = "[not(@href='/')]" if any(a.get("href") == "/" for a in best[1].iter("a")) else ""
+    candidates = [f"{x}//a{home}" for x in xpaths.absolute_candidates(best[1])]
     cases = []
     for page in pages:
         cases.append(page)
@@ -341,7 +385,8 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     if scope:
         notes.append(f"fields read inside the main product's region {scope}")
     for name, (best, runner) in choices.items():
-        found = _absolute_xpath(best.slot, pages, best.view, skips, scope)
+        found = _absolute_xpath(best.slot, pages, best.view, skips, scope,
+                                hints.get(name, ()), fields[name].kind)
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue
@@ -359,6 +404,11 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
         if control is not None:
             rules[stock] = control
+    rating = next((k for k, f in fields.items() if f.kind == "rating"), None)
+    if rating and rating not in rules:
+        stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
+        if stars is not None:
+            rules[rating] = stars
     crumb = learn_breadcrumb(pages, lexicon, categories or [])
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if crumb is not None and crumb_name:

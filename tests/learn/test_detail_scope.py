@@ -105,3 +105,16 @@ def test_stock_words_of_many_languages(yes: str, no: str) -> None:
     assert record({"availability": rule}, page(4, stock=line(yes)))["availability"] == "in_stock"
     assert record({"availability": rule}, page(5, stock=line(no)))["availability"] == \
         "out_of_stock"
+
+
+WORDS = ["one", "two", "three", "four", "five"]
+
+
+def test_a_rating_given_only_as_a_class_word_is_learned() -> None:
+    def stars(i: int) -> str:
+        return (f"<div class='rating'><p class='stars {WORDS[i % 5]}'><i></i></p>"
+                f"<span>({10 + i} reviews)</span></div>")
+
+    pages = [page(i, stock=stars(i)) for i in range(4)]
+    rule = learn_detail(pages, LEX).fields["rating"]
+    assert record({"rating": rule}, page(4, stock=stars(3)))["rating"] == 4.0
