@@ -394,3 +394,11 @@ RATINGS = [
                          ids=[r[0] for r in RATINGS])
 def test_rating_from_markup_never_the_review_count(markup: str, expected: float | None) -> None:
     assert extract(markup, "//div[contains(@class, 'rating')]", "rating") == expected
+
+
+@pytest.mark.parametrize(("text", "amount"), [
+    ("or 4 × $308.38", None), ("ou 4x de R$ 77,00", None), ("$12.00 – $20.00", 12.0),
+    ("1.234,50 € – 2.000,00 €", 1234.5)], ids=["instalment", "instalment-pt", "range", "range-de"])
+def test_a_multiplier_is_no_price_and_a_range_starts_at_its_low_end(
+        text: str, amount: float | None) -> None:
+    assert parse_money(text).amount == amount

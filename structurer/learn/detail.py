@@ -285,6 +285,15 @@ def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     return None
 
 
+def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
+    """A text rule seen on under 4 of 5 pages (a sentence only unavailable products
+    show), not from structured data: the buy control tells every page's state."""
+    if rule.jsonld or choice is None:
+        return False
+    values = choice[0].slot.values(choice[0].view)
+    return sum(bool(v) for v in values) < 0.8 * len(values)
+
+
 def _stars(raw: str | None) -> bool:
     value = parse_rating(raw) if raw else None
     return value is not None and 0 <= value <= 5
@@ -315,25 +324,40 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
         lex, _ = lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name))
         hint = categories[0] if categories else set()
         overlap = len({t.lower() for t in texts} & {h.lower() for h in hint}) / max(len(hint), 1)
-        score = lex + 1.5 * overlap - 0.02 * len(links)
+        lists = sum(1 for _ in el.iter("ol", "ul"))
+        # a trail is one sequence: a block holding a second list (a menu beside it) is not
+        score = lex + 1.5 * overlap - 0.02 * len(links) - (0.5 if lists > 1 else 0.0)
         if best is None or score > best[0]:
             best = (score, el, texts)
     if best is None or best[0] < 0.3:
         return None
     # the link to the site's root is "Home" in any language: not a category
-    home = "[not(@href='/')]" if any(a.get("href") == "/" for a in best[1].iter("a")) else ""
-    candidates = [f"{x}//a{home}" for x in xpaths.absolute_candidates(best[1])]
+    home = any(a.get("href") == "/" for a in best[1].iter("a"))
+    items = best[1].findall(".//li")
+    if items:
+        # the items, unlinked categories too; the last one, unlinked, is the product itself
+        step = "//li[not(.//a[@href='/'])]" if home else "//li"
+        if not items[-1].findall(".//a"):
+            step += "[position() < last()]"
+    else:
+        step = "//a[not(@href='/')]" if home else "//a"
+    candidates = [x + step for x in xpaths.absolute_candidates(best[1])]
     cases = []
     for page in pages:
         cases.append(page)
     chosen = None
+    varied = len({frozenset(c) for c in categories if c}) > 1
     for xpath in candidates:
         ok = 0
+        trails: set[tuple[str, ...]] = set()
         for page in cases:
             texts = [text_of(a) for a in xpaths.evaluate(xpath, page.tree)
                      if isinstance(a, HtmlElement)]
-            if 2 <= len(texts) <= 12:
+            trails.add(tuple(texts))
+            if 1 <= len(texts) <= 12:
                 ok += 1
+        if varied and len(trails) == 1:
+            continue   # the same links on pages of different categories: a menu, not a trail
         if ok >= 0.8 * len(cases):
             chosen = xpath
             break
@@ -400,7 +424,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
                                     evidence=["JSON-LD Product on every page"],
                                     values=spec.values if spec.kind == "availability" else {})
     stock = next((k for k, f in fields.items() if f.kind == "availability"), None)
-    if stock and stock not in rules:
+    if stock and (stock not in rules or _partial(rules[stock], choices.get(stock))):
         control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
         if control is not None:
             rules[stock] = control

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from lxml.html import HtmlElement
 
@@ -19,7 +20,7 @@ from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, norm_space, own_text
 
 __all__ = ["label_match", "label_text_match", "label_texts", "label_value", "lexicon_match",
-           "squash", "strip_label_pattern"]
+           "phrase_in", "squash", "strip_label_pattern"]
 
 
 def _norm_attr_value(value: str) -> str:
@@ -181,3 +182,19 @@ def strip_label_pattern(mode: str, label: str) -> str:
     if mode == "lead":
         return rf"^\s*{re.escape(label.rstrip(':：'))}\s*[:：#]*\s*(.+)$"
     return r"^[\s:：#–—-]*(.+)$"
+
+
+@lru_cache(maxsize=32)
+def _phrases_re(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not phrases:
+        return None
+    alts = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alts})(?!\w)")
+
+
+def phrase_in(text: str, vocab: dict[str, float]) -> str | None:
+    """The longest phrase of ``vocab`` found in ``text`` as whole words (case-folded):
+    ``"+ $5.99 shipping"`` holds ``shipping`` of the lexicon's ``not_price`` signal."""
+    pattern = _phrases_re(tuple(p.lower() for p in vocab))
+    found = pattern.search(text.lower()) if pattern is not None else None
+    return found.group(0) if found else None

@@ -118,3 +118,17 @@ def test_a_rating_given_only_as_a_class_word_is_learned() -> None:
     pages = [page(i, stock=stars(i)) for i in range(4)]
     rule = learn_detail(pages, LEX).fields["rating"]
     assert record({"rating": rule}, page(4, stock=stars(3)))["rating"] == 4.0
+
+
+@pytest.mark.parametrize("extra", ["+ {x} shipping", "or 4 × {x}", "{x} excl. VAT", "{x} / m",
+                                   "Spend {x} more for free shipping", "zzgl. {x} Versand"])
+def test_money_labelled_as_another_amount_is_not_the_price(extra: str) -> None:
+    def view(i: int) -> PageView:
+        amount = f"${3 + i}.{i}5"
+        html = (f"<html><body><main><div class='product'><h1>{NAMES[i]}</h1>"
+                f"<p>{extra.format(x=amount)}</p><div><span>{PRICES[i]}</span></div>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    rule = learn_detail([view(i) for i in range(4)], LEX).fields["price"]
+    assert record({"price": rule}, view(5))["price"] == 12.75
