@@ -132,3 +132,32 @@ def test_money_labelled_as_another_amount_is_not_the_price(extra: str) -> None:
 
     rule = learn_detail([view(i) for i in range(4)], LEX).fields["price"]
     assert record({"price": rule}, view(5))["price"] == 12.75
+
+
+def test_availability_from_the_buy_button_where_only_unavailable_products_say_so() -> None:
+    gone = "<p>This product is currently unavailable.</p>"
+    pages = [page(0), page(1, button="none", stock=gone), page(2), page(3),
+             page(4, button="none", stock=gone)]
+    rule = learn_detail(pages, LEX).fields["availability"]
+    assert record({"availability": rule}, page(5))["availability"] == "in_stock"
+    assert record({"availability": rule}, page(5, button="none", stock=gone))[
+        "availability"] == "out_of_stock"
+
+
+CATEGORIES = [("Shoes", "Trail"), ("Jackets", "Rain"), ("Kitchen", "Stoves"), ("Lights", "Head")]
+
+
+def test_the_breadcrumb_is_the_trail_not_the_menu_beside_it() -> None:
+    def view(i: int) -> PageView:
+        top, leaf = CATEGORIES[i % 4]
+        menu = "".join(f"<li><a href='/c/{t.lower()}'>{t}</a></li>" for t, _ in CATEGORIES)
+        html = (f"<html><body><div class='bar'><nav><ol><li><a href='/'>Start</a></li>"
+                f"<li><a href='/c/{top.lower()}'>{top}</a></li><li>{leaf}</li>"
+                f"<li>{NAMES[i]}</li></ol></nav><div class='drop'><button>All</button>"
+                f"<ul>{menu}</ul></div></div><main><div class='product'><h1>{NAMES[i]}</h1>"
+                f"<span class='price'>{PRICES[i]}</span></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
+    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
+    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
