@@ -161,8 +161,9 @@ def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
     for xpath in _candidates(ref, scope):
         found = xpaths.best_xpath([xpath], present, first_only=True)
-        if found is None:
-            continue
+        if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
+                len(present) + len(absent), 1) <= best[1] + 1e-9):
+            continue   # cannot beat the best so far (penalties only lower a score)
         wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
                     if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
         for tree, skip, hint in absent:
