@@ -69,6 +69,8 @@ _FAST_MONEY = re.compile(
     r"(?P<int>\d{1,3}(?:,\d{3})+|\d+)(?:\.(?P<dec>\d{1,2}))?"
     r" ?(?P<post>[€£¥￥元円]|[A-Z]{3}(?![A-Za-z]))?(?P<trail> [A-Za-z][A-Za-z.]*(?: [A-Za-z.]+)*)?")
 _CODE_WORD = re.compile(r"[A-Z]{2}")
+#: "4 × $308.38", "4x de R$ 77,00": an instalment, whose first number is no price
+_MULTIPLIER = re.compile(r"(?<![\d.,])\d{1,2}\s*[×xX]\s*(?:[^\d\s]{1,4}\s*){0,2}\d")
 
 
 def _names_currency(words: str) -> bool:
@@ -78,11 +80,14 @@ def _names_currency(words: str) -> bool:
 
 def parse_money(text: str, currency: str | None = None) -> Money:
     """Amount, raw text and ISO currency of a price text (``$1,299.00``, ``1.299,00 €``,
-    ``¥1299``, ``From $5.00``, ``£12.99 incl. VAT``; ``Now $5 Was $9`` is 5).
+    ``¥1299``, ``From $5.00``, ``£12.99 incl. VAT``; ``Now $5 Was $9`` is 5); a
+    multiplier (``or 4 × $308.38``, an instalment) has no amount.
 
     Plain ``$1,299.00``-style texts take an exact shortcut; everything else goes through
     ``price-parser``. ``currency`` is used when the text itself does not say."""
     text = " ".join(text.split())
+    if _MULTIPLIER.search(text):
+        return Money(None, text, currency.upper() if currency else None)  # "or 4 × $308.38"
     fast = _FAST_MONEY.fullmatch(text)
     if fast is not None and (fast["lead"] or fast["trail"]) and _names_currency(
             f"{fast['lead'] or ''} {fast['trail'] or ''}"):

@@ -46,7 +46,7 @@ __all__ = [
     "DEFAULT_AVAILABILITY", "Base", "Money", "Phrases", "Post", "ValueSpec", "compile_phrases",
     "currency_code", "element_text", "field_value", "image_source", "link_target",
     "parse_availability", "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating",
-    "plain_text",
+    "plain_text", "rating_source",
 ]
 
 Post = Callable[[list[str], "Base"], list[str]]
@@ -150,42 +150,114 @@ def _inner_html(el: Any) -> str:
                            for child in el)).strip()
 
 
-_LAZY_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-srcset",
-               "srcset", "data-original-src", "data-zoom-image", "data-large_image")
+#: attributes holding a larger rendition than ``src`` (zoom, lightbox, full size), best first
+_LARGE_ATTRS = ("data-zoom-image", "data-zoom", "data-large_image", "data-large-image",
+                "data-large", "data-full", "data-full-image", "data-highres", "data-hires",
+                "data-big", "data-zoom-src")
+_LAZY_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-original-src")
+_SRCSETS = ("srcset", "data-srcset")
 _PLACEHOLDER = re.compile(r"blank|spacer|1x1|placeholder|pixel\.|transparent\.|loading\.|"
-                          r"lazy\.|grey\.gif|gray\.gif|empty\.")
+                          r"lazy\.|grey\.gif|gray\.gif|empty\.|(?<![a-z])no[-_]?(?:image|img|photo|picture)|"
+                          r"image[-_]?(?:coming|not[-_]?available|missing)|coming[-_]?soon|"
+                          r"missing[-_]?(?:image|img)")
+_PLACEHOLDER_DIR = re.compile(r"/(?:placeholders?|no[-_]?image)/", re.IGNORECASE)
+_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|webp|gif|avif|svg|bmp|tiff?)(?:[?#]|$)", re.IGNORECASE)
 _BG_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
 
 
 def _is_placeholder(src: str) -> bool:
+    """A lazy-loading stand-in or the shop's "no image" picture, not the product's."""
     src = src.strip()
     if not src or src[:5].lower() == "data:":
         return True
-    return _PLACEHOLDER.search(src.lower(), src.rfind("/") + 1) is not None
+    path = src.split("?", 1)[0]
+    return (_PLACEHOLDER.search(src.lower(), src.rfind("/") + 1) is not None
+            or _PLACEHOLDER_DIR.search(path) is not None)
+
+
+def _largest(srcset: str) -> str | None:
+    """The widest (or densest) candidate of a ``srcset``; the last one without sizes."""
+    best: tuple[float, str] | None = None
+    for i, part in enumerate(p.strip() for p in srcset.split(",")):
+        bits = part.split()
+        if not bits:
+            continue
+        size = bits[1] if len(bits) > 1 else "1x"
+        try:
+            weight = float(size[:-1]) if size[-1:] in ("w", "x") else float(i)
+        except ValueError:
+            weight = float(i)
+        if best is None or weight >= best[0]:
+            best = (weight, bits[0])
+    return best[1] if best else None
+
+
+def _zoom_link(img: Any) -> str | None:
+    """``<a href="large.jpg"><img src="medium.jpg"></a>``: the link's picture."""
+    parent = img.getparent()
+    for node in (parent, parent.getparent() if parent is not None else None):
+        if node is not None and node.tag == "a":
+            href = (node.get("href") or "").strip()
+            return href if _IMAGE_FILE.search(href) else None
+    return None
 
 
 def image_source(el: Any) -> str | None:
-    """The real picture of an ``<img>`` (or of the first one inside ``el``): ``src``
-    unless it is a lazy-loading placeholder, else ``data-src``/``data-original``/...,
-    else the first ``srcset`` candidate; a CSS ``background-image`` as a last resort."""
+    """The real picture of an ``<img>`` (or of the first one inside ``el``) at the best
+    size the page offers: a zoom or full-size attribute (``data-zoom-image``), the
+    largest ``srcset`` entry, a link around it to the picture file, then ``src`` unless
+    it is a lazy-loading or "no image" placeholder, else ``data-src``/``data-original``;
+    a CSS ``background-image`` as a last resort. A placeholder is no picture (None)."""
     if el.tag not in ("img", "source"):
         img = next(el.iter("img"), None)
         if img is None:
             style = el.get("style") or ""
-            found = _BG_URL.search(style) if "url(" in style else None
-            return found.group(1).strip() if found else None
+            url = _BG_URL.search(style) if "url(" in style else None
+            return url.group(1).strip() if url and not _is_placeholder(url.group(1)) else None
         el = img
-    src: str | None = el.get("src")
-    if src is not None and not _is_placeholder(src):
-        return src.strip()
-    for attr in _LAZY_ATTRS:
-        value: str | None = el.get(attr)
-        if value and value.strip():
-            candidate = value.strip()
-            if "srcset" in attr:
-                candidate = candidate.split(",", 1)[0].strip().split(" ", 1)[0]
-            if candidate and not _is_placeholder(candidate):
-                return candidate
+    found: list[str | None] = [el.get(a) for a in _LARGE_ATTRS]
+    found += [_largest(el.get(a) or "") for a in _SRCSETS]
+    found += [_zoom_link(el), el.get("src")]
+    found += [el.get(a) for a in _LAZY_ATTRS]
+    for candidate in found:
+        if candidate and candidate.strip() and not _is_placeholder(candidate):
+            return str(candidate).strip()
+    return None
+
+
+#: star ratings given by markup alone: ``rating-4``/``rating-4-5`` classes, class number
+#: words (``stars three``: CSS class names are English), a star bar's width, attributes
+_RATING_CLASS = re.compile(r"^(?:rating|stars?|rated|score)[-_]?([0-5])(?:[-_.]([0-9]{1,2}))?$")
+_RATING_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
+_RATING_HINTS = ("rating", "star", "rated", "score")
+_RATING_ATTRS = ("aria-label", "title", "data-rating", "data-score", "data-value", "content")
+_WIDTH = re.compile(r"(?<![-\w])width\s*:\s*(\d{1,3}(?:\.\d+)?)\s*%")
+
+
+def rating_source(el: Any) -> str | None:
+    """A star rating the markup gives without a number in the text (``4.5``): in an
+    attribute (``aria-label="Rated 4.1 out of 5"``), a class (``rating-4-5``, ``stars
+    three``) or a bar's width (``style="width:80%"`` is 4 of 5) of ``el`` or inside it;
+    None when there is none (the text beside, a review count, is not read)."""
+    for node in el.iter():
+        if not isinstance(node.tag, str):
+            continue
+        for attr in _RATING_ATTRS:
+            value = node.get(attr)
+            if value and _DIGIT.search(value) and len(value) <= 60:
+                return str(value)
+        tokens = (node.get("class") or "").lower().split()
+        rated = any(h in t for t in tokens for h in _RATING_HINTS)
+        for token in tokens:
+            found = _RATING_CLASS.match(token)
+            if found:
+                return f"{found[1]}.{found[2] or 0}"
+            if rated and token in _RATING_WORDS:
+                return _RATING_WORDS[token]
+        width = _WIDTH.search(node.get("style") or "")
+        if width and (rated or any(h in (a.get("class") or "").lower() for a in
+                                   node.iterancestors() for h in _RATING_HINTS)):
+            return f"{float(width[1]) / 20:g}"
     return None
 
 
@@ -203,7 +275,7 @@ def link_target(el: Any) -> str | None:
 
 _TEXT_ATTRS = ("content", "value", "title", "aria-label", "alt")
 _OWN_VALUE = frozenset({"meta", "link", "time", "img", "input"})
-_TEXTUAL = frozenset({"text", "money", "integer", "rating", "availability", "breadcrumb",
+_TEXTUAL = frozenset({"text", "money", "integer", "availability", "breadcrumb",
                       "datetime"})
 
 
@@ -223,6 +295,8 @@ def _raw(node: Any, kind: str) -> str | None:
         return None
     if kind == "image":
         return image_source(node)
+    if kind == "rating":
+        return _rating_raw(node)
     if kind == "url":
         return link_target(node)
     if kind == "html":
@@ -240,6 +314,17 @@ def _raw(node: Any, kind: str) -> str | None:
         if value and value.strip():
             return value
     return str(node.get("class") or "") if kind == "availability" else text
+
+
+def _rating_raw(node: Any) -> str | None:
+    """A rating element's value: what its markup says (:func:`rating_source`), else its
+    text when that reads as a rating (a first number of at most 5, not a review count)."""
+    marked = rating_source(node)
+    if marked is not None:
+        return marked
+    text = element_text(node)
+    first = parse_rating(text) if text else None
+    return text if first is not None and first <= 5 else None
 
 
 def _crumb_parts(el: Any) -> list[str]:

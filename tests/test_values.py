@@ -229,8 +229,24 @@ IMAGES = [
      "//img", "https://shop.example/img/b.jpg"),
     ("data-uri-data-src", '<img src="data:image/gif;base64,R0lGOD" data-src="//cdn.example/c.jpg">',
      "//img", "https://cdn.example/c.jpg"),
-    ("spacer-srcset", '<img src="/s/spacer.gif" srcset="/img/d-320.jpg 320w, /img/d-640.jpg 640w">',
-     "//img", "https://shop.example/img/d-320.jpg"),
+    ("spacer-srcset-largest", '<img src="/s/spacer.gif" srcset="/img/d-320.jpg 320w, '
+     '/img/d-640.jpg 640w">', "//img", "https://shop.example/img/d-640.jpg"),
+    # the best size the page offers: srcset's widest, a zoom attribute, a link to the file
+    ("srcset-over-src", '<img src="/img/m.jpg?w=600" srcset="/img/m.jpg?w=600 600w, '
+     '/img/m.jpg 1200w">', "//img", "https://shop.example/img/m.jpg"),
+    ("srcset-density", '<img src="/img/n.jpg" srcset="/img/n.jpg 1x, /img/n@2x.jpg 2x">', "//img",
+     "https://shop.example/img/n@2x.jpg"),
+    ("data-zoom-image", '<img src="/img/o.jpg?w=600" data-zoom-image="/img/o.jpg">', "//img",
+     "https://shop.example/img/o.jpg"),
+    ("zoom-link", '<a href="/img/p.png" data-lightbox="x"><img src="/img/p.png?w=600"></a>',
+     "//img", "https://shop.example/img/p.png"),
+    ("product-link-is-no-zoom", '<a href="/p/q.html"><img src="/img/q.jpg"></a>', "//img",
+     "https://shop.example/img/q.jpg"),
+    # a shop's "no image" picture is no picture
+    ("no-image-file", '<img src="/static/img/no-image.svg">', "//img", None),
+    ("placeholder-folder", '<img src="/media/placeholder/default.png">', "//img", None),
+    ("piano-images-is-real", '<img src="/img/piano-images.jpg">', "//img",
+     "https://shop.example/img/piano-images.jpg"),
     ("1x1-data-lazy-src", '<img src="/p/1x1.png" data-lazy-src="/img/e.jpg">', "//img",
      "https://shop.example/img/e.jpg"),
     ("placeholder-data-srcset", '<img src="placeholder.svg" data-srcset="/img/f.jpg 2x">',
@@ -359,3 +375,30 @@ def test_multiple() -> None:
     prices = extract("<b>$1</b><b>$2.50</b>", "//b", "money", multiple=True)
     assert [m.amount for m in prices] == [1.0, 2.5]
     assert extract(markup, "//table", "text", multiple=True) == []
+
+
+RATINGS = [
+    ("class-word", '<div class="rating"><p class="stars three"><i></i></p><span>(12)</span></div>',
+     3.0),
+    ("class-number-half", '<div class="rating"><span class="rating rating-4-5"></span>'
+     "<span>(341)</span></div>", 4.5),
+    ("width", '<div class="rating"><span class="stars-outer"><span class="stars-inner" '
+     'style="width:80%"></span></span><span>(7 reviews)</span></div>', 4.0),
+    ("aria", '<div class="rating" role="img" aria-label="Rated 4.1 out of 5">★★★★☆</div>', 4.1),
+    ("text", '<div class="rating"><span>4,1 / 5</span> <span>8 reviews</span></div>', 4.1),
+    ("only-a-review-count", '<div class="rating"><span>(12 reviews)</span></div>', None),
+]
+
+
+@pytest.mark.parametrize(("markup", "expected"), [r[1:] for r in RATINGS],
+                         ids=[r[0] for r in RATINGS])
+def test_rating_from_markup_never_the_review_count(markup: str, expected: float | None) -> None:
+    assert extract(markup, "//div[contains(@class, 'rating')]", "rating") == expected
+
+
+@pytest.mark.parametrize(("text", "amount"), [
+    ("or 4 × $308.38", None), ("ou 4x de R$ 77,00", None), ("$12.00 – $20.00", 12.0),
+    ("1.234,50 € – 2.000,00 €", 1234.5)], ids=["instalment", "instalment-pt", "range", "range-de"])
+def test_a_multiplier_is_no_price_and_a_range_starts_at_its_low_end(
+        text: str, amount: float | None) -> None:
+    assert parse_money(text).amount == amount

@@ -19,7 +19,8 @@ from structurer.generic.prices import best_price, price_text
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import density
 from structurer.page.dom import text_of
-from structurer.page.match import label_match, lexicon_match, squash
+from structurer.page.match import label_match, label_value, lexicon_match, squash
+from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView, can_buy, listed
 from structurer.structured import (
     jsonld_value,
@@ -133,15 +134,11 @@ def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
     return (best[1], best[2]) if best else None
 
 
-def _scope(view: PageView, anchor: HtmlElement | None, levels: int = 5) -> HtmlElement:
-    """The block around the title where a product's own facts are (the body without one)."""
-    node = anchor
-    for _ in range(levels):
-        parent = node.getparent() if node is not None else None
-        if parent is None or parent.tag in ("body", "html"):
-            break
-        node = parent
-    return node if node is not None and node is not anchor else view.body
+def _scope(view: PageView, anchor: HtmlElement | None) -> HtmlElement:
+    """The block around the title where the product's own facts are, no other product's
+    card in it (:func:`structurer.page.scope.main_region`; the body without a title)."""
+    region = main_region(view, anchor)
+    return region if region is not anchor else view.body
 
 
 def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
@@ -153,10 +150,11 @@ def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
     return min(spec.words.get(word, 0.0) / 12.0, 1.0)
 
 
-def _availability_text(view: PageView) -> str | None:
+def _availability_text(view: PageView, scope: HtmlElement) -> str | None:
+    """The stock phrase of the product's own block (never a related product's)."""
     phrases = compile_phrases(view.lexicon.fields["availability"].values) \
         if "availability" in view.lexicon.fields else ()
-    for el in view.body.iter():
+    for el in scope.iter():
         if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS:
             continue
         own = (el.text or "").strip()
@@ -199,12 +197,17 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(name, spec) and name not in values:
-            found = _labelled(view, spec, lexicon, scope)
+            found = (_after_label(scope, spec) if spec.kind == "text" else None) or \
+                _labelled(view, spec, lexicon, scope)
             if found:
                 put(name, found[0], found[1])
     if "availability" not in values:
-        put("availability", _availability_text(view), "phrase")
-    if "availability" not in values and can_buy(view):
+        put("availability", _availability_text(view, scope), "phrase")
+    control = buy_control(scope, lexicon.signals.get("add_to_cart", {}))
+    if "availability" not in values and control is not None:
+        put("availability", "out_of_stock" if control.get("disabled") is not None
+            else "in_stock", "add-to-cart")
+    elif "availability" not in values and can_buy(view):
         put("availability", "in_stock", "add-to-cart")
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or "")), "near-title")
@@ -308,14 +311,16 @@ def template_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
 
 
 def _after_label(scope: HtmlElement, spec: FieldSpec) -> tuple[str, str] | None:
-    """(value, "label") of a label element followed by its value as plain text
-    (``<b>ISBN-13:</b> 9781602600157<br>``); the field's weightiest label wins."""
+    """(value, "label") of the field's label paired with its value
+    (:func:`structurer.page.match.label_value`: ``<b>ISBN-13:</b> 978…``, ``<th>UPC</th>
+    <td>…</td>``, ``<p>SKU: …</p>``); the field's weightiest label wins."""
     weights = {squash(label): weight for label, weight in spec.labels.items()}
     best: tuple[float, str] | None = None
-    for el in scope.iter("b", "strong", "span", "label", "dt", "th", "em"):
-        weight = weights.get(squash(el.text or "")) if not len(el) else None
-        tail = " ".join((el.tail or "").split())
-        if weight and tail and (best is None or weight > best[0]) and not any(
+    for el in scope.iter("b", "strong", "span", "label", "dt", "th", "em", "p", "li", "td",
+                         "div"):
+        pair = label_value(el, lambda text: squash(text) in weights)
+        weight = weights.get(squash(pair[1])) if pair else None
+        if pair and weight and (best is None or weight > best[0]) and not any(
                 a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
-            best = (weight, tail)
+            best = (weight, pair[2])
     return (best[1], "label") if best else None

@@ -9,6 +9,7 @@ page's structured data carries a field the markup does not expose cleanly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +19,7 @@ from lxml.html import HtmlElement
 from structurer.learn import xpaths
 from structurer.learn.fields import (
     FieldChoice,
+    agreement,
     assign,
     common_prefix_post,
     money_order,
@@ -27,10 +29,12 @@ from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, text_of
-from structurer.page.match import lexicon_match
+from structurer.page.match import lexicon_match, squash, strip_label_pattern
+from structurer.page.scope import buy_control, card_holders, inside, main_region, other_products
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 from structurer.structured import jsonld_value
+from structurer.values import compile_phrases, parse_availability, parse_rating, rating_source
 
 _SKIP_TAGS = frozenset({"footer", "aside"})
 
@@ -65,63 +69,240 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
     return skip
 
 
-def _label_xpath(slot: Slot, pages: Sequence[PageView]) -> tuple[str, float] | None:
-    """``//b[normalize-space()='ISBN-13:']/following-sibling::text()[1]``, checked on pages."""
-    assert slot.label is not None
-    tag, text, mode = slot.label
+def label_rule(label: tuple[str, str, str]) -> tuple[str, list[str]]:
+    """The XPath and post steps of a label pair (tag, label text, mode), page-wide: the
+    text after ``<strong>ISBN-13</strong>``, the cell after ``<th>UPC</th>``, or the
+    element reading ``SKU: …`` — its label and punctuation stripped."""
+    tag, text, mode = label
+    post = [f"regex:{strip_label_pattern(mode, text)}"]
+    if mode == "lead":
+        return f"//{tag}[starts-with(normalize-space(), {xpaths.quote(text)})]", post
     step = "text()[normalize-space()][1]" if mode == "tail" else "*[1]"
     xpath = f"//{tag}[normalize-space()={xpaths.quote(text)}]/following-sibling::{step}"
+    return xpath, post if mode == "tail" else []
+
+
+def _label_xpath(slot: Slot, pages: Sequence[PageView],
+                 scope: str | None = None) -> tuple[str, float, list[str]] | None:
+    """The label pair's XPath (:func:`label_rule`), checked on pages; inside the main
+    product's region where there is one."""
+    assert slot.label is not None
+    tail, post = label_rule(slot.label)
+    strip = re.compile(post[0][6:]) if post else None
     values = slot.values("text")
-    right = total = 0
-    for page, want in zip(pages, values, strict=True):
-        if want is None:
-            continue
-        total += 1
-        got = xpaths.evaluate(xpath, page.tree)
-        if got:
-            first = got[0]
-            value = " ".join(str(first).split()) if isinstance(first, str) else text_of(first)
-            right += value.split("\n")[0].strip() == want or value.startswith(want)
-    return (xpath, right / total) if total and right / total >= 0.75 else None
+    for xpath in ([scope + tail] if scope else []) + [tail]:
+        right = total = 0
+        for page, want in zip(pages, values, strict=True):
+            if want is None:
+                continue
+            total += 1
+            got = xpaths.evaluate(xpath, page.tree)
+            if got:
+                first = got[0]
+                value = " ".join(str(first).split()) if isinstance(first, str) \
+                    else text_of(first)
+                found = strip.search(value) if strip else None
+                value = found.group(1).strip() if found else value
+                right += value == want or value.startswith(want)
+        if total and right / total >= 0.75:
+            return xpath, right / total, post
+    return None
+
+
+def _readable(el: HtmlElement) -> bool:
+    """Whether an element reads as a value (an empty ``<p>&nbsp;</p>`` reads as null)."""
+    return bool(text_of(el)) or any(el.get(a) for a in ("src", "content", "href"))
 
 
 def _signature(el: HtmlElement) -> str:
     return f"{el.tag}.{'.'.join(sorted((el.get('class') or '').split()))}"
 
 
+def _candidates(ref: HtmlElement, scope: str | None) -> list[str]:
+    """Absolute XPaths to ``ref``: first each inside the main product's region, then as is."""
+    plain = xpaths.absolute_candidates(ref)
+    if not scope:
+        return plain
+    region = next((n for n in xpaths.evaluate(scope, ref.getroottree().getroot())
+                   if isinstance(n, HtmlElement)), None)
+    inner = xpaths.relative_candidates(ref, region) if region is not None and (
+        region in set(ref.iterancestors())) else []
+    return list(dict.fromkeys([scope + x for x in plain if x.startswith("//")]
+                              + [scope + x[1:] for x in inner if x.startswith("./")]
+                              + plain))
+
+
+def _reaches_noise(got: Sequence[object], skip: set[HtmlElement]) -> bool:
+    return any(isinstance(n, HtmlElement) and inside(n, skip) for n in got[:50])
+
+
 def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
-                    noise: Sequence[set[HtmlElement]] = ()) -> tuple[str, float] | None:
+                    noise: Sequence[set[HtmlElement]] = (),
+                    scope: str | None = None, hints: Sequence[str | None] = (),
+                    kind: str = "text") -> tuple[str, float] | None:
     """The XPath selecting the slot's element first on every page that has it; on pages
     without it, an XPath that reaches into a noise block (the "related products" grid
-    below, say) instead loses — an absent old price must stay absent."""
+    below, say) instead loses — an absent old price must stay absent — and so does one
+    selecting anything inside another product's card on any page (it would read that
+    product's value where the main one is empty or missing). Where the page's value is
+    known (``hints``: the list page's), finding it on a page the slot missed is right."""
     if slot.label is not None:
-        return _label_xpath(slot, pages)
+        paired = _label_xpath(slot, pages, scope)
+        return (paired[0], paired[1]) if paired else None
     present = [(p.tree, [el]) for p, el in zip(pages, slot.elements, strict=True)
                if el is not None]
     if not present:
         return None
-    absent = [(p.tree, noise[i] if i < len(noise) else set())
+    absent = [(p.tree, noise[i] if i < len(noise) else set(), hints[i] if i < len(hints) else None)
               for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
     ref = present[0][1][0]
     kinds = {_signature(el) for el in slot.elements if el is not None}
     best: tuple[str, float] | None = None
-    for xpath in xpaths.absolute_candidates(ref):
+    skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
+    for xpath in _candidates(ref, scope):
         found = xpaths.best_xpath([xpath], present, first_only=True)
-        if found is None:
-            continue
-        wrong = 0
-        for tree, skip in absent:
+        if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
+                len(present) + len(absent), 1) <= best[1] + 1e-9):
+            continue   # cannot beat the best so far (penalties only lower a score)
+        wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
+                    if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
+        for tree, skip, hint in absent:
             got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
-            if got and (_signature(got[0]) in kinds or any(
-                    a in skip for a in [got[0], *got[0].iterancestors()])):
-                wrong += 1   # the same kind of element, on a page without the value: another
-                #              product's (a related grid), or inside a noise block
+            if got and hint and agreement([text_of(got[0])], [hint], kind) >= 0.8:
+                wrong -= 0.5  # the page's own value, where the slot's path did not reach
+            elif got and _readable(got[0]) and (
+                    _signature(got[0]) in kinds or inside(got[0], skip)):
+                wrong += 1   # the same kind of element with a value, on a page without the
+                #              value: another product's (a related grid), or in a noise block
         score = found[1] - wrong / max(len(present) + len(absent), 1)
         if best is None or score > best[1] + 1e-9:
             best = (xpath, score)
     if best is None or best[1] < 0.75:
         return None
-    return xpaths.for_view(best[0], view), best[1]
+    return xpaths.for_view(best[0], view), min(1.0, best[1])
+
+
+def _anchors(pages: Sequence[PageView], choices: dict[str, tuple[FieldChoice, Any]],
+             lexicon: Lexicon) -> list[HtmlElement | None]:
+    """The element naming the product on each page: the title field's, else the one h1."""
+    title = next((k for k in choices if lexicon.fields[k].title), None)
+    out: list[HtmlElement | None] = []
+    for i, page in enumerate(pages):
+        el = choices[title][0].slot.elements[i] if title else None
+        if el is None:
+            h1s = page.body.findall(".//h1")
+            el = h1s[0] if len(h1s) == 1 else None
+        out.append(el)
+    return out
+
+
+def _scope_xpath(pages: Sequence[PageView], anchors: Sequence[HtmlElement | None],
+                 cards: Sequence[list[HtmlElement]]) -> str | None:
+    """An XPath to the main product's region (:func:`main_region`) that, on every page,
+    selects one element holding the product's heading and no other product's card;
+    None where the pages show no such block or no XPath names it on all of them."""
+    if not any(cards) or any(a is None for a in anchors):
+        return None
+    holders = [card_holders(c) for c in cards]
+    ref_i = next(i for i, c in enumerate(cards) if c)
+    ref = main_region(pages[ref_i], anchors[ref_i], cards[ref_i])
+    if ref.tag in ("body", "html"):
+        return None
+    for xpath in xpaths.absolute_candidates(ref):
+        ok = True
+        for page, anchor, hold in zip(pages, anchors, holders, strict=True):
+            got = [n for n in xpaths.evaluate(xpath, page.tree) if isinstance(n, HtmlElement)]
+            if len(got) != 1 or got[0] in hold or not (
+                    got[0] is anchor or got[0] in set(anchor.iterancestors())):  # type: ignore[union-attr]
+                ok = False
+                break
+        if ok:
+            return xpath
+    return None
+
+
+def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
+                      anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
+                      scope: str | None, hints: Sequence[str | None] | None = None
+                      ) -> FieldRule | None:
+    """Availability from the page's own buy control where no text says it: an enabled
+    add-to-cart button is in stock, a disabled or missing one out of stock. Learned when
+    some sample page has an enabled one and one XPath finds each page's control (and
+    nothing where there is none), agreeing with structured data where that says."""
+    spec = next((s for s in lexicon.fields.values() if s.kind == "availability"), None)
+    vocab = lexicon.signals.get("add_to_cart", {})
+    if spec is None or not vocab:
+        return None
+    controls = [buy_control(main_region(p, a, c), vocab) if a is not None else None
+                for p, a, c in zip(pages, anchors, cards, strict=True)]
+    enabled = [c is not None and c.get("disabled") is None for c in controls]
+    ref = next((c for c, on in zip(controls, enabled, strict=True) if on), None)
+    if ref is None:
+        return None
+    states = ["in_stock" if on else "out_of_stock" for on in enabled]
+    phrases = compile_phrases(spec.values)
+    said = [(parse_availability(h, phrases), s) for h, s in zip(hints or [], states, strict=False)
+            if h]
+    if said and sum(h == s for h, s in said) < 0.8 * len(said):
+        return None
+    for xpath in _candidates(ref, scope):
+        if all(_selects_first(xpath, page, control)
+               for page, control in zip(pages, controls, strict=True)):
+            on = f"{xpath}[not(@disabled)]"
+            return FieldRule(
+                xpath=(f"concat(substring('in_stock', 1, 8 * boolean({on})), "
+                       f"substring('out_of_stock', 1, 12 * not({on})))"),
+                kind="availability", values=spec.values,
+                confidence=0.8 if len(set(states)) > 1 else 0.6, samples=states[:3],
+                evidence=["the page's own add-to-cart control: enabled = in stock, "
+                          "disabled or missing = out of stock"])
+    return None
+
+
+def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
+                 anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
+                 scope: str | None) -> FieldRule | None:
+    """A star rating given by markup alone (a class word, ``rating-4``, a bar's width, an
+    aria-label): the first element of the main region the field's words point at whose
+    markup holds a rating 0-5 (:func:`rating_source`), on half the pages or more, found
+    by one XPath on each."""
+    spec = lexicon.fields[name]
+    found: list[HtmlElement | None] = []
+    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
+        region = main_region(page, anchor, page_cards)
+        found.append(next((el for el in region.iter() if isinstance(el.tag, str)
+                           and lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
+                                             depth=0)[0] >= 0.3
+                           and _stars(rating_source(el))), None))
+    ref = next((el for el in found if el is not None), None)
+    if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
+        return None
+    for xpath in _candidates(ref, scope):
+        if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
+            samples = [rating_source(el) or "" for el in found if el is not None]
+            return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
+                             evidence=["a rating in the markup (class, width or attribute) "
+                                       "where the field's words point"])
+    return None
+
+
+def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
+    """A text rule seen on under 4 of 5 pages (a sentence only unavailable products
+    show), not from structured data: the buy control tells every page's state."""
+    if rule.jsonld or choice is None:
+        return False
+    values = choice[0].slot.values(choice[0].view)
+    return sum(bool(v) for v in values) < 0.8 * len(values)
+
+
+def _stars(raw: str | None) -> bool:
+    value = parse_rating(raw) if raw else None
+    return value is not None and 0 <= value <= 5
+
+
+def _selects_first(xpath: str, page: PageView, want: HtmlElement | None) -> bool:
+    got = [n for n in xpaths.evaluate(xpath, page.tree) if isinstance(n, HtmlElement)]
+    return (bool(got) and got[0] is want) if want is not None else not got
 
 
 def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
@@ -144,23 +325,40 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
         lex, _ = lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name))
         hint = categories[0] if categories else set()
         overlap = len({t.lower() for t in texts} & {h.lower() for h in hint}) / max(len(hint), 1)
-        score = lex + 1.5 * overlap - 0.02 * len(links)
+        lists = sum(1 for _ in el.iter("ol", "ul"))
+        # a trail is one sequence: a block holding a second list (a menu beside it) is not
+        score = lex + 1.5 * overlap - 0.02 * len(links) - (0.5 if lists > 1 else 0.0)
         if best is None or score > best[0]:
             best = (score, el, texts)
     if best is None or best[0] < 0.3:
         return None
-    candidates = [f"{x}//a" for x in xpaths.absolute_candidates(best[1])]
+    # the link to the site's root is "Home" in any language: not a category
+    home = any(a.get("href") == "/" for a in best[1].iter("a"))
+    items = best[1].findall(".//li")
+    if items:
+        # the items, unlinked categories too; the last one, unlinked, is the product itself
+        step = "//li[not(.//a[@href='/'])]" if home else "//li"
+        if not items[-1].findall(".//a"):
+            step += "[position() < last()]"
+    else:
+        step = "//a[not(@href='/')]" if home else "//a"
+    candidates = [x + step for x in xpaths.absolute_candidates(best[1])]
     cases = []
     for page in pages:
         cases.append(page)
     chosen = None
+    varied = len({frozenset(c) for c in categories if c}) > 1
     for xpath in candidates:
         ok = 0
+        trails: set[tuple[str, ...]] = set()
         for page in cases:
             texts = [text_of(a) for a in xpaths.evaluate(xpath, page.tree)
                      if isinstance(a, HtmlElement)]
-            if 2 <= len(texts) <= 12:
+            trails.add(tuple(texts))
+            if 1 <= len(texts) <= 12:
                 ok += 1
+        if varied and len(trails) == 1:
+            continue   # the same links on pages of different categories: a menu, not a trail
         if ok >= 0.8 * len(cases):
             chosen = xpath
             break
@@ -176,12 +374,15 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
                  categories: Sequence[set[str]] | None = None) -> DetailLearned:
     """Field rules of the detail level, learned from ``pages`` of one template."""
     records = [[p.body] for p in pages]
-    skips = [_skipper(p, lexicon) for p in pages]
+    cards = [other_products(p) for p in pages]
+    skips = [_skipper(p, lexicon) | set(c) for p, c in zip(pages, cards, strict=True)]
     all_skips: set[HtmlElement] = set().union(*skips)
     slots = collect_slots(records, skip=all_skips.__contains__,
                           max_depth=lexicon.thresholds.detail_slot_depth,
                           tag_keys=False, digits=False)
-    slots += label_slots(records, skip=all_skips.__contains__)
+    labels = {squash(label) for spec in lexicon.fields.values() for label in spec.labels}
+    slots += label_slots(records, skip=all_skips.__contains__,
+                         known=lambda text: squash(text) in labels)
     fields = {k: v for k, v in lexicon.fields_for("detail").items() if v.kind != "breadcrumb"}
     hints: dict[str, list[str | None]] = {}
     for name, spec in fields.items():
@@ -204,12 +405,17 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         del choices["original_price"]
     rules: dict[str, FieldRule] = {}
     notes: list[str] = []
+    anchors = _anchors(pages, choices, lexicon)
+    scope = _scope_xpath(pages, anchors, cards)
+    if scope:
+        notes.append(f"fields read inside the main product's region {scope}")
     for name, (best, runner) in choices.items():
-        found = _absolute_xpath(best.slot, pages, best.view, skips)
+        found = _absolute_xpath(best.slot, pages, best.view, skips, scope,
+                                hints.get(name, ()), fields[name].kind)
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue
-        rules[name] = _rule(name, best, runner, found, pages, lexicon, skips)
+        rules[name] = _rule(name, best, runner, found, pages, lexicon, skips, scope)
     for name, spec in fields.items():
         path = next((p for p in spec.structured if all(
             page.product is not None and jsonld_value(page.product, p) not in (None, "")
@@ -218,6 +424,16 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             rules[name] = FieldRule(jsonld=path, kind=spec.kind, confidence=0.9,
                                     evidence=["JSON-LD Product on every page"],
                                     values=spec.values if spec.kind == "availability" else {})
+    stock = next((k for k, f in fields.items() if f.kind == "availability"), None)
+    if stock and (stock not in rules or _partial(rules[stock], choices.get(stock))):
+        control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
+        if control is not None:
+            rules[stock] = control
+    rating = next((k for k, f in fields.items() if f.kind == "rating"), None)
+    if rating and rating not in rules:
+        stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
+        if stars is not None:
+            rules[rating] = stars
     crumb = learn_breadcrumb(pages, lexicon, categories or [])
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if crumb is not None and crumb_name:
@@ -230,16 +446,18 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
 
 def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
           found: tuple[str, float], pages: Sequence[PageView], lexicon: Lexicon,
-          noise: Sequence[set[HtmlElement]] = ()) -> FieldRule:
+          noise: Sequence[set[HtmlElement]] = (), scope: str | None = None) -> FieldRule:
     spec = lexicon.fields[name]
     runner_up = None
     if runner is not None:
-        alt = _absolute_xpath(runner.slot, pages, runner.view, noise)
+        alt = _absolute_xpath(runner.slot, pages, runner.view, noise, scope)
         if alt is not None and alt[0] != found[0]:
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=runner.slot.samples(runner.view, 2))
     confidence = round(max(0.0, min(1.0, best.score)) * found[1], 2)
     post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
+    if best.slot.label is not None:
+        post = label_rule(best.slot.label)[1]
     return FieldRule(xpath=found[0], kind=spec.kind, multiple=spec.multiple, post=post,
                      confidence=confidence, samples=best.slot.samples(best.view),
                      runner_up=runner_up, evidence=best.evidence[:4],

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
+from structurer.kinds import parse_money
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import MONEY_RE, NUMBER_RE, norm_space
@@ -24,11 +25,13 @@ from structurer.page.match import (
     label_match,
     label_text_match,
     lexicon_match,
+    phrase_in,
 )
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
 _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
 _DATE_RE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
+_RANGE_RE = re.compile(r"\d\s*(?:\S{0,4}\s*)?[-–—]\s*\S{0,4}\s*\d")
 _STRIKE_TAGS = frozenset({"del", "s", "strike"})
 _CONTENT_VIEWS = ("text", "own", "@content", "@title", "@aria-label", "@alt")
 
@@ -50,6 +53,8 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
         if re.fullmatch(r"\d{1,7}[.,]\d{2}", value):
             return True
         matches = MONEY_RE.findall(value)
+        if len(matches) == 2 and _RANGE_RE.search(value):
+            return len(value) <= 2 * (len(matches[0]) + len(matches[1])) + 8   # "$5 – $9"
         return len(matches) == 1 and len(value) <= max(24, 2 * len(matches[0]))
     if kind == "image":
         return str(el.tag) in ("img", "source")
@@ -141,9 +146,8 @@ def agreement(values: Sequence[str | None], hints: Sequence[str | None], kind: s
         if not value:
             continue
         if kind == "money":
-            a = NUMBER_RE.findall(value.replace(",", "").replace(" ", ""))
-            b = NUMBER_RE.findall(hint.replace(",", "").replace(" ", ""))
-            hits += bool(a and b and a[0] == b[0]) or _norm_value(value) == _norm_value(hint)
+            a, b = parse_money(value).amount, parse_money(hint).amount
+            hits += (a is not None and a == b) or _norm_value(value) == _norm_value(hint)
             continue
         nv, nh = _norm_value(value), _norm_value(hint)
         if nv == nh:
@@ -228,6 +232,14 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         lab, why_lab = label_match(example, spec)
     prior, struck, shape = _shape_prior(spec, slot, view, values, present)
     evidence = [w for w in (why_lex, why_lab) if w] + shape
+    if spec.kind == "money":
+        extras = lexicon.signals.get("not_price", {})
+        said = [phrase_in(values[i] or "", extras) for i in present]
+        share = sum(bool(w) for w in said) / len(present)
+        if share:
+            prior -= 0.8 * share   # shipping, an instalment, a threshold: not the price
+            evidence.append(f"money labelled {next(w for w in said if w)!r} "
+                            f"in {share:.0%} of records")
     if spec.title and titles:
         in_title = title_agreement(values, titles)
         prior += 0.5 * in_title + (0.2 if example.tag == "h1" else 0.0)

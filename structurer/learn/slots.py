@@ -17,6 +17,7 @@ from lxml.html import HtmlElement
 
 from structurer.lexicon import DEFAULT_THRESHOLDS
 from structurer.page.dom import NOISE_TAGS, STATE_TOKENS, norm_space, shape_class, text_of
+from structurer.page.match import label_value
 from structurer.values import image_source  # the runtime's rule: analysis sees what replay sees
 
 LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-srcset", "srcset")
@@ -51,7 +52,7 @@ class Slot:
     key: str
     elements: list[HtmlElement | None]
     views: dict[str, list[str | None]] = field(default_factory=dict)
-    label: tuple[str, str, str] | None = None     # (label tag, label text, "tail" | "next")
+    label: tuple[str, str, str] | None = None  # (label tag, label text, "tail"|"next"|"lead")
 
     @property
     def presence(self) -> float:
@@ -160,22 +161,12 @@ def _collect(records: Sequence[Sequence[HtmlElement]],
 _LABEL_TAGS = ("b", "strong", "span", "label", "dt", "th", "td", "em", "div", "p", "li")
 
 
-def _label_value(el: HtmlElement) -> tuple[str, str] | None:
-    """(mode, value) when ``el`` looks like a label followed by its value."""
-    tail = norm_space((el.tail or "").split("\n")[0])
-    if tail and len(tail) <= 200:
-        return "tail", tail
-    nxt = el.getnext()
-    if nxt is not None and isinstance(nxt.tag, str) and not (el.tail or "").strip():
-        value = text_of(nxt)
-        if value and len(value) <= 300:
-            return "next", value
-    return None
-
-
 def label_slots(records: Sequence[Sequence[HtmlElement]],
-                skip: Callable[[HtmlElement], bool] | None = None) -> list[Slot]:
-    """Slots keyed by visible labels ("ISBN-13:", "SKU", "商品编号：") across records."""
+                skip: Callable[[HtmlElement], bool] | None = None,
+                known: Callable[[str], bool] | None = None) -> list[Slot]:
+    """Slots keyed by visible labels ("ISBN-13:", "SKU", "商品编号：") across records, each
+    holding the value beside its label (:func:`structurer.page.match.label_value`);
+    ``known`` tells label texts written without a colon ("UPC" in a ``<strong>``)."""
     table: dict[tuple[str, str, str], Slot] = {}
     n = len(records)
     for index, record in enumerate(records):
@@ -183,18 +174,10 @@ def label_slots(records: Sequence[Sequence[HtmlElement]],
             for el in member.iter(*_LABEL_TAGS):
                 if skip is not None and skip(el):
                     continue
-                if len(el) > 1:
-                    continue
-                text = text_of(el)
-                if not (1 <= len(text) <= 40):
-                    continue
-                is_label = text.endswith((":", "：")) or el.tag in ("dt", "th")
-                if not is_label:
-                    continue
-                found = _label_value(el)
+                found = label_value(el, known)
                 if found is None:
                     continue
-                mode, value = found
+                mode, text, value = found
                 key = (str(el.tag), text, mode)
                 slot = table.get(key)
                 if slot is None:

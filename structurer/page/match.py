@@ -11,13 +11,16 @@ Output: a score in 0..1 and the reason, in words (``class 'price' ~ word 'price'
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import lru_cache
 
 from lxml.html import HtmlElement
 
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, norm_space, own_text
 
-__all__ = ["label_match", "label_text_match", "label_texts", "lexicon_match", "squash"]
+__all__ = ["label_match", "label_text_match", "label_texts", "label_value", "lexicon_match",
+           "phrase_in", "squash", "strip_label_pattern"]
 
 
 def _norm_attr_value(value: str) -> str:
@@ -86,7 +89,9 @@ def label_texts(el: HtmlElement) -> list[str]:
     out = [own_text(el)[:40]]
     prev = el.getprevious()
     if prev is not None and isinstance(prev.tag, str):
-        out.append(norm_space(prev.text_content())[:40])
+        text = norm_space(prev.text_content())
+        if not re.search(r"[:：]\s*\S", text):
+            out.append(text[:40])   # a label, not a pair of its own ("UPC: 123" labels no next)
     parent = el.getparent()
     if parent is not None:
         out.append(own_text(parent)[:40])
@@ -129,3 +134,67 @@ def label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, st
             if gain > best:
                 best, why = gain, f"label '{text}' ~ '{label}'"
     return min(best, 1.0), why
+
+
+#: punctuation between a label and its value (``SKU: 123``, ``Item # - 123``)
+_JOINER = " \t:：#-–—"
+_LEAD_TAGS = frozenset({"p", "li", "div", "span", "td", "dd"})
+
+
+def label_value(el: HtmlElement, known: Callable[[str], bool] | None = None
+                ) -> tuple[str, str, str] | None:
+    """``(mode, label, value)`` when ``el`` is a visible label with its value beside it:
+
+    * ``tail``: the label element (a ``<strong>``, ``<th>``, ``<dt>``, ...) is followed by
+      the value as text in the same parent (``<li><strong>ISBN-13</strong>: 978…</li>``);
+    * ``next``: by the value's element (``<th>UPC</th><td>…</td>``, ``dt``/``dd``);
+    * ``lead``: ``el`` itself reads ``Label: value`` (``<p>SKU: <span>…</span></p>``).
+
+    A label is a short text ending in a colon, a ``dt``/``th``, or a text ``known`` says
+    is a label. The value is never taken from the next row or item, and never holds the
+    label or the punctuation after it."""
+    text = norm_space(el.text_content())
+    if not text or len(text) > 300:
+        return None
+    if len(text) <= 40 and len(el) <= 1 and (
+            text.endswith((":", "：")) or el.tag in ("dt", "th") or (known and known(text))):
+        tail = norm_space((el.tail or "").split("\n")[0]).lstrip(_JOINER)
+        if tail:
+            return ("tail", text, tail) if len(tail) <= 200 else None
+        nxt = el.getnext()
+        if nxt is not None and isinstance(nxt.tag, str):
+            value = norm_space(nxt.text_content())
+            if value and len(value) <= 300:
+                return "next", text, value
+        return None
+    own = el.text or ""
+    if el.tag in _LEAD_TAGS and len(el) <= 2 and (":" in own or "：" in own):
+        label = norm_space(re.split(r"[:：]", own, maxsplit=1)[0])
+        value = norm_space(text[text.find(label) + len(label):]).lstrip(_JOINER)
+        if 1 <= len(label) <= 40 and value and len(value) <= 200:
+            return "lead", label + ":", value
+    return None
+
+
+def strip_label_pattern(mode: str, label: str) -> str:
+    """The regex (group 1: the value) a label pair's raw text goes through: the
+    punctuation after a label (``tail``), or the label itself (``lead``)."""
+    if mode == "lead":
+        return rf"^\s*{re.escape(label.rstrip(':：'))}\s*[:：#]*\s*(.+)$"
+    return r"^[\s:：#–—-]*(.+)$"
+
+
+@lru_cache(maxsize=32)
+def _phrases_re(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    if not phrases:
+        return None
+    alts = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alts})(?!\w)")
+
+
+def phrase_in(text: str, vocab: dict[str, float]) -> str | None:
+    """The longest phrase of ``vocab`` found in ``text`` as whole words (case-folded):
+    ``"+ $5.99 shipping"`` holds ``shipping`` of the lexicon's ``not_price`` signal."""
+    pattern = _phrases_re(tuple(p.lower() for p in vocab))
+    found = pattern.search(text.lower()) if pattern is not None else None
+    return found.group(0) if found else None
