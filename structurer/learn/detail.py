@@ -16,6 +16,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
+from structurer.learn.confidence import calibrate, structured_column
 from structurer.learn.fields import (
     FieldChoice,
     assign,
@@ -209,7 +210,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue
-        rules[name] = _rule(name, best, runner, found, pages, lexicon, skips)
+        rules[name] = calibrate(
+            _rule(name, best, runner, found, pages, lexicon, skips), best, runner,
+            fit=found[1], structured=structured_column(pages, fields[name]),
+            hints=[h.get(name) for h in list_hints] if list_hints else None,
+            titles=[p.titles for p in pages] if fields[name].title else None,
+            thresholds=lexicon.thresholds)
     for name, spec in fields.items():
         path = next((p for p in spec.structured if all(
             page.product is not None and jsonld_value(page.product, p) not in (None, "")
