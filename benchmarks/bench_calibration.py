@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from structurer.api import analyze_site
+from structurer.clean import decode_html, parse_html
 from structurer.config import Settings
 from structurer.demo import DemoServer
-from structurer.demo.scoring import page_tree, same
+from structurer.demo.scoring import same
 from structurer.demo.zoo import ZooShop, parse_seeds
 from structurer.errors import StructurerError
 from structurer.learn.batch import ShopResult, ShopTask, analyze_many
@@ -64,6 +65,16 @@ def _tally(rows: dict[str, dict[str, Any]], rule: FieldRule, name: str, got: Any
         row["right"] += 1
     elif len(row["misses"]) < 3:
         row["misses"].append({"got": got, "want": want})
+
+
+def page_tree(shop: ZooShop, url: str, base: str) -> Any:
+    """The page as a crawl sees it: asked again when a shop answers a page's first hit
+    with a server error (the zoo's ``session: first_500`` axis)."""
+    response = shop.handle(url[len(base):])
+    if response.status >= 500:
+        response = shop.handle(url[len(base):])
+    text, _ = decode_html(response.body, response.content_type)
+    return parse_html(text, base_url=url)
 
 
 def _layout_fields(level: Any, tree: Any) -> dict[str, FieldRule]:

@@ -23,28 +23,33 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin, urlsplit
+
+from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
 from structurer.kinds import (
     DEFAULT_AVAILABILITY,
     compile_phrases,
     parse_availability,
+    parse_breadcrumb,
     parse_integer,
     parse_money,
     parse_rating,
 )
+from structurer.learn import xpaths
 from structurer.lexicon import DEFAULT_THRESHOLDS, FieldSpec, Lexicon, Thresholds
-from structurer.page.dom import norm_space
+from structurer.page.dom import norm_space, text_of
 from structurer.replay.extract import compile_rules, extract_detail, extract_list
 from structurer.rules.model import FieldRule, SiteRules
-from structurer.structured import jsonld_value
+from structurer.structured import jsonld_value, microdata_fields, opengraph_fields
 
 if TYPE_CHECKING:
     from structurer.learn.fields import FieldChoice
     from structurer.page.view import PageView
 
-__all__ = ["agreement", "calibrate", "confidence", "confirm_lists", "is_ambiguous",
-           "structured_column"]
+__all__ = ["agreement", "calibrate", "calibrate_breadcrumb", "confidence", "confirm_lists",
+           "is_ambiguous", "structured_column"]
 
 Column = Sequence[str | None]
 _SCORE_SCALE = 0.6     # ranking score at which the unconfirmed prior reaches 63% of its cap
@@ -96,7 +101,11 @@ def agreement(values: Column, hints: Column | None, kind: str,
     if not pairs:
         return 0.0, 0
     right = sum(bool(v) and _same(str(v), str(h), kind, phrases) for v, h in pairs)
-    return right / len(pairs), len(pairs)
+    # a source that speaks for most records and is silent where the field shows a value:
+    # the value is likely another product's (a related grid's price, a placeholder image)
+    silent = sum(1 for v, h in zip(values, hints, strict=False) if v and h in (None, "")) \
+        if 2 * len(pairs) >= len(values) else 0
+    return right / (len(pairs) + silent), len(pairs) + silent
 
 
 def title_agreement(values: Column, titles: Sequence[Sequence[str]]) -> tuple[float, int]:
@@ -110,14 +119,21 @@ def title_agreement(values: Column, titles: Sequence[Sequence[str]]) -> tuple[fl
 
 
 def structured_column(pages: Sequence[PageView], spec: FieldSpec) -> list[str | None]:
-    """Per page what its structured data says the field is (None: it says nothing)."""
+    """Per page what its structured data says the field is (None: it says nothing): its
+    JSON-LD Product, else its microdata, else (for an amount) its OpenGraph price. (An
+    OpenGraph title or image often differs from the page's on purpose: a site name, a
+    share-sized picture.)"""
     column: list[str | None] = []
     for page in pages:
         product = page.product
         raw = next((v for v in (jsonld_value(product, p) for p in spec.structured)
                     if v not in (None, "", [])), None) if product is not None else None
-        column.append(str(raw) if raw is not None and not isinstance(raw, (dict, list))
-                      else None)
+        value = str(raw) if raw is not None and not isinstance(raw, (dict, list)) else None
+        if value is None and spec.structured:
+            value = microdata_fields(page.tree, {"f": spec.structured}).get("f")
+        if value is None and spec.kind == "money" and spec.opengraph:
+            value = opengraph_fields(page.tree, {"f": spec.opengraph}).get("f")
+        column.append(value)
     return column
 
 
@@ -128,6 +144,20 @@ def _differ(a: FieldChoice, b: FieldChoice) -> bool:
              if x or y]
     same = sum(bool(x and y) and _norm(x or "") == _norm(y or "") for x, y in pairs)
     return bool(pairs) and same < 0.8 * len(pairs)
+
+
+def _cut_amounts(choice: FieldChoice) -> float:
+    """Share of records whose value is an element's own text that drops part of the
+    amount its whole text shows ("€ 352" of "€ 352<sup>,50</sup>")."""
+    if choice.view == "text":
+        return 0.0
+    pairs = [(v, w) for v, w in zip(choice.slot.values(choice.view),
+                                    choice.slot.values("text"), strict=False) if v and w]
+    cut = 0
+    for value, whole in pairs:
+        a, b = parse_money(value).amount, parse_money(whole).amount
+        cut += a is not None and b is not None and a != b and int(a) == int(b)
+    return cut / len(pairs) if pairs else 0.0
 
 
 def is_ambiguous(best: FieldChoice, runner: FieldChoice | None,
@@ -157,6 +187,9 @@ def confidence(best: FieldChoice, runner: FieldChoice | None, kind: str, *,
     (for a field that names the record)."""
     values = best.slot.values(best.view)
     prior = _prior(best, runner, thresholds)
+    if kind == "money" and _cut_amounts(best) >= 0.5:
+        return round(min(prior, 0.3) * fit, 2), \
+            "the element's whole text holds a longer amount than the value read"
     checks = [(name, *agreement(values, column, kind, phrases)) for name, column in sources]
     if titles:
         checks.append(("the page title", *title_agreement(values, titles)))
@@ -267,3 +300,52 @@ def confirm_lists(rules: SiteRules, lists: Sequence[PageView], details: Sequence
         fields[name] = _recheck(rule, [item.get(name) for item, _ in items], sources, phrases)
     return rules.model_copy(update={"levels": rules.levels.model_copy(
         update={"list": level.model_copy(update={"fields": fields})})})
+
+
+# ----- breadcrumbs ------------------------------------------------------------------------------
+def _crumbs(rule: FieldRule, page: PageView) -> tuple[list[str], bool]:
+    """(the trail ``rule`` reads on ``page`` as a crawl gives it, whether its first link
+    leads to the site's root: a "Home" crumb the value should not hold)."""
+    links = [n for n in xpaths.evaluate(rule.xpath or "", page.tree) if isinstance(n, HtmlElement)]
+    names = parse_breadcrumb([text_of(a) for a in links])
+    first = next((a for a in links if names and " ".join(text_of(a).split()) == names[0]), None)
+    href = first.get("href") if first is not None else None
+    home = href is not None and urlsplit(urljoin(page.url, href)).path in ("", "/")
+    return names, home
+
+
+def calibrate_breadcrumb(rule: FieldRule | None, pages: Sequence[PageView],
+                         categories: Sequence[set[str]],
+                         thresholds: Thresholds = DEFAULT_THRESHOLDS) -> FieldRule | None:
+    """A breadcrumb rule's confidence from the sample pages: right where the trail ends
+    with the category the product was listed under and does not start at the home page;
+    the same trail on pages of different categories is a menu, not a breadcrumb."""
+    if rule is None or rule.xpath is None:
+        return rule
+    checked = right = 0
+    trails: list[tuple[str, ...]] = []
+    listed: set[str] = set()
+    for page, names in zip(pages, categories, strict=False):
+        crumbs, home = _crumbs(rule, page)
+        trails.append(tuple(crumbs))
+        wanted = {_norm(n) for n in names if n}
+        if not wanted:
+            continue
+        listed |= wanted
+        checked += 1
+        right += bool(crumbs) and not home and _norm(crumbs[-1]) in wanted
+    if len(set(trails)) == 1 and len(listed) > 1:
+        right = 0     # one trail for products of several categories: a menu
+    prior = min(rule.confidence, thresholds.unconfirmed_cap)
+    if checked < 2:
+        value, why = prior, "no category names to check the trail against"
+    elif right < _AGREES * checked:
+        value = min(prior, max(0.05, right / checked - 0.1))
+        why = f"ends with the product's category on {right} of {checked} pages"
+    elif checked >= _MIN_CHECKS:
+        depth = min(1.0, (checked - _MIN_CHECKS + 1) / (_FULL_CHECKS - _MIN_CHECKS + 1))
+        value, why = 0.9 + 0.09 * depth, "ends with the product's category on every page"
+    else:
+        value, why = prior, f"only {checked} pages to check the trail against"
+    return rule.model_copy(update={"confidence": round(value, 2),
+                                   "evidence": [*rule.evidence, why]})

@@ -16,7 +16,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
-from structurer.learn.confidence import calibrate, structured_column
+from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structured_column
 from structurer.learn.fields import (
     FieldChoice,
     assign,
@@ -224,7 +224,8 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             rules[name] = FieldRule(jsonld=path, kind=spec.kind, confidence=0.9,
                                     evidence=["JSON-LD Product on every page"],
                                     values=spec.values if spec.kind == "availability" else {})
-    crumb = learn_breadcrumb(pages, lexicon, categories or [])
+    crumb = calibrate_breadcrumb(learn_breadcrumb(pages, lexicon, categories or []), pages,
+                                 categories or [], lexicon.thresholds)
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if crumb is not None and crumb_name:
         rules[crumb_name] = crumb

@@ -40,12 +40,19 @@ def product_page(i: int, shown: str, ld_price: str | None) -> PageView:
 
 
 def test_a_price_structured_data_contradicts_is_not_confident() -> None:
-    """The visible text loses its cents ("€ 352<sup>,50</sup>" read as 352): every page's
-    JSON-LD says otherwise, so the field is no longer chosen at confidence 1.0."""
-    pages = [product_page(i, f"€ {10 + i}<sup>,50</sup>", f"{10 + i}.50") for i in range(8)]
+    pages = [product_page(i, f"€ {10 + i},50", f"{20 + i}.00") for i in range(8)]
     price = learn_detail(pages, LEX).fields["price"]
     assert price.confidence < 0.5
     assert any("structured data on 0%" in e for e in price.evidence)
+
+
+def test_a_price_missing_its_cents_is_not_confident() -> None:
+    """The visible text splits the amount ("€ 352<sup>,50</sup>"): the element's own text
+    is 352 — the list page, read the same way, would agree with it."""
+    pages = [product_page(i, f"€ {10 + i}<sup>,50</sup>", None) for i in range(8)]
+    price = learn_detail(pages, LEX).fields["price"]
+    assert price.samples[0] == "€ 10"            # the own text is chosen (0.86 before) ...
+    assert price.confidence <= 0.3 and "longer amount" in price.evidence[-1]   # ... but doubted
 
 
 def test_agreement_with_structured_data_earns_high_confidence() -> None:
@@ -137,3 +144,30 @@ def test_list_names_cut_short_lose_their_confidence() -> None:
     fields = checked.levels.list.fields
     assert fields["name"].confidence < 0.5 and "0% of 8" in fields["name"].evidence[-1]
     assert fields["price"].confidence >= 0.9      # the products' structured data agrees
+
+
+def _crumb_page(i: int, trail: list[tuple[str, str]]) -> PageView:
+    links = "".join(f"<a href='{href}'>{name}</a> " for href, name in trail)
+    html = (f"<html><body><div class='crumbs'>{links}</div><h1>{NAMES[i]}</h1>"
+            f"<p class='price'>$1.00</p></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_breadcrumb_confidence_comes_from_the_categories_it_names() -> None:
+    from structurer.learn.confidence import calibrate_breadcrumb
+
+    cats = ["Tents", "Stoves", "Lamps", "Packs", "Tents", "Stoves"]
+    rule = FieldRule(xpath="//div[@class='crumbs']//a", kind="breadcrumb", multiple=True,
+                     confidence=1.0)
+    right = [_crumb_page(i, [("/c/gear/", "Gear"), (f"/c/{c.lower()}/", c)])
+             for i, c in enumerate(cats)]
+    homed = [_crumb_page(i, [("/", "Strona główna"), ("/c/gear/", "Gear"),
+                             (f"/c/{c.lower()}/", c)]) for i, c in enumerate(cats)]
+    menu = [_crumb_page(i, [("/c/tents/", "Tents"), ("/c/stoves/", "Stoves")])
+            for i in range(len(cats))]
+    names = [{c} for c in cats]
+    good = calibrate_breadcrumb(rule, right, names)
+    assert good is not None and 0.9 <= good.confidence < 1.0
+    for pages in (homed, menu):
+        bad = calibrate_breadcrumb(rule, pages, names)
+        assert bad is not None and bad.confidence < 0.5, bad.evidence
