@@ -120,16 +120,18 @@ def title_agreement(values: Column, titles: Sequence[Sequence[str]]) -> tuple[fl
 
 def structured_column(pages: Sequence[PageView], spec: FieldSpec) -> list[str | None]:
     """Per page what its structured data says the field is (None: it says nothing): its
-    JSON-LD Product, else its microdata, else (for an amount) its OpenGraph price. (An
-    OpenGraph title or image often differs from the page's on purpose: a site name, a
-    share-sized picture.)"""
+    JSON-LD Product, else for an amount or a stock state its microdata or OpenGraph.
+    (Microdata mostly sits on the very element a slot reads — an ``img itemprop=image``
+    confirms nothing about itself —, while an amount's ``content`` attribute or a
+    stock ``link`` is a value of its own; an OpenGraph title or image often differs from
+    the page's on purpose: a site name, a share-sized picture.)"""
     column: list[str | None] = []
     for page in pages:
         product = page.product
         raw = next((v for v in (jsonld_value(product, p) for p in spec.structured)
                     if v not in (None, "", [])), None) if product is not None else None
         value = str(raw) if raw is not None and not isinstance(raw, (dict, list)) else None
-        if value is None and spec.structured:
+        if value is None and spec.structured and spec.kind in ("money", "availability"):
             value = microdata_fields(page.tree, {"f": spec.structured}).get("f")
         if value is None and spec.kind == "money" and spec.opengraph:
             value = opengraph_fields(page.tree, {"f": spec.opengraph}).get("f")
