@@ -218,17 +218,33 @@ def confidence(best: FieldChoice, runner: FieldChoice | None, kind: str, *,
         if all(c[1] == 1.0 for c in confirmed[:2]) else f"agrees with {names}"
 
 
+def _repeated(xpath: str | None, pages: Sequence[PageView]) -> bool:
+    """Does a page-wide XPath select several elements on most sample pages? Its first
+    one may be the product's on these pages and a related product's card elsewhere."""
+    if not xpath or not pages:
+        return False
+    many = sum(len(xpaths.evaluate(xpath, page.tree)) > 1 for page in pages)
+    return 2 * many > len(pages)
+
+
 def calibrate(rule: FieldRule, best: FieldChoice, runner: FieldChoice | None, *,
               fit: float = 1.0, structured: Column | None = None, hints: Column | None = None,
               titles: Sequence[Sequence[str]] | None = None,
+              pages: Sequence[PageView] = (),
               thresholds: Thresholds = DEFAULT_THRESHOLDS) -> FieldRule:
     """``rule`` with its confidence, its runner-up's and ``ambiguous`` measured (see the
-    module docstring); the learners call this once per field rule they build."""
+    module docstring); the learners call this once per field rule they build. ``pages``:
+    the sample pages of a page-wide (detail) rule, where an XPath selecting several
+    elements is confirmed by structured data only."""
     phrases = compile_phrases(rule.values) + DEFAULT_AVAILABILITY if rule.values \
         else DEFAULT_AVAILABILITY
     sources = [("structured data", structured), ("the list page", hints)]
     value, why = confidence(best, runner, rule.kind, fit=fit, sources=sources, titles=titles,
                             thresholds=thresholds, phrases=phrases)
+    if value >= 0.9 and not why.startswith("agrees with structured data") and \
+            not rule.multiple and _repeated(rule.xpath, pages):
+        value = min(value, thresholds.unconfirmed_cap)
+        why += ", but its XPath selects several elements on most pages (a repeated block?)"
     update: dict[str, Any] = {"confidence": value, "evidence": [*rule.evidence, why]}
     if rule.runner_up is not None and runner is not None:
         other, _ = confidence(runner, best, rule.kind, sources=sources, titles=titles,
@@ -341,6 +357,9 @@ def calibrate_breadcrumb(rule: FieldRule | None, pages: Sequence[PageView],
     prior = min(rule.confidence, thresholds.unconfirmed_cap)
     if checked < 2:
         value, why = prior, "no category names to check the trail against"
+    elif 2 * sum(len(t) >= 2 for t in trails) < len(trails) and right >= _AGREES * checked:
+        value, why = prior, ("trails of one crumb: they may stop short of the product's "
+                             "own category")
     elif right < _AGREES * checked:
         value = min(prior, max(0.05, right / checked - 0.1))
         why = f"ends with the product's category on {right} of {checked} pages"

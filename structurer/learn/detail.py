@@ -215,7 +215,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             fit=found[1], structured=structured_column(pages, fields[name]),
             hints=[h.get(name) for h in list_hints] if list_hints else None,
             titles=[p.titles for p in pages] if fields[name].title else None,
-            thresholds=lexicon.thresholds)
+            pages=pages, thresholds=lexicon.thresholds)
     for name, spec in fields.items():
         path = next((p for p in spec.structured if all(
             page.product is not None and jsonld_value(page.product, p) not in (None, "")

@@ -171,3 +171,37 @@ def test_breadcrumb_confidence_comes_from_the_categories_it_names() -> None:
     for pages in (homed, menu):
         bad = calibrate_breadcrumb(rule, pages, names)
         assert bad is not None and bad.confidence < 0.5, bad.evidence
+
+
+def test_one_crumb_trails_are_not_confirmed() -> None:
+    """A trail of just the listing category may stop short (Tools, not Tools > Drills)."""
+    from structurer.learn.confidence import calibrate_breadcrumb
+
+    cats = ["Tents", "Stoves", "Lamps", "Packs"]
+    rule = FieldRule(xpath="//div[@class='crumbs']//a", kind="breadcrumb", multiple=True,
+                     confidence=1.0)
+    pages = [_crumb_page(i, [(f"/c/{c.lower()}/", c)]) for i, c in enumerate(cats)]
+    short = calibrate_breadcrumb(rule, pages, [{c} for c in cats])
+    assert short is not None and short.confidence <= LEX.thresholds.unconfirmed_cap
+    assert "one crumb" in short.evidence[-1]
+
+
+def test_a_value_the_page_repeats_is_confirmed_by_structured_data_only() -> None:
+    """The first of several '.tile-rating' elements: the product's own on the sample
+    pages, a related product's card where the product has none."""
+    def page(i: int, tiles: int) -> PageView:
+        cards = "".join(f"<div class='tile'><span class='tile-rating'>{j}.5</span></div>"
+                        for j in range(tiles))
+        return PageView.from_html(f"http://shop.test/p/{i}", f"<html><body><h1>{NAMES[i]}</h1>"
+                                  f"<span class='tile-rating'>4.{i}</span>{cards}</body></html>",
+                                  LEX)
+    values = [f"4.{i}" for i in range(8)]
+    best = FieldChoice("rating", Slot("r", [None] * 8, {"text": list(values)}), "text", 1.2)
+    rule = FieldRule(xpath="//span[@class='tile-rating']", kind="rating")
+    alone = calibrate(rule, best, None, hints=list(values), pages=[page(i, 0) for i in range(8)])
+    tiled = calibrate(rule, best, None, hints=list(values), pages=[page(i, 3) for i in range(8)])
+    assert alone.confidence >= 0.9
+    assert tiled.confidence <= LEX.thresholds.unconfirmed_cap and "several" in tiled.evidence[-1]
+    by_data = calibrate(rule, best, None, structured=list(values),
+                        pages=[page(i, 3) for i in range(8)])
+    assert by_data.confidence >= 0.9
