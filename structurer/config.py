@@ -97,6 +97,10 @@ class Settings(Strict):
         "a baseline below this marks an optional field (an old price) ..."))
     drift_optional_ratio: float = Field(0.25, ge=0, le=1, description=(
         "... which has drifted only below this share of its baseline"))
+    drift_price_errors: float = Field(0.05, ge=0, le=1, description=(
+        "share of records whose price is garbled, unparsable or suspicious (an instalment "
+        "or range text, contradicted by structured data or the list page) above which a "
+        "crawl warns; empty prices do not count"))
 
     @classmethod
     def layered(cls, *layers: Mapping[str, Any] | None) -> Settings:

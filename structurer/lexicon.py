@@ -103,6 +103,13 @@ class Thresholds(Strict):
         "share of a word's weight a partial (substring) match counts"))
     min_confidence: float = Field(0.35, ge=0, le=1, description=(
         "fields found with less confidence are left out of the rules"))
+    # confidence: learn/confidence
+    unconfirmed_cap: float = Field(0.8, ge=0, le=1, description=(
+        "highest confidence of a field no independent source (structured data, list page, "
+        "title) confirms: what words, labels and value shapes alone are worth"))
+    ambiguous_margin: float = Field(0.05, ge=0, le=1, description=(
+        "a runner-up scoring within this of the winner, with other values, makes a field "
+        "ambiguous"))
     # render mode: learn/render
     render_similarity: float = Field(0.8, gt=0, le=1, description=(
         "raw vs rendered simhash similarity at or above which a level is static"))

@@ -49,8 +49,23 @@ def _field_rows(table: Table, level: str, fields: dict[str, FieldRule]) -> None:
             where = f"jsonld:{rule.jsonld}"
         else:
             where = f"const:{rule.const}"
-        table.add_row(level, name, escape(_short(where, 90)), f"{rule.confidence:.2f}",
+        table.add_row(level, name, escape(_short(where, 90)),
+                      f"{rule.confidence:.2f}" + (" ambiguous" if rule.ambiguous else ""),
                       escape(samples))
+
+
+def _ambiguities(fields: dict[str, FieldRule], level: str) -> list[str]:
+    """One line per ambiguous field: both candidates, their confidences and samples."""
+    lines = []
+    for name, rule in fields.items():
+        if rule.ambiguous and rule.runner_up is not None:
+            other = rule.runner_up
+            mine = " | ".join(_short(s, 40) for s in rule.samples[:2])
+            theirs = " | ".join(_short(s, 40) for s in other.samples[:2])
+            lines.append(f"{level}.{name} is ambiguous: {rule.xpath or rule.jsonld} "
+                         f"({rule.confidence:.2f}) gives {mine}; runner-up {other.xpath} "
+                         f"({other.confidence:.2f}) gives {theirs}")
+    return lines
 
 
 def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:
@@ -83,6 +98,13 @@ def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:
     if lv.detail:
         _field_rows(table, "detail", lv.detail.fields)
     console.print(table)
+    unsure = (_ambiguities(lv.list.fields, "list") if lv.list else []) + (
+        _ambiguities(lv.detail.fields, "detail") if lv.detail else [])
+    for line in unsure:
+        console.print(escape(line), style="yellow", soft_wrap=True)
+    if unsure:
+        console.print("check these fields' samples; to take the runner-up, put its xpath in "
+                      "the rule file", style="yellow")
 
 
 @contextmanager

@@ -5,7 +5,8 @@ per-field fill rates seen by analysis, and the fields it defines) and a crawl's
 :class:`~structurer.crawler.stats.CrawlStats`. Output: :class:`Drift` warnings,
 each naming the level and field that fell well below its baseline, such as
 ``detail.price: filled on 12% of 140 detail pages, baseline 100%``. Without a
-baseline a field that no page filled, and lists that came back empty, are reported.
+baseline a field that no page filled, and lists that came back empty, are reported; so
+is a price error rate (garbled or suspicious prices) above ``drift_price_errors``.
 ``structurer crawl --strict`` exits with 1 when there is any. How far below is too far
 is the crawl's settings (``drift_*``, :class:`~structurer.config.Settings`).
 """
@@ -94,4 +95,17 @@ def check_drift(rules: SiteRules, stats: CrawlStats,
         lvl = levels.list if level == "list" else levels.detail
         if lvl is not None:
             out += _level_drift(level, lvl.baseline, stats, _fields(rules, level), s)
-    return out
+    return out + _price_drift(stats, s)
+
+
+def _price_drift(stats: CrawlStats, s: Settings) -> list[Drift]:
+    """Too many prices that are there but wrong-looking (an empty price is no warning:
+    an unavailable product may show none)."""
+    bad = {kind: n for kind, n in sorted(stats.price_errors.items()) if kind != "empty" and n}
+    total = sum(bad.values())
+    if stats.records < s.drift_min_records or total <= s.drift_price_errors * stats.records:
+        return []
+    kinds = ", ".join(f"{kind} {n}" for kind, n in bad.items())
+    return [Drift("record", "price", total / stats.records, s.drift_price_errors,
+                  f"price: {total} of {stats.records} records ({total / stats.records:.0%}) "
+                  f"have a garbled or suspicious price ({kinds})")]

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from structurer.crawler.stats import price_disagreement
 from structurer.replay.extract import CompiledRules
 from structurer.replay.records import BASE_COLUMNS
 from structurer.replay.records import record_columns as columns_of
@@ -35,8 +36,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Listing", "Product", "build_product", "category_name", "emit_records",
-           "record_columns", "record_hash", "unemitted"]
+__all__ = ["STRUCTURED_PRICE", "Listing", "Product", "ProductRecord", "build_product",
+           "category_name", "emit_records", "record_columns", "record_hash", "unemitted"]
 
 # (page URL, category path of the page, the item's list record)
 Listing = tuple[str, Sequence[str], dict[str, Any]]
@@ -113,10 +114,29 @@ def _crumbs(value: Any) -> list[str] | None:
     return None
 
 
+#: Key of a detail record that carries the page's structured-data price to the record
+#: build (what :class:`~structurer.crawler.traverse.PageReader` read); never a column.
+STRUCTURED_PRICE = "_structured_price"
+
+
+class ProductRecord(dict[str, Any]):
+    """A product record, and what its build noticed about the price (not a column: the
+    statistics count it, :func:`structurer.crawler.stats.price_error`)."""
+
+    __slots__ = ("price_flag",)
+
+    def __init__(self, record: dict[str, Any], price_flag: str | None = None) -> None:
+        super().__init__(record)
+        self.price_flag = price_flag
+
+
 def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] | None,
                   columns: Sequence[str] = ()) -> dict[str, Any]:
     """The product record of ``url`` from its listings and detail record (see module doc)."""
     ordered = sorted(listings, key=lambda item: (-len(item[1]), item[0]))
+    structured = detail.get(STRUCTURED_PRICE) if detail else None
+    if detail and STRUCTURED_PRICE in detail:
+        detail = {k: v for k, v in detail.items() if k != STRUCTURED_PRICE}
     merged: dict[str, Any] = dict.fromkeys(columns)
     for _, _, fields in ordered:
         for key, value in fields.items():
@@ -136,7 +156,9 @@ def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] 
     longest = sorted(paths, key=lambda p: (-len(p), p))
     merged["category"] = crumbs or (list(longest[0]) if longest else None)
     merged["categories"] = [list(p) for p in sorted(paths)]
-    return validate(merged)
+    flag = price_disagreement((detail or {}).get("price"), structured,
+                              [fields.get("price") for _, _, fields in ordered])
+    return ProductRecord(validate(merged), flag)
 
 
 def validate(record: dict[str, Any]) -> dict[str, Any]:

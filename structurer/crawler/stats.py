@@ -3,13 +3,14 @@
 Input: the outcomes of committed pages (level, list items, detail records, failure
 kinds) and the records emitted. Output: :class:`CrawlStats` — pages per level, list
 items, records, per-field fill rates (per level and over records), the price error
-rate (records whose price is empty, non-numeric or garbled: the paper's quality
-measure), failures by kind, skipped links by reason, retries, elapsed time, pages/s
-and a timeline of (elapsed, pages, items, records) samples for the crawl report's
-chart — as a dict (stored in the crawl state so a resumed crawl keeps counting,
-and written as JSON beside the output, ``<output name>.stats.json``); and
-:class:`CrawlProgress`, what a running crawl hands its progress callback (showing it is
-the command line's: :mod:`structurer.cli.display`).
+rate (records whose price is empty, non-numeric or garbled — the paper's quality
+measure — or suspicious: an instalment or range text, an amount the page's structured
+data or the list page contradicts; by kind), failures by kind, skipped links by reason,
+retries, elapsed time, pages/s and a timeline of (elapsed, pages, items, records)
+samples for the crawl report's chart — as a dict (stored in the crawl state so a
+resumed crawl keeps counting, and written as JSON beside the output,
+``<output name>.stats.json``); and :class:`CrawlProgress`, what a running crawl hands
+its progress callback (showing it is the command line's: :mod:`structurer.cli.display`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -25,16 +27,28 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from structurer.errors import StructurerError
+from structurer.kinds import parse_money
 
-__all__ = ["CrawlProgress", "CrawlStats", "Sample", "price_error"]
+__all__ = ["SUSPICIOUS", "CrawlProgress", "CrawlStats", "Sample", "price_disagreement",
+           "price_error"]
 
 SAMPLE_EVERY = 0.5   # seconds between timeline samples at least ...
 MAX_SAMPLES = 240    # ... and at most this many: a longer timeline is thinned to half
 _MOJIBAKE = ("\ufffd", "Ã", "Â", "â‚", "â€", "锟")
 
 
+# a count times an amount ("or 4 × $308.38", "3x 19,99 €"): an instalment, not the price
+_MULTIPLIER = re.compile(r"\d\s*[×xX*]\s*(?:[^\d\s]{1,4}\s*)?\d")
+# two amounts joined by a dash or tilde ("$5.00 – $9.00", "10~20元"): a range
+_RANGE = re.compile(r"\d\s*[-–—~]\s*(?:[^\d\s]{1,4}\s*)?\d")
+#: Kinds of price error that are a value, but a suspicious one (not a missing value).
+SUSPICIOUS = ("multiplier", "range", "structured-mismatch", "list-mismatch")
+
+
 def price_error(record: Mapping[str, Any]) -> str | None:
-    """Why a record's price is unusable ('empty', 'non-numeric', 'garbled'), or None."""
+    """Why a record's price is unusable ('empty', 'non-numeric', 'garbled') or suspicious
+    ('multiplier', 'range', and what the crawl noticed while building the record:
+    'structured-mismatch', 'list-mismatch', see :func:`price_disagreement`), or None."""
     price, text = record.get("price"), record.get("price_text")
     if isinstance(text, str) and any(mark in text for mark in _MOJIBAKE):
         return "garbled"
@@ -42,6 +56,37 @@ def price_error(record: Mapping[str, Any]) -> str | None:
         return "empty" if not text else "non-numeric"
     if not isinstance(price, (int, float)) or isinstance(price, bool) or price < 0:
         return "non-numeric"
+    if isinstance(text, str) and _MULTIPLIER.search(text):
+        return "multiplier"
+    if isinstance(text, str) and _RANGE.search(text.replace("\u2009", " ")):
+        return "range"
+    flag = getattr(record, "price_flag", None)
+    return flag if isinstance(flag, str) else None
+
+
+def _amount(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        amount: float | None = float(value)
+    except ValueError:
+        amount = parse_money(value).amount if isinstance(value, str) else None
+    return amount if amount is not None and math.isfinite(amount) else None
+
+
+def price_disagreement(price: Any, structured: Any, listed: Iterable[Any]) -> str | None:
+    """'structured-mismatch' when the page's structured data gives another amount than
+    the record's price, 'list-mismatch' when every list page that showed the product gave
+    another amount; None when they agree or there is nothing to compare."""
+    amount = _amount(price)
+    if amount is None:
+        return None
+    other = _amount(structured)
+    if other is not None and abs(other - amount) >= 0.005:
+        return "structured-mismatch"
+    shown = [a for a in (_amount(v) for v in listed) if a is not None]
+    if shown and all(abs(a - amount) >= 0.005 for a in shown):
+        return "list-mismatch"
     return None
 
 

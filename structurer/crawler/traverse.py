@@ -39,7 +39,7 @@ from structurer.crawler.frontier import (
     canonical,
     well_formed,
 )
-from structurer.crawler.products import category_name, record_hash
+from structurer.crawler.products import STRUCTURED_PRICE, category_name, record_hash
 from structurer.crawler.stats import CrawlStats
 from structurer.fetch.base import Expand
 from structurer.page.sitemaps import is_sitemap
@@ -58,6 +58,7 @@ from structurer.replay.extract import (
 from structurer.replay.xpaths import RuleTimeout
 from structurer.rules.model import SiteRules
 from structurer.schema import RenderMode
+from structurer.structured import JsonLd
 
 log = logging.getLogger(__name__)
 
@@ -149,6 +150,12 @@ class PageReader:
         self.c, self.guards, self.first_seen = compiled, guards, first_seen
         self.fingerprints = fingerprints
         self.budget = guards.s.rule_budget     # seconds the rules may take on one page
+        price = compiled.rules.levels.detail.fields.get("price") \
+            if compiled.rules.levels.detail is not None else None
+        # where the page's structured data keeps the price: the rule's path, else
+        # schema.org's Offer.price (a protocol fact)
+        self.price_path = tuple((price.jsonld if price and price.jsonld
+                                 else "offers.price").split("."))
         self.prefixes: list[tuple[str, tuple[str, ...]]] = []
         self.listed: set[int] = set()          # the item sets of list pages read so far
         self.discovery = compile_discovery(compiled.rules)
@@ -208,6 +215,10 @@ class PageReader:
                 if ln is not None:
                     self.register(ln.url, ln.path)
                     o.links.append(ln)
+            if o.detail.get("price") is not None:   # for the record's price check
+                said = JsonLd(tree).lookup(self.price_path)[0]
+                if said:
+                    o.detail[STRUCTURED_PRICE] = said[0]
         else:
             found = self._categories(task, tree, url)
             for name, link in found:

@@ -22,6 +22,7 @@ from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.fetch.scope import address
 from structurer.learn.categories import LinkGroup, category_xpath
+from structurer.learn.confidence import confirm_lists
 from structurer.learn.detail import Layouts
 from structurer.learn.listing import ListLayouts, ListLearned
 from structurer.learn.pagination import PaginationGuess, learn_pagination
@@ -175,7 +176,7 @@ def assemble_rules(levels: Levels, *, site: str, start_url: str, lexicon: Lexico
         generated_at=datetime.now(UTC).replace(microsecond=0),
         generator=f"structurer {__version__}", template=template_ref(lexicon, template_path),
         record=RecordSpec(columns=record_columns_for(lexicon)), levels=levels)
-    return with_baselines(rules, lists, details)
+    return with_baselines(confirm_lists(rules, lists, details, lexicon), lists, details)
 
 
 def shortfall(rules: SiteRules, fetched: int, budget: int) -> str | None:

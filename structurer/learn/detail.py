@@ -17,6 +17,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
+from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structured_column
 from structurer.learn.fields import (
     FieldChoice,
     agreement,
@@ -415,7 +416,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue
-        rules[name] = _rule(name, best, runner, found, pages, lexicon, skips, scope)
+        rules[name] = calibrate(
+            _rule(name, best, runner, found, pages, lexicon, skips, scope), best, runner,
+            fit=found[1], structured=structured_column(pages, fields[name]),
+            hints=[h.get(name) for h in list_hints] if list_hints else None,
+            titles=[p.titles for p in pages] if fields[name].title else None,
+            pages=pages, thresholds=lexicon.thresholds)
     for name, spec in fields.items():
         path = next((p for p in spec.structured if all(
             page.product is not None and jsonld_value(page.product, p) not in (None, "")
@@ -434,7 +440,8 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
         if stars is not None:
             rules[rating] = stars
-    crumb = learn_breadcrumb(pages, lexicon, categories or [])
+    crumb = calibrate_breadcrumb(learn_breadcrumb(pages, lexicon, categories or []), pages,
+                                 categories or [], lexicon.thresholds)
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if crumb is not None and crumb_name:
         rules[crumb_name] = crumb

@@ -17,6 +17,7 @@ from lxml.html import HtmlElement
 
 from structurer.errors import NoRepeatedBlock
 from structurer.learn import xpaths
+from structurer.learn.confidence import calibrate
 from structurer.learn.fields import (
     FieldChoice,
     assign,
@@ -207,12 +208,12 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
                                       samples=runner.slot.samples(runner.view, 2))
         spec = lexicon.fields[name]
         post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
-        rules[name] = FieldRule(
+        rules[name] = calibrate(FieldRule(
             xpath=path, kind=spec.kind, multiple=spec.multiple, confidence=_conf(best.score),
             post=post,
             samples=best.slot.samples(best.view), runner_up=runner_up,
             values=spec.values if spec.kind == "availability" else {},
-            evidence=best.evidence[:4])
+            evidence=best.evidence[:4]), best, runner, thresholds=lexicon.thresholds)
     return rules
 
 

@@ -141,12 +141,17 @@ class FieldRule(Strict):
     confidence: float = Field(1.0, ge=0, le=1)
     samples: list[str] = Field(default_factory=list)
     runner_up: Candidate | None = None
+    # the runner-up scored within a hair of this rule: a person should compare the two
+    # (``samples`` and ``runner_up.samples``) and may switch to it
+    ambiguous: bool = False
     evidence: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _has_source(self) -> FieldRule:
         if self.xpath is None and self.jsonld is None and self.const is None:
             raise ValueError("a field needs an 'xpath', a 'jsonld' path or a 'const' value")
+        if self.ambiguous and self.runner_up is None:
+            raise ValueError("an ambiguous field names its 'runner_up'")
         return self
 
 

@@ -270,3 +270,50 @@ def test_a_browser_level_without_chromium_is_bad_input(
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no Chromium was found" in err and "apt-get" in err
     assert not out.exists()
+
+
+def _priced_shop() -> dict[str, str]:
+    """24 products: six whose price the page's JSON-LD contradicts, six the list page
+    contradicts, four read from an instalment text, two ranges, six right."""
+    shown = ([("$10.00", "12.00", "$10.00")] * 6 + [("$11.00", None, "$10.00")] * 6
+             + [("or 4 × $2.50", None, "$10.00")] * 4 + [("$5.00 – $9.00", None, "$5.00")] * 2
+             + [("$10.00", "10.00", "$10.00")] * 6)
+    pages = {"/robots.txt": "", "/": "<html><body><ul>" + "".join(
+        f"<li><a href='/p/{i}'>Product {i}</a> <b>{listed}</b></li>"
+        for i, (_, _, listed) in enumerate(shown)) + "</ul></body></html>"}
+    for i, (price, ld, _) in enumerate(shown):
+        script = ("<script type='application/ld+json'>{\"@type\": \"Product\", \"offers\": "
+                  f"{{\"price\": \"{ld}\"}}}}</script>") if ld else ""
+        pages[f"/p/{i}"] = (f"<html><head>{script}</head><body><h1>Product {i}</h1>"
+                            f"<p class='price'>{price}</p></body></html>")
+    return pages
+
+
+def test_suspicious_prices_are_counted_by_kind_and_warn(
+        tiny_site: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.conftest import rule_text
+
+    site = tiny_site(_priced_shop()).split("//")[1]
+    rules = tmp_path / "r.yaml"
+    rules.write_text(rule_text(site, """
+      list:
+        item_xpath: //li
+        detail_link_xpath: ./a
+        fields:
+          name: {xpath: ./a, kind: text}
+          price: {xpath: ./b, kind: money}
+      detail:
+        fields:
+          name: {xpath: //h1, kind: text}
+          price: {xpath: "//p[@class='price']", kind: money}
+    """), encoding="utf-8")
+    out = tmp_path / "o.jsonl"
+    assert main(["crawl", str(rules), "--out", str(out), "--strict"]) == 1
+    err = capsys.readouterr().err
+    stats = json.loads((tmp_path / "o.jsonl.stats.json").read_text())
+    assert stats["records"] == 24 and stats["price_errors"] == {
+        "structured-mismatch": 6, "list-mismatch": 6, "multiplier": 4, "range": 2}
+    assert stats["price_error_rate"] == 18 / 24
+    assert "multiplier 4" in err and "list-mismatch 6" in err       # the summary
+    assert "drift: price: 18 of 24 records (75%) have a garbled or suspicious price" in err
+    assert not any("_structured_price" in line for line in out.read_text().splitlines())

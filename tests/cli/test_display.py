@@ -134,3 +134,29 @@ def test_demo_run_shows_each_shop_against_its_truth(capsys: pytest.CaptureFixtur
         "kumo", "s/s/s", "23.6 s", "2.1 s", "120", "109", "109", "100.0%", "out/kumo.jsonl"]
     assert "fields right: name, price, image, sku" in out
     assert out.endswith('one record:\n{\n  "name": "Power Bank"\n}\n')
+
+
+def test_the_analyze_summary_names_ambiguous_fields_with_both_samples() -> None:
+    from structurer.rules import rules_from_text
+    from tests.conftest import rule_text
+
+    rules = rules_from_text(rule_text("shop.test", """
+      detail:
+        fields:
+          name: {xpath: //h1, kind: text, confidence: 0.99, samples: [Trail Shoe]}
+          price:
+            xpath: //p[@class='price']
+            kind: money
+            confidence: 0.41
+            ambiguous: true
+            samples: [$59.00, $120.50]
+            runner_up: {xpath: "//p[@class='was']", confidence: 0.39, samples: [$80.00, $99.00]}
+    """))
+    out = io.StringIO()
+    display.print_rules_summary(rules, out)
+    text = out.getvalue()
+    assert re.search(r"price .*0\.41 ambiguous", text)
+    line = next(ln for ln in text.splitlines() if "detail.price is ambiguous" in ln)
+    assert "$59.00 | $120.50" in line and "$80.00 | $99.00" in line
+    assert "//p[@class='was'] (0.39)" in line
+    assert "name is ambiguous" not in text

@@ -62,7 +62,14 @@ def test_category_names_lose_their_counts() -> None:
     ({"price": None, "price_text": "call us"}, "non-numeric"),
     ({"price": 12.5, "price_text": "Â£12.50"}, "garbled"),
     ({"price": -1.0, "price_text": "-1"}, "non-numeric"),
-], ids=["ok", "empty", "text", "mojibake", "negative"])
+    ({"price": 4.0, "price_text": "or 4 × $308.38"}, "multiplier"),
+    ({"price": 3.0, "price_text": "3x 19,99 €"}, "multiplier"),
+    ({"price": 5.0, "price_text": "$5.00 – $9.00"}, "range"),
+    ({"price": 10.0, "price_text": "10~20元"}, "range"),
+    ({"price": 1299.0, "price_text": "1.299,- €"}, None),
+    ({"price": 12.5, "price_text": "£12.50 (save £2.50)"}, None),
+], ids=["ok", "empty", "text", "mojibake", "negative", "instalment", "times", "range",
+        "tilde", "dash-cents", "two-amounts"])
 def test_price_errors(record: dict[str, Any], why: str | None) -> None:
     assert price_error(record) == why
 
@@ -99,3 +106,40 @@ def test_drift_thresholds_are_settings() -> None:
     assert len(check_drift(rules, stats, Settings())) == 2
     # 30 records say nothing with drift_min_records 40; 4 list pages nothing with 5
     assert check_drift(rules, stats, Settings(drift_min_records=40, drift_min_pages=5)) == []
+
+
+@pytest.mark.parametrize(("detail", "listed", "why"), [
+    ({"price": 12.0, "_structured_price": "12.00"}, [12.0], None),
+    ({"price": 4.0, "_structured_price": "308.38"}, [4.0], "structured-mismatch"),
+    ({"price": 11.0}, [10.0], "list-mismatch"),
+    ({"price": 11.0}, [10.0, 11.0], None),          # one list page agrees
+    ({"price": 11.0}, [None], None),                # nothing to compare
+    ({"price": None}, [10.0], None),                # the list's price is the record's
+    ({"price": 12.0, "_structured_price": "1,299.00"}, [], "structured-mismatch"),
+], ids=["agree", "structured", "list", "one-agrees", "no-list-price", "no-detail-price",
+        "formatted"])
+def test_prices_the_product_pages_contradict(detail: dict[str, Any], listed: list[Any],
+                                             why: str | None) -> None:
+    record = build_product("http://s/p/1", [(f"http://s/c/{i}", ("C",), {"price": p})
+                                           for i, p in enumerate(listed)],
+                           {"price_text": f"${detail['price']}", **detail})
+    assert "_structured_price" not in record          # never a column
+    assert price_error(record) == why
+    stats = CrawlStats()
+    stats.count("record", [record])
+    assert dict(stats.price_errors) == ({why: 1} if why else {})
+
+
+def test_many_suspicious_prices_warn_empty_ones_do_not() -> None:
+    rules = rules_from_text(RULES, "r.yaml")
+    stats = CrawlStats()
+    stats.count("record", [{"url": f"u{i}", "price": 4.0, "price_text": "or 4 × $30.00"}
+                           for i in range(3)])
+    stats.count("record", [{"url": f"v{i}", "price": None, "price_text": None}
+                           for i in range(20)])
+    stats.count("record", [{"url": f"w{i}", "price": 9.0, "price_text": "$9.00"}
+                           for i in range(17)])
+    assert [d.message for d in check_drift(rules, stats) if d.field == "price"] == [
+        "price: 3 of 40 records (8%) have a garbled or suspicious price (multiplier 3)"]
+    assert not [d for d in check_drift(rules, stats, Settings(drift_price_errors=0.1))
+                if d.field == "price"]

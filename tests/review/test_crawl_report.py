@@ -74,7 +74,9 @@ def _synthetic(tmp_path: Path) -> Path:
                for i in range(36)]
     records += [{"url": "e", "name": "n", "price": None, "price_text": None},
                 {"url": "t", "name": None, "price": None, "price_text": "call us"},
-                {"url": "g", "name": "n", "price": 3.0, "price_text": "â‚¬3"}]
+                {"url": "g", "name": "n", "price": 3.0, "price_text": "â‚¬3"},
+                {"url": "m", "name": "n", "price": 4.0, "price_text": "or 4 × $308.38"},
+                {"url": "r", "name": "n", "price": 5.0, "price_text": "$5.00 – $9.00"}]
     for i, record in enumerate(records):
         stats.elapsed = 0.3 * i
         stats.count("record", [record])
@@ -145,13 +147,16 @@ def test_the_report_shows_the_json_figures(crawled: tuple[dict[str, Any], Path, 
 def test_every_section_of_a_busy_crawl(tmp_path: Path) -> None:
     path = _synthetic(tmp_path)
     stats = json.loads(path.read_text())
-    assert stats["price_errors"] == {"empty": 1, "non-numeric": 1, "garbled": 1}
-    assert stats["price_error_rate"] == 3 / 39
+    assert stats["price_errors"] == {"empty": 1, "non-numeric": 1, "garbled": 1,
+                                     "multiplier": 1, "range": 1}
+    assert stats["price_error_rate"] == 5 / 41
     page = render_crawl_report(load_stats(path), str(path))
     _check_figures(stats, page)
     root = lxml_html.fromstring(page)
-    shares = root.xpath("//table[caption='Unusable prices by kind']/tbody/tr/td[2]/text()")
-    assert shares == ["2.6%"] * 3          # 1 of 39 records each
+    rows = root.xpath("//table[caption='Unusable and suspicious prices by kind']/tbody/tr")
+    assert [r.xpath("string(th)") for r in rows] == [
+        "empty", "non-numeric", "garbled", "multiplier", "range"]
+    assert [r.xpath("string(td[2])") for r in rows] == ["2.4%"] * 5   # 1 of 41 records each
     assert "Stopped early" in page and root.xpath("//*[@role='alert']")
 
 

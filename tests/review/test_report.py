@@ -299,3 +299,33 @@ def test_pages_larger_than_max_page_bytes_are_not_reviewed(tiny_site: Any) -> No
     assert "page larger than 100000 bytes" in html and "data:image" not in html
     small = build_review(rules, Settings(max_page_bytes=1_000_000))
     assert "data:image/jpeg" in small   # the same page within the bound is photographed
+
+
+def test_ambiguous_fields_show_both_candidates() -> None:
+    from structurer.review.report import LevelView, _fields, render_review
+    from structurer.rules import rules_from_text
+    from structurer.rules.model import RenderDecision
+    from tests.conftest import rule_text
+
+    rules = rules_from_text(rule_text("shop.test", """
+      detail:
+        fields:
+          name: {xpath: //h1, kind: text, confidence: 0.99, samples: [Trail Shoe],
+                 runner_up: {xpath: //title, confidence: 0.5, samples: ['Trail Shoe | Shop']}}
+          price:
+            xpath: //p[@class='price']
+            kind: money
+            confidence: 0.41
+            ambiguous: true
+            samples: [$59.00, $120.50]
+            runner_up: {xpath: "//p[@class='was']", confidence: 0.39, samples: [$80.00, $99.00]}
+    """))
+    assert rules.levels.detail is not None
+    view = LevelView("detail", "http://shop.test/p/1", RenderDecision(),
+                     _fields(rules.levels.detail.fields))
+    html = render_review(rules, [view])
+    assert html.count("data-ambiguous=") == 1 and 'data-ambiguous="price"' in html
+    row = html[html.index('data-ambiguous="price"'):]
+    row = row[:row.index("</tr>")]
+    assert "$80.00 · $99.00" in row          # the runner-up's samples beside the winner's
+    assert "Trail Shoe | Shop" not in html   # a clear runner-up's samples are not shown
