@@ -110,6 +110,10 @@ class Shop(ABC):
         """The image URL a list card shows (often a thumbnail of the first image)."""
         return product.images[0]
 
+    def card_image_best(self, product: Product) -> str:
+        """The largest image a list card offers (its srcset's widest entry): the truth."""
+        return self.card_image(product)
+
     # ----- money -------------------------------------------------------------------
     def format_money(self, amount: Decimal) -> str:
         return f"${amount:,.2f}"
@@ -268,7 +272,7 @@ class Shop(ABC):
                         "price": money_plain(p.price),
                         "price_text": self.price_text(p),
                         "currency": p.currency,
-                        "image": base_url + self.card_image(p),
+                        "image": base_url + self.card_image_best(p),
                     } for p in items],
                 }
         products = [self.product_record(p, base_url) for p in self.catalog.products]

@@ -79,6 +79,9 @@ class Nordlicht(Shop):
     def card_image(self, product: Product) -> str:
         return product.images[0] + "?width=400"
 
+    def card_image_best(self, product: Product) -> str:
+        return product.images[0] + "?width=800"   # the card's srcset 2x entry
+
     def format_money(self, amount: Decimal) -> str:
         text = f"{amount:,.2f}".replace(",", "_").replace(".", ",").replace("_", ".")
         return f"{text} €"
@@ -186,8 +189,8 @@ class Nordlicht(Shop):
                  if p.availability == "out_of_stock" else "")
         return (
             f'<div class="{CARD}"><div class="aspect-square w-full overflow-hidden rounded-t-lg '
-            f'bg-gray-100 relative"><img src="{img}" srcset="{img} 1x, {esc(p.images[0])}'
-            f'?width=800 2x" alt="{esc(p.name)}" class="h-full w-full object-cover object-center '
+            f'bg-gray-100 relative"><img src="{img}" srcset="{img} 1x, '
+            f'{esc(self.card_image_best(p))} 2x" alt="{esc(p.name)}" class="h-full w-full object-cover object-center '
             f'group-hover:opacity-75" loading="lazy">{badge}</div><div class="flex flex-1 '
             'flex-col p-4"><div class="text-xs uppercase tracking-wide text-gray-500">'
             f'{esc(p.brand)}</div><h3 class="text-sm font-medium text-gray-900"><a href="'
