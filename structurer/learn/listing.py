@@ -9,6 +9,7 @@ whose items change from page to page (a "bestsellers" sidebar does not).
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,9 +27,10 @@ from structurer.learn.fields import (
     rank_fields,
 )
 from structurer.learn.layouts import distinguishing_condition
+from structurer.learn.listnames import full_name_rule
 from structurer.learn.slots import Slot, collect_slots
 from structurer.lexicon import Lexicon
-from structurer.page.dom import attribute_words, link_href, text_of
+from structurer.page.dom import attribute_words, class_tokens, link_href, text_of, tokens
 from structurer.page.lists import Region
 from structurer.page.mainlist import confirmed
 from structurer.page.view import PageView
@@ -98,32 +100,79 @@ def choose_main_regions(pages: Sequence[PageView]) -> list[Region | None]:
     return chosen
 
 
-def _item_steps(items: Sequence[HtmlElement], parent: HtmlElement) -> list[str]:
-    """Item step candidates: tag with a predicate all items share and intruders lack."""
+def _page_class_counts(pages: Sequence[PageView]) -> Counter[str]:
+    """How many elements of the sample pages carry each class token."""
+    counts: Counter[str] = Counter()
+    for page in pages:
+        for el in page.body.iter():
+            if isinstance(el.tag, str):
+                counts.update(set(class_tokens(el)))
+    return counts
+
+
+def _state_word(token: str, words: dict[str, float]) -> bool:
+    """Does a class token name a state an item may lose (in stock, on sale, new)? The
+    lexicon's ``item_state`` words: long ones inside the token ('is-sold-out'), short
+    ones as one of its words ('sale')."""
+    compact = re.sub(r"[-_\s]", "", token.lower())
+    parts = tokens(token)
+    return any((len(w) >= 5 and w in compact) or w in parts
+               for w in (re.sub(r"[-_\s]", "", word.lower()) for word in words))
+
+
+def _item_steps(pages: Sequence[PageView], regions: Sequence[Region]) -> list[str]:
+    """Item step candidates over every sampled page, most general first.
+
+    With no intruder beside the items (same tag, not an item) on any page the bare tag
+    comes first: a predicate would only narrow what the container already isolates.
+    Else predicates every item on every page shares: stable attributes, then class
+    tokens by how few other elements of the pages carry them (a product-card class
+    before a layout utility like 'p-4' or 'col-lg-3'), hashed tokens after plain
+    ones; class tokens naming a state (the lexicon's ``item_state`` words: in stock,
+    sold out, sale) only after the structural steps, since items lose them.
+    """
+    items = [i for r in regions for i in r.items]
     tag = items[0].tag
-    steps: list[str] = []
-    common: set[str] | None = None
+    taken = {id(i) for i in items}
+    common: dict[str, None] | None = None
     for item in items:
-        preds = set(xpaths.predicates(item))
-        common = preds if common is None else common & preds
-    siblings = [c for c in parent if c.tag == tag]
-    intruders = [c for c in siblings if all(c is not i for i in items)]
-    for pred in sorted(common or (), key=lambda p: (not p.startswith("@"), len(p))):
-        steps.append(f"{tag}[{pred}]")
+        preds = xpaths.predicates(item)
+        common = dict.fromkeys(preds) if common is None else {
+            p: None for p in common if p in preds}
+    intruders = any(c.tag == tag and id(c) not in taken for r in regions for c in r.parent)
+    counts = _page_class_counts(pages)
+    words = pages[0].lexicon.signals.get("item_state", {}) if pages else {}
+    attrs = [p for p in common or () if p.startswith("@")]
+    classes = {p: t for p in common or () if (t := _class_of(p)) is not None}
+    state = sorted(p for p, t in classes.items() if _state_word(t, words))
+    plain = sorted((p for p in classes if p not in state),
+                   key=lambda p: (xpaths.hashed_class(classes[p]),
+                                  counts[classes[p]] - len(items), classes[p]))
+    steps = [str(tag)] if not intruders else []
+    steps += [f"{tag}[{p}]" for p in [*attrs, *plain]]
     if intruders:
-        for structural in ("[.//a][.//img]", "[.//a]", "[.//img]", "[td//a]"):
-            steps.append(f"{tag}{structural}")
-    steps.append(str(tag))
+        steps += [f"{tag}{s}" for s in ("[.//a][.//img]", "[.//a]", "[.//img]", "[td//a]")]
+    steps += [f"{tag}[{p}]" for p in state]
+    if intruders:
+        steps.append(str(tag))
     return steps
+
+
+def _class_of(pred: str) -> str | None:
+    """The class token a :func:`xpaths.has_class` predicate names (None: another kind)."""
+    found = re.fullmatch(r"contains\(concat\(' ', normalize-space\(@class\), ' '\), ' (\S+) '\)",
+                         pred)
+    return found.group(1) if found else None
 
 
 def learn_item_xpath(pages: Sequence[PageView],
                      regions: Sequence[Region | None]) -> tuple[str, float]:
     cases = [(p.tree, r.items) for p, r in zip(pages, regions, strict=True) if r is not None]
-    reference = next(r for r in regions if r is not None)
+    found = [r for r in regions if r is not None]
+    reference = found[0]
     containers = xpaths.absolute_candidates(reference.parent)
-    candidates = [f"{c}/{s}" for c in containers for s in _item_steps(reference.items,
-                                                                       reference.parent)]
+    steps = _item_steps([p for p, r in zip(pages, regions, strict=True) if r is not None], found)
+    candidates = [f"{c}/{s}" for c in containers for s in steps]
 
     def precise(tp: int, fp: int, fn: int) -> float:
         return tp / (tp + 2 * fp + fn)
@@ -170,23 +219,36 @@ def _detail_link(records: list[list[HtmlElement]], owners: list[int],
     return best[1] if best else None
 
 
+def _from_first(path: str, member: int) -> str:
+    """``path`` (relative to a record's ``member``-th element) relative to its first one:
+    records of several siblings (dt + dd, tr + tr) reach the later ones by
+    ``following-sibling::*[n]``."""
+    if member == 0:
+        return path
+    sibling = f"following-sibling::*[{member}]"
+    if path == ".":
+        return sibling
+    return sibling + path[1:] if path.startswith(".//") else f"{sibling}/{path[2:]}"
+
+
 def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str) -> str | None:
-    """One XPath, relative to the record's first element, selecting the slot in each record."""
+    """One XPath, relative to the record's first element, selecting the slot in each record
+    (in a later sibling of a record of several, through ``following-sibling``)."""
     cases: list[tuple[HtmlElement, list[HtmlElement]]] = []
-    ref: tuple[HtmlElement, HtmlElement] | None = None
+    ref: tuple[HtmlElement, HtmlElement, int] | None = None
     for rec, el in zip(records, slot.elements, strict=True):
         if el is None:
             continue
-        member = next((m for m in rec if m is el or any(a is m for a in el.iterancestors())),
-                      None)
-        if member is None or member is not rec[0]:
-            continue   # fields in later members of multi-node records: not supported yet
+        index = next((i for i, m in enumerate(rec)
+                      if m is el or any(a is m for a in el.iterancestors())), None)
+        if index is None or (ref is not None and index != ref[2]):
+            continue
         cases.append((rec[0], [el]))
         if ref is None:
-            ref = (el, rec[0])
+            ref = (el, rec[index], index)
     if ref is None:
         return None
-    candidates = xpaths.relative_candidates(*ref)
+    candidates = [_from_first(c, ref[2]) for c in xpaths.relative_candidates(ref[0], ref[1])]
     best = xpaths.best_xpath(candidates, cases, first_only=True)
     if best is None or best[1] < 0.9:
         return None
@@ -217,6 +279,21 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
     return rules
 
 
+def _whole_names(rules: dict[str, FieldRule],
+                 choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
+                 slots: list[Slot], records: list[list[HtmlElement]], lexicon: Lexicon) -> None:
+    """Title fields cut with "…" read their whole text from @title / @alt where it is."""
+    marks = sorted(lexicon.signals.get("truncation", {}), key=lambda m: (-len(m), m))
+    for name, rule in list(rules.items()):
+        if not lexicon.fields[name].title or name not in choices:
+            continue
+        best = choices[name][0]
+        whole = full_name_rule(rule, best.slot, best.view, slots, records, marks,
+                               relative_xpath)
+        if whole is not None:
+            rules[name] = whole
+
+
 def _conf(score: float) -> float:
     return round(max(0.0, min(1.0, score)), 2)
 
@@ -226,7 +303,8 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     regions = choose_main_regions(pages)
     item_xpath, item_f1 = learn_item_xpath(pages, regions)
     records, owners = _records(regions)
-    slots = collect_slots(records, max_depth=lexicon.thresholds.slot_depth)
+    slots = collect_slots(records, max_depth=lexicon.thresholds.slot_depth,
+                          root_classes=False)
     notes: list[str] = []
     link = _detail_link(records, owners, slots)
     link_path = relative_xpath(link, records, "@href") if link is not None else None
@@ -242,6 +320,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
             (choices["original_price"][0], choices["price"][1]),
             (choices["price"][0], choices["original_price"][1]))
     rules = field_rules(choices, records, lexicon)
+    _whole_names(rules, choices, slots, records, lexicon)
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)
     if link is not None and link_path is not None and url_field:
         rules[url_field] = FieldRule(xpath=link_path, kind="url", confidence=1.0,

@@ -108,19 +108,23 @@ def _views(el: HtmlElement) -> dict[str, str]:
 def collect_slots(records: Sequence[Sequence[HtmlElement]],
                   skip: Callable[[HtmlElement], bool] | None = None,
                   max_depth: int = DEFAULT_THRESHOLDS.slot_depth, tag_keys: bool = True,
-                  digits: bool = True) -> list[Slot]:
+                  digits: bool = True, root_classes: bool = True) -> list[Slot]:
     """Slots over records (each record one or more sibling elements).
 
     Slots are keyed twice: by tag and class path, and by tag path alone (where
     classes vary between records, e.g. a sale price styled differently). Keys that
     repeat within a record get an occurrence suffix (``#2``), so the second price
-    of a card is a slot of its own. ``skip`` prunes subtrees (noise regions).
+    of a card is a slot of its own. ``skip`` prunes subtrees (noise regions). Without
+    ``root_classes`` the record's own members are keyed by position and tag alone (list
+    items: their classes tell records apart, in stock / sold out, never places in them).
     """
-    slots = _collect(records, skip, partial(_class_step, digits=digits), max_depth)
+    step = partial(_class_step, digits=digits)
+    root = step if root_classes else _tag_step
+    slots = _collect(records, skip, step, max_depth, root)
     if not tag_keys:
         return slots
     known = {tuple(id(e) for e in s.elements) for s in slots}
-    for slot in _collect(records, skip, _tag_step, max_depth):
+    for slot in _collect(records, skip, _tag_step, max_depth, _tag_step):
         if tuple(id(e) for e in slot.elements) not in known:
             slot.key = "~" + slot.key
             slots.append(slot)
@@ -129,13 +133,14 @@ def collect_slots(records: Sequence[Sequence[HtmlElement]],
 
 def _collect(records: Sequence[Sequence[HtmlElement]],
              skip: Callable[[HtmlElement], bool] | None,
-             key_step: Callable[[HtmlElement], str], max_depth: int) -> list[Slot]:
+             key_step: Callable[[HtmlElement], str], max_depth: int,
+             root_step: Callable[[HtmlElement], str]) -> list[Slot]:
     table: dict[str, Slot] = {}
     n = len(records)
     for index, record in enumerate(records):
         seen: dict[str, int] = {}
         stack: list[tuple[HtmlElement, str, int]] = [
-            (m, f"{i}:{key_step(m)}", 0) for i, m in reversed(list(enumerate(record)))]
+            (m, f"{i}:{root_step(m)}", 0) for i, m in reversed(list(enumerate(record)))]
         while stack:
             el, key, depth = stack.pop()
             count = seen.get(key, 0) + 1

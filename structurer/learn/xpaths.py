@@ -51,6 +51,11 @@ def good_class(token: str) -> bool:
                             "clearfix", "hidden", "show", "open", "row", "col"})
 
 
+def hashed_class(token: str) -> bool:
+    """A generated CSS-module token (css-1x2y3z, Card_title__3xYz1): stable in one build."""
+    return bool(_HASHED_CLASS.match(token))
+
+
 def predicates(el: HtmlElement) -> list[str]:
     """Candidate predicates naming ``el`` by its attributes, most stable first."""
     out: list[str] = []

@@ -10,7 +10,7 @@ structure priority, share of the page, links, money, images, and noise context
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
@@ -54,8 +54,9 @@ def _runs(trees: list[treesim.WTree], k: int, start: int, th: Thresholds) -> lis
     """Runs of chunk indices whose neighbours are similar, stepping over up to
     ``th.max_gap`` intruders (an ad tile in a grid).
 
-    Each chunk is compared with the run's last member only (adjacent comparison, as in
-    MDR), so the cost is linear in the number of siblings.
+    Each chunk is compared with the run's last member (adjacent comparison, as in MDR),
+    and when unlike it with the member before (the last may be the odd one), so the
+    cost stays linear in the number of siblings.
     """
     chunks = [treesim.group(trees[i:i + k]) for i in range(start, len(trees) - k + 1, k)]
 
@@ -74,10 +75,17 @@ def _runs(trees: list[treesim.WTree], k: int, start: int, th: Thresholds) -> lis
             run.append(j)
             j += 1
             continue
+        # an odd last member (a sold-out card) must not end the run: the one before it
+        # is asked too
+        anchors = [last] if len(run) < 2 else [last, chunks[run[-2]]]
+        if len(anchors) > 1 and alike(anchors[1], chunks[j]):
+            run.append(j)
+            j += 1
+            continue
         bridged = False
         for gap in range(1, th.max_gap + 1):
             nxt = j + gap
-            if nxt < len(chunks) and alike(last, chunks[nxt]):
+            if nxt < len(chunks) and any(alike(a, chunks[nxt]) for a in anchors):
                 run.append(nxt)
                 j = nxt + 1
                 bridged = True
@@ -89,7 +97,27 @@ def _runs(trees: list[treesim.WTree], k: int, start: int, th: Thresholds) -> lis
             j += 1
     if len(run) >= th.min_items:
         runs.append(run)
-    return runs
+    return _readmit(runs, chunks, alike, th.max_gap)
+
+
+def _readmit(runs: list[list[int]], chunks: list[treesim.WTree],
+             alike: Callable[[treesim.WTree, treesim.WTree], bool], max_gap: int
+             ) -> list[list[int]]:
+    """Chunks a run stepped over, or just missed at its ends, that are like some other
+    member after all: a sold-out card without a rating beside a card on sale is unlike
+    its neighbour, not unlike the list (ads and banners are like no member and stay out).
+    Each is compared with up to eight members spread over the run."""
+    taken = {c for run in runs for c in run}
+    out = []
+    for run in runs:
+        step = max(1, len(run) // 8)
+        members = [chunks[m] for m in run[::step]]
+        span = range(max(0, run[0] - max_gap), min(len(chunks), run[-1] + max_gap + 1))
+        extra = [c for c in span if c not in taken
+                 and any(alike(m, chunks[c]) for m in members)]
+        taken.update(extra)
+        out.append(sorted([*run, *extra]))
+    return out
 
 
 def regions_under(parent: HtmlElement, lexicon: Lexicon) -> list[Region]:

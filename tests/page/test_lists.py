@@ -116,3 +116,42 @@ def test_a_run_steps_over_the_lexicons_number_of_intruders() -> None:
 
     assert LEX.thresholds.max_gap == 2 and longest(LEX) == 6
     assert longest(_with(max_gap=1)) == 3
+
+
+def _shelf_card(i: int, rating: bool = True, price: bool = True) -> str:
+    """A card as shops write them: a rating only where there are reviews, no price at all
+    for a sold-out product (the markup of a real storefront theme, reduced)."""
+    stars = (f"<div><span class='rating rating-{i % 5}'></span><span>({10 + i})</span></div>"
+             if rating else "")
+    money = f"<div><span>R$ {20 + i}<sup>00</sup></span><s>R$ {40 + i},00</s></div>" \
+        if price else "<div></div>"
+    state = "instock" if price else "outofstock"
+    return (f"<li class='availability {state}'><a href='/p/{i}.html'><img src='/i/{i}.webp' "
+            f"alt='Book {i}'></a><h3><a href='/p/{i}.html'>Baking book number {i}</a></h3>"
+            f"<div>Penrose</div>{stars}{money}</li>")
+
+
+def test_an_odd_card_does_not_split_the_list_in_two() -> None:
+    """A sold-out card (no rating, no price) is like the card before it (no rating), not
+    like the next one: the run compares the next card with the member before the odd
+    one too, so the list stays one region of eleven (it was two, of five and six)."""
+    cards = [_shelf_card(i) for i in range(3)] + [_shelf_card(3, rating=False),
+                                                   _shelf_card(4, rating=False, price=False)]
+    cards += [_shelf_card(i) for i in range(5, 11)]
+    view = page("<main><ul id='hits'>" + "".join(cards) + "</ul></main>")
+    lists = [r for r in view.regions if r.parent.get("id") == "hits"]
+    assert [len(r) for r in lists] == [11]
+
+
+def test_a_card_stepped_over_is_taken_back_when_like_other_members() -> None:
+    """A sold-out card between two rated ones is unlike both, so the run steps over it as
+    it would over an advert; compared after the run is built with members spread over
+    it, it is like the unrated card further up and is a record. The advert stays out."""
+    cards = [_shelf_card(0), _shelf_card(1, rating=False)] + [_shelf_card(i) for i in (2, 3, 4)]
+    cards += [_shelf_card(5, rating=False, price=False)] + [_shelf_card(i) for i in range(6, 11)]
+    cards.insert(8, "<li class='ad'><p>Advert</p><p>Spring sale on every book</p></li>")
+    view = page("<ul id='hits'>" + "".join(cards) + "</ul>")
+    best = [r for r in view.regions if r.parent.get("id") == "hits"]
+    assert len(best) == 1 and len(best[0]) == 11
+    assert [i.get("class") for i in best[0].items].count("availability outofstock") == 1
+    assert all(i.get("class") != "ad" for i in best[0].items)

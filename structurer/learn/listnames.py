@@ -1,0 +1,163 @@
+"""Full product names on list pages whose cards cut long names ("Trail Runner Pro Wat…").
+
+Input: the list records, their slots and the learned ``name`` rule. Output: a better
+name rule, or None. Shops that cut a name keep the whole of it beside the cut text,
+mostly in the link's ``title``, the picture's ``alt`` or an ``aria-label``. The
+attribute wins when, in every record whose text is cut (it ends in one of the
+lexicon's ``truncation`` marks), it starts with the cut text and goes on, and in every
+other record where it exists it equals the text. Where the attribute is on some cards
+only (a title only where the text is cut) the rule reads it there and the text
+elsewhere, as one XPath union; the union is verified on every record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from lxml.html import HtmlElement
+
+from structurer.learn import xpaths
+from structurer.learn.slots import Slot
+from structurer.page.dom import norm_space, text_of
+from structurer.rules.expressions import check_xpath
+from structurer.rules.model import Candidate, FieldRule
+
+#: attribute views that hold a whole name, the likeliest first
+NAME_VIEWS = ("@title", "@aria-label", "@alt", "@content")
+
+
+def _cut(value: str | None, marks: Sequence[str]) -> str | None:
+    """The text before a truncation mark ending ``value`` (None: not cut)."""
+    text = (value or "").rstrip()
+    for mark in marks:
+        if text.endswith(mark) and len(text) > len(mark):
+            return text[: -len(mark)].rstrip()
+    return None
+
+
+def _fits(shown: list[str | None], full: list[str | None], marks: Sequence[str]) -> int | None:
+    """How many cut names ``full`` completes, when it agrees with every shown name (longer
+    where the text is cut, equal where it is not); None when it contradicts one."""
+    completes = 0
+    for text, whole in zip(shown, full, strict=True):
+        if whole is None or text is None:
+            continue
+        whole = norm_space(whole)
+        prefix = _cut(text, marks)
+        if prefix is not None:
+            if not (whole.startswith(prefix) and len(whole) > len(prefix)):
+                return None
+            completes += 1
+        elif whole != norm_space(text):
+            return None
+    return completes
+
+
+def _between(src: HtmlElement, dst: HtmlElement) -> str | None:
+    """A relative path from ``src`` to ``dst`` by tags ('.', '..', 'a', '../dd/a/img')."""
+    if dst is src:
+        return "."
+    up_chain = [src, *src.iterancestors()]
+    down: list[str] = []
+    node: HtmlElement | None = dst
+    while node is not None and all(node is not u for u in up_chain):
+        down.append(str(node.tag))
+        node = node.getparent()
+    if node is None:
+        return None
+    ups = next(i for i, u in enumerate(up_chain) if u is node)
+    return "/".join([".."] * ups + list(reversed(down))) or "."
+
+
+def _union(name: str, full: str, slot: Slot, text_slot: Slot) -> str | None:
+    """``full`` where the attribute exists, else the text: 'F | C[not(REL)]'."""
+    src = next((e for e in text_slot.elements if e is not None), None)
+    index = text_slot.elements.index(src) if src is not None else -1
+    dst = slot.elements[index] if index >= 0 else None
+    if src is None or dst is None or not full.rsplit("/", 1)[-1].startswith("@"):
+        return None
+    path = _between(src, dst)
+    if path is None:
+        return None
+    attribute = full.rsplit("/", 1)[-1]
+    rel = attribute if path == "." else f"{path}/{attribute}"
+    return f"{full} | {name}[not({rel})]"
+
+
+def _reads(xpath: str, records: Sequence[Sequence[HtmlElement]]) -> list[str | None]:
+    out: list[str | None] = []
+    for rec in records:
+        got = xpaths.evaluate(xpath, rec[0])
+        first = got[0] if got else None
+        if first is None:
+            out.append(None)
+        else:
+            value = first if isinstance(first, str) else text_of(first)
+            out.append(norm_space(value) or None)
+    return out
+
+
+def full_name_rule(rule: FieldRule, name_slot: Slot, view: str, slots: Sequence[Slot],
+                   records: Sequence[Sequence[HtmlElement]], marks: Sequence[str],
+                   relative: object) -> FieldRule | None:
+    """A name rule reading whole names where ``rule`` reads cut ones (None: no better one).
+
+    ``relative`` is :func:`structurer.learn.listing.relative_xpath` (slot, records, view)."""
+    shown = name_slot.values(view)
+    cut = sum(_cut(v, marks) is not None for v in shown)
+    if not marks or cut == 0 or rule.xpath is None:
+        return None
+    found: list[tuple[tuple[int, int, str], Slot, str]] = []
+    for slot in slots:
+        for rank, attr in enumerate(NAME_VIEWS):
+            fit = _fits(shown, slot.values(attr), marks)
+            if fit is None or fit < cut:
+                continue
+            found.append(((_distance(slot, name_slot), rank, slot.key), slot, attr))
+    for _, slot, attr in sorted(found, key=lambda f: f[0]):
+        full = relative(slot, records, attr)  # type: ignore[operator]
+        if not isinstance(full, str):
+            continue
+        for xpath in (_union(rule.xpath, full, slot, name_slot), full):
+            if xpath is None or not _verified(xpath, shown, slot.values(attr), records, marks):
+                continue
+            try:
+                check_xpath(xpath, per_item=True)
+            except ValueError:
+                continue
+            samples = [v for v in _reads(xpath, records) if v][:3]
+            return rule.model_copy(update={
+                "xpath": xpath, "samples": samples, "post": [],
+                "runner_up": Candidate(xpath=rule.xpath, confidence=rule.confidence,
+                                       samples=rule.samples[:2]),
+                "evidence": [f"the whole name from {attr} where the text is cut "
+                             f"({cut} of {len(shown)} records)", *rule.evidence[:3]]})
+    return None
+
+
+def _distance(slot: Slot, name_slot: Slot) -> int:
+    """0: the name's own element, 1: around it (its link, its heading), 2: elsewhere."""
+    a = next((e for e in name_slot.elements if e is not None), None)
+    if a is None:
+        return 2
+    b = slot.elements[name_slot.elements.index(a)]
+    if b is None:
+        return 2
+    if b is a:
+        return 0
+    return 1 if any(x is b for x in a.iterancestors()) or any(x is a for x in
+                                                                  b.iterancestors()) else 2
+
+
+def _verified(xpath: str, shown: list[str | None], full: list[str | None],
+              records: Sequence[Sequence[HtmlElement]], marks: Sequence[str]) -> bool:
+    """Every record reads the whole name: the attribute where the text is cut, the text
+    (or an equal attribute) elsewhere."""
+    for got, text, whole in zip(_reads(xpath, records), shown, full, strict=True):
+        if text is None:
+            continue    # the name's slot is not in this record: nothing to compare
+        want = norm_space(whole) if _cut(text, marks) is not None and whole else \
+            norm_space(text or "") or None
+        if got != want:
+            return False
+    return True
