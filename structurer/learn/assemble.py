@@ -163,12 +163,13 @@ def with_baselines(rules: SiteRules, lists: Sequence[PageView],
 # ----- the rule file -----------------------------------------------------------------------
 def assemble_rules(levels: Levels, *, site: str, start_url: str, lexicon: Lexicon,
                    template_path: str | None, lists: Sequence[PageView] = (),
-                   details: Sequence[PageView] = ()) -> SiteRules:
+                   details: Sequence[PageView] = (), session: bool = False) -> SiteRules:
     """The rule file of ``levels`` for ``site``, learned with ``lexicon`` (from the
     template file ``template_path``, None for a shipped one), with the baselines of
-    the sample pages ``lists`` and ``details``."""
+    the sample pages ``lists`` and ``details``; ``session``: the pages were read keeping
+    cookies, and a crawl should too."""
     rules = SiteRules(
-        schema_version=SCHEMA_VERSION, site=site, start_url=start_url,
+        schema_version=SCHEMA_VERSION, site=site, start_url=start_url, session=session,
         generated_at=datetime.now(UTC).replace(microsecond=0),
         generator=f"structurer {__version__}", template=template_ref(lexicon, template_path),
         record=RecordSpec(columns=record_columns_for(lexicon)), levels=levels)

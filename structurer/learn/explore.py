@@ -276,7 +276,8 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
                          decision("list")),
         detail=detail_level(detail_layouts, decision("detail")))
     rules = assemble_rules(levels, site=site_of(entry.url), start_url=url, lexicon=ex.lexicon,
-                           template_path=template_path, lists=lists, details=sample.pages)
+                           template_path=template_path, lists=lists, details=sample.pages,
+                           session=ex.settings.session)
     report = ex.report
     if ex.sampler.unavailable:
         report.notes.append(f"render modes not checked ({ex.sampler.unavailable}); "

@@ -330,6 +330,8 @@ class SiteRules(Strict):
     generator: str = ""
     template: TemplateRef
     hosts: list[str] = Field(default_factory=list, description="other hosts the crawl may visit")
+    session: bool = Field(False, description=(
+        "keep the cookies the site sets and send them back (off: no request sends cookies)"))
     # None (rule files written before it): the contract's keys and the rules' fields
     record: RecordSpec | None = None
     levels: Levels

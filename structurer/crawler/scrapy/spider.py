@@ -82,7 +82,9 @@ class RuleSpider(scrapy.Spider):
     # ----- requests -----------------------------------------------------------------------
     def request(self, site: Site, link: Link, *, dont_filter: bool) -> scrapy.Request:
         meta = {TASK: [link.key, link.url, link.level, link.depth, list(link.path)],
-                SITE: site.name, RENDER: mode_for(site.modes, link.level, link.depth)}
+                SITE: site.name, RENDER: mode_for(site.modes, link.level, link.depth),
+                # no cookies sent or kept unless the rule file asks for a session
+                "dont_merge_cookies": not site.rules.session}
         # category and list pages first, as structurer crawl leases them
         return scrapy.Request(link.url, callback=self.parse_page, errback=self.on_error,
                               priority=0 if link.level == DETAIL else 1, meta=meta,
