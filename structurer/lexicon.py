@@ -103,6 +103,9 @@ class Thresholds(Strict):
     # render mode: learn/render
     render_similarity: float = Field(0.8, gt=0, le=1, description=(
         "raw vs rendered simhash similarity at or above which a level is static"))
+    render_content_ratio: float = Field(0.5, gt=0, le=1, description=(
+        "a level whose rules find fewer than this share of what they find in the rendered "
+        "pages (list items, detail fields) in the pages as fetched needs a browser"))
 
 
 #: Every threshold at its default: what pure functions use when given no lexicon.

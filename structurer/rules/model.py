@@ -153,6 +153,10 @@ class FieldRule(Strict):
 class RenderSample(Strict):
     url: str
     similarity: float = Field(ge=0, le=1)
+    # what the level's rules select (list items, detail fields, category links) in the
+    # page as fetched and as rendered; None: not measured
+    found_raw: int | None = Field(None, ge=0)
+    found_rendered: int | None = Field(None, ge=0)
 
 
 class RenderDecision(Strict):
@@ -161,6 +165,9 @@ class RenderDecision(Strict):
     mode: LevelMode = RenderMode.STATIC
     decided_by: Literal["auto", "override", "default"] = "default"
     threshold: float | None = Field(None, gt=0, le=1)
+    # browser because the rules find far more in the rendered pages, though their
+    # structure was alike (a grid filled from a JSON endpoint in a large static page)
+    by_content: bool = False
     samples: list[RenderSample] = Field(default_factory=list)
 
 
