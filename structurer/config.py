@@ -89,6 +89,9 @@ class Settings(Strict):
         "... and at least this far below it has drifted"))
     drift_items_ratio: float = Field(0.5, ge=0, le=1, description=(
         "items per list page below this share of the baseline have drifted"))
+    drift_pages_ratio: float = Field(0.25, ge=0, le=1, description=(
+        "list pages per category beyond the first below this share of the baseline's: "
+        "the pagination was not followed"))
     drift_optional: float = Field(0.75, ge=0, le=1, description=(
         "a baseline below this marks an optional field (an old price) ..."))
     drift_optional_ratio: float = Field(0.25, ge=0, le=1, description=(

@@ -163,6 +163,9 @@ def crawl_table(stats: CrawlStats, title: str = "crawl") -> Table:
              else "category and list pages")
     table.add_row("list items", f"{stats.items} on {stats.list_pages} {where}"
                   + (f" ({stats.empty_lists} empty)" if stats.empty_lists else ""))
+    if stats.pages_per_category is not None:
+        table.add_row("pagination", f"{stats.pages_per_category:.2f} list pages per category "
+                                    f"({stats.categories_listed} categories)")
     table.add_row("records", str(stats.records))
     table.add_row("price error rate", _pct(stats.price_error_rate)
                   + (f" ({_counts(stats.price_errors)})" if stats.price_errors else ""))

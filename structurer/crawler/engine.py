@@ -277,7 +277,7 @@ class _Run:
         return stats, bool(frontier.get("complete", True)), frontier.run
 
     def result(self, stats: CrawlStats, finished: bool, *, recrawl: bool) -> CrawlResult:
-        drift = check_drift(self.rules, stats, self.settings)
+        drift = check_drift(self.rules, stats, self.settings, complete=not recrawl)
         short = shortfall(stats, recrawl=recrawl)
         finished = finished and short is None
         if self.stats_path is not None:

@@ -120,15 +120,20 @@ def category_level(entry: PageView, group: LinkGroup, lists: Sequence[PageView],
 def _list_baseline(compiled: CompiledRules, fields: Sequence[str],
                    pages: Sequence[PageView]) -> Baseline:
     counts: list[int] = []
+    paged = 0
     filled: dict[str, int] = dict.fromkeys(fields, 0)
     for page in pages:
-        items = extract_list(compiled, parse_html(page.html, base_url=page.url), page.url).items
+        result = extract_list(compiled, parse_html(page.html, base_url=page.url), page.url)
+        items = result.items
         counts.append(len(items))
+        paged += result.next_url is not None
         for item in items:
             for name in filled:
                 filled[name] += item.get(name) not in (None, "", [])
     total = max(sum(counts), 1)
+    per_category = round(1 + paged / len(pages), 2) if compiled.lists[-1].pagination else None
     return Baseline(pages=len(pages), items_per_page=round(sum(counts) / len(counts), 2),
+                    pages_per_category=per_category,
                     fill_rates={k: round(v / total, 3) for k, v in filled.items()})
 
 

@@ -176,6 +176,9 @@ class Baseline(Strict):
 
     pages: int = Field(ge=0)
     items_per_page: float | None = Field(None, ge=0)
+    # list level: 1 + the share of the list pages read whose pagination led on (at least
+    # this many pages per category: a crawl far below it did not follow the pagination)
+    pages_per_category: float | None = Field(None, ge=1)
     fill_rates: dict[str, float] = Field(default_factory=dict)
 
     @field_validator("fill_rates")
