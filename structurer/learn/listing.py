@@ -101,13 +101,13 @@ def _item_steps(items: Sequence[HtmlElement], parent: HtmlElement) -> list[str]:
     """Item step candidates: tag with a predicate all items share and intruders lack."""
     tag = items[0].tag
     steps: list[str] = []
-    common: set[str] | None = None
-    for item in items:
-        preds = set(xpaths.predicates(item))
-        common = preds if common is None else common & preds
+    # in the first item's order (its class attribute's), never a set's: equally long
+    # tokens (col-sm-4, col-lg-3) must rank the same way in every run
+    shared = [set(xpaths.predicates(item)) for item in items[1:]]
+    common = [p for p in xpaths.predicates(items[0]) if all(p in s for s in shared)]
     siblings = [c for c in parent if c.tag == tag]
     intruders = [c for c in siblings if all(c is not i for i in items)]
-    for pred in sorted(common or (), key=lambda p: (not p.startswith("@"), len(p))):
+    for pred in sorted(common, key=lambda p: (not p.startswith("@"), len(p))):
         steps.append(f"{tag}[{pred}]")
     if intruders:
         for structural in ("[.//a][.//img]", "[.//a]", "[.//img]", "[td//a]"):

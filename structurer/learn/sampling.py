@@ -96,7 +96,12 @@ class RenderSampler:
                 log.warning("render modes not checked: %s", error.message)
                 return None
             self.browser = browser
-        page = await self.browser.fetch(key)
+        try:
+            page = await self.browser.fetch(key)
+        except FetchError as error:
+            if error.kind != "http" or (error.status or 0) < 500:
+                raise
+            page = await self.browser.fetch(key)    # once more, as HTTP retries a 5xx
         self.renders += 1
         self.rendered_pages[key] = page
         return page
@@ -174,8 +179,12 @@ class RenderSampler:
                     self._record(level, url, *pair)
 
     async def _both(self, url: str) -> tuple[Page, Page] | None:
+        """The page as fetched, then as rendered: one after the other, so that which of
+        them meets a page's first answer (a 500 the next request does not get) is the
+        same in every run."""
         try:
-            raw, rendered = await asyncio.gather(self.fetch_raw(url), self.rendered(url))
+            raw = await self.fetch_raw(url)
+            rendered = await self.rendered(url)
         except FetchError:
             return None
         return (raw, rendered) if rendered is not None else None
