@@ -7,13 +7,16 @@ product. Needs Chromium; fails without it, never skips."""
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from structurer.api import analyze_site
+from structurer.cli.display import print_rules_summary
 from structurer.crawler.engine import crawl_site
 
 pytestmark = pytest.mark.browser
@@ -70,6 +73,10 @@ def test_a_json_grid_in_a_large_static_page_is_learned_browser_and_crawled(
     assert rules.levels.detail.render.mode == "static"
     detail = rules.levels.detail.render.samples
     assert detail and all(s.found_raw == s.found_rendered for s in detail)
+    shown = io.StringIO()
+    print_rules_summary(rules, shown)
+    assert re.search(r"list browser \(by content: similarity (0\.[89]\d|1\.00), found 0 raw / "
+                     r"10 rendered\)", shown.getvalue()), shown.getvalue()
     result = crawl_site(rules, tmp_path / "out.jsonl")
     urls = sorted(json.loads(line)["url"] for line in
                   (tmp_path / "out.jsonl").read_text().splitlines())
