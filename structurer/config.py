@@ -68,6 +68,10 @@ class Settings(Strict):
     browser_pages: int = Field(4, ge=1, le=32, description="pages kept open in the browser pool")
     # static or browser for every level, or "auto": decide per level by comparing pages
     render: RenderMode = RenderMode.AUTO
+    # cookies: off, every request goes without them, so a page never depends on which
+    # pages were fetched before it ("recently viewed" blocks, a cookie set by a retried 500)
+    session: bool = Field(False, description=(
+        "keep the cookies a site sets and send them back (a rule file's `session: true`)"))
     # replay: a page whose rules take longer is given up (one rule_timeout failure)
     rule_budget: float = Field(2.0, gt=0, le=600, allow_inf_nan=False,
                                description="seconds of rule evaluation per page")
@@ -93,6 +97,9 @@ class Settings(Strict):
         "... and at least this far below it has drifted"))
     drift_items_ratio: float = Field(0.5, ge=0, le=1, description=(
         "items per list page below this share of the baseline have drifted"))
+    drift_pages_ratio: float = Field(0.25, ge=0, le=1, description=(
+        "list pages per category beyond the first below this share of the baseline's: "
+        "the pagination was not followed"))
     drift_optional: float = Field(0.75, ge=0, le=1, description=(
         "a baseline below this marks an optional field (an old price) ..."))
     drift_optional_ratio: float = Field(0.25, ge=0, le=1, description=(

@@ -117,6 +117,9 @@ class Thresholds(Strict):
     paging_guesses: int = Field(3, ge=0, le=20, description=(
         "page and offset parameter names of the lexicon tried each (with /page/N/) when a "
         "pager has no usable links; each guess costs one fetch"))
+    render_content_ratio: float = Field(0.5, gt=0, le=1, description=(
+        "a level whose rules find fewer than this share of what they find in the rendered "
+        "pages (list items, detail fields) in the pages as fetched needs a browser"))
 
 
 #: Every threshold at its default: what pure functions use when given no lexicon.

@@ -107,7 +107,8 @@ def _interrupted(args: argparse.Namespace) -> str:
 def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
     """One Scrapy worker: alone, or sharing the crawl in Redis with other workers."""
     bad = [flag for flag, used in (("--resume", args.resume), ("--recrawl", args.recrawl),
-                                   ("--strict", args.strict), ("--out -", args.out == "-"),
+                                   ("--strict with --redis", args.strict and args.redis),
+                                   ("--out -", args.out == "-"),
                                    ("--state without --redis", args.state and not args.redis),
                                    (f"--format {args.format}", args.format not in (None, "jsonl")))
            if used]
@@ -134,9 +135,14 @@ def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
         from structurer.review.crawl import write_crawl_report
 
         say(f"wrote the crawl report to {write_crawl_report(result.stats_path, args.report)}")
+    for drift in result.drift:
+        warn(f"drift: {drift}")
+    if result.shortfall:
+        fail(f"{args.rules[0]}: the crawl fell short: {result.shortfall}")
+        return EXIT_FELL_SHORT
     if args.redis:
         say(f"crawl {result.crawl}: {'complete' if result.complete else 'not complete'}")
-    return EXIT_OK
+    return EXIT_FELL_SHORT if result.drift and args.strict else EXIT_OK
 
 
 def register(sub: Any) -> None:

@@ -25,7 +25,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from structurer.rules.model import FieldRule, SiteRules
+from structurer.rules.model import FieldRule, RenderDecision, SiteRules
 
 if TYPE_CHECKING:
     from structurer.crawler.stats import CrawlProgress, CrawlStats
@@ -68,6 +68,19 @@ def _ambiguities(fields: dict[str, FieldRule], level: str) -> list[str]:
     return lines
 
 
+def _render_text(name: str, decision: RenderDecision) -> str:
+    """``list browser (by content: similarity 0.87, found 0 raw / 24 rendered)``."""
+    samples = decision.samples
+    if not samples:
+        return f"{name} {decision.mode} ({decision.decided_by})"
+    mean = sum(s.similarity for s in samples) / len(samples)
+    found = [s for s in samples if s.found_raw is not None and s.found_rendered is not None]
+    counts = (f", found {sum(s.found_raw or 0 for s in found)} raw / "
+              f"{sum(s.found_rendered or 0 for s in found)} rendered") if found else ""
+    why = "by content: " if decision.by_content else ""
+    return f"{name} {decision.mode} ({why}similarity {mean:.2f}{counts})"
+
+
 def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:
     """Levels, item XPath, pagination and every field with XPath, confidence, samples."""
     console = Console(file=stream or sys.stdout, width=160 if not (stream or sys.stdout).isatty()
@@ -78,6 +91,9 @@ def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:
     if lv.category:
         console.print(escape(f"category links: {lv.category.link_xpath}  "
                              f"(e.g. {', '.join(lv.category.samples[:4])})"))
+    levels = [(n, getattr(lv, n)) for n in ("category", "list", "detail")]
+    console.print(escape("render:         " + "; ".join(
+        _render_text(n, level.render) for n, level in levels if level is not None)))
     if lv.list:
         console.print(escape(f"list items:     {lv.list.item_xpath}  "
                              f"(confidence {lv.list.confidence})"))
@@ -191,6 +207,9 @@ def crawl_table(stats: CrawlStats, title: str = "crawl") -> Table:
              else "category and list pages")
     table.add_row("list items", f"{stats.items} on {stats.list_pages} {where}"
                   + (f" ({stats.empty_lists} empty)" if stats.empty_lists else ""))
+    if stats.pages_per_category is not None:
+        table.add_row("pagination", f"{stats.pages_per_category:.2f} list pages per category "
+                                    f"({stats.categories_listed} categories)")
     table.add_row("records", str(stats.records))
     table.add_row("price error rate", _pct(stats.price_error_rate)
                   + (f" ({_counts(stats.price_errors)})" if stats.price_errors else ""))

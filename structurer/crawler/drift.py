@@ -7,6 +7,10 @@ each naming the level and field that fell well below its baseline, such as
 ``detail.price: filled on 12% of 140 detail pages, baseline 100%``. Without a
 baseline a field that no page filled, and lists that came back empty, are reported; so
 is a price error rate (garbled or suspicious prices) above ``drift_price_errors``.
+Completeness is checked whatever the number of pages: a crawl of a rule file with a
+list level that reached no list page, or read list pages without one item, or a
+detail level that read no detail page although items were listed, and one whose
+pages per category fell far below what analysis saw (its pagination not followed).
 ``structurer crawl --strict`` exits with 1 when there is any. How far below is too far
 is the crawl's settings (``drift_*``, :class:`~structurer.config.Settings`).
 """
@@ -72,14 +76,48 @@ def _level_drift(level: str, baseline: Baseline | None, stats: CrawlStats,
     return out
 
 
+def _completeness(rules: SiteRules, stats: CrawlStats, s: Settings) -> list[Drift]:
+    """The levels a crawl did not reach, or reached empty (any number of pages; none
+    read at all is the crawl's shortfall, said there)."""
+    levels, out = rules.levels, list[Drift]()
+    if stats.pages_total == 0:
+        return out
+    if levels.list is not None and stats.list_pages == 0:
+        out.append(Drift("list", None, 0.0, None, (
+            f"list: no list page reached: the list rules found no item on any of the "
+            f"{stats.pages_total} pages read (a level that needs a browser, or a changed "
+            f"site)")))
+    elif levels.list is not None and stats.items == 0:
+        out.append(Drift("list", None, 0.0, None,
+                         f"list: no items on any of the {stats.list_pages} list pages"))
+    detail_pages = stats.counted.get("detail", 0)
+    if levels.detail is not None and detail_pages == 0 and (
+            stats.items > 0 or levels.list is None):
+        out.append(Drift("detail", None, 0.0, None, "detail: no detail page read"))
+    baseline = levels.list.baseline if levels.list is not None else None
+    expected = baseline.pages_per_category if baseline is not None else None
+    observed = stats.pages_per_category
+    if expected and expected > 1 and observed is not None \
+            and stats.categories_listed >= s.drift_min_pages \
+            and observed - 1 < (expected - 1) * s.drift_pages_ratio:
+        out.append(Drift("list", None, observed, expected, (
+            f"list: {observed:.2f} list pages per category over {stats.categories_listed} "
+            f"categories, baseline at least {expected:.2f} (pagination not followed?)")))
+    return out
+
+
 def check_drift(rules: SiteRules, stats: CrawlStats,
-                settings: Settings | None = None) -> list[Drift]:
+                settings: Settings | None = None, *, complete: bool = True) -> list[Drift]:
     """Every way the crawl fell well below what the rules were learned on, by the
-    ``drift_*`` settings (their defaults without ``settings``)."""
+    ``drift_*`` settings (their defaults without ``settings``); ``complete``: the crawl
+    read every page it was to read (not a recrawl of the pages due), so levels it did
+    not reach are reported too."""
     s = settings if settings is not None else Settings.model_construct()
-    out: list[Drift] = []
+    out: list[Drift] = _completeness(rules, stats, s) if complete else []
     levels = rules.levels
-    if levels.list is not None and stats.list_pages >= s.drift_min_pages:
+    # lists without any item are said above already
+    if levels.list is not None and stats.list_pages >= s.drift_min_pages \
+            and (stats.items or not complete):
         baseline = levels.list.baseline
         observed = stats.items_per_list_page or 0.0
         expected = baseline.items_per_page if baseline else None

@@ -98,6 +98,8 @@ async def crawl_site_async(rules: SiteRules, sink: Sink | str | Path,
     settings = settings or Settings()
     if not settings.allowed_hosts:
         settings = settings.model_copy(update={"allowed_hosts": sorted(rules.allowed_hosts)})
+    if rules.session:    # the rule file asks for cookies to be kept (default: none sent)
+        settings = settings.model_copy(update={"session": True})
     if factory is open_fetcher and RenderMode.BROWSER in render_modes(rules).values():
         from structurer.fetch.chromium import find_chromium
 
@@ -275,7 +277,7 @@ class _Run:
         return stats, bool(frontier.get("complete", True)), frontier.run
 
     def result(self, stats: CrawlStats, finished: bool, *, recrawl: bool) -> CrawlResult:
-        drift = check_drift(self.rules, stats, self.settings)
+        drift = check_drift(self.rules, stats, self.settings, complete=not recrawl)
         short = shortfall(stats, recrawl=recrawl)
         finished = finished and short is None
         if self.stats_path is not None:

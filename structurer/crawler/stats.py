@@ -109,6 +109,7 @@ class CrawlStats:
 
     pages: Counter[str] = field(default_factory=Counter)      # fetched, by level
     list_pages: int = 0                                        # pages read for items
+    categories_listed: int = 0         # ... of them reached by a category link, not a pager
     empty_lists: int = 0
     items: int = 0
     records: int = 0
@@ -175,6 +176,11 @@ class CrawlStats:
         return self.items / self.list_pages if self.list_pages else None
 
     @property
+    def pages_per_category(self) -> float | None:
+        """List pages per category listed (1.0: no pagination followed)."""
+        return self.list_pages / self.categories_listed if self.categories_listed else None
+
+    @property
     def pages_total(self) -> int:
         return sum(self.pages.values())
 
@@ -187,6 +193,8 @@ class CrawlStats:
         return {
             "pages": dict(self.pages), "pages_total": self.pages_total,
             "list_pages": self.list_pages, "empty_lists": self.empty_lists,
+            "categories_listed": self.categories_listed,
+            "pages_per_category": self.pages_per_category,
             "items": self.items, "items_per_list_page": self.items_per_list_page,
             "records": self.records, "price_error_rate": self.price_error_rate,
             "price_errors": dict(self.price_errors),
@@ -207,6 +215,7 @@ class CrawlStats:
         stats.pages.update(data.get("pages", {}))
         stats.list_pages = int(data.get("list_pages", 0))
         stats.empty_lists = int(data.get("empty_lists", 0))
+        stats.categories_listed = int(data.get("categories_listed", 0))
         stats.items = int(data.get("items", 0))
         stats.records = int(data.get("records", 0))
         stats.price_errors.update(data.get("price_errors", {}))

@@ -82,6 +82,7 @@ def count_page(stats: CrawlStats, o: Outcome) -> None:
         stats.count("detail", [o.detail])
     if o.items is not None and o.is_list:
         stats.list_pages += 1
+        stats.categories_listed += o.task.level != LIST     # not a next page
         stats.empty_lists += not o.items
         stats.items += len(o.items)
         stats.count("list", [i.fields for i in o.items])

@@ -145,11 +145,7 @@ class BrowserFetcher:
             try:
                 self._playwright = await async_playwright().start()
                 self._browser = await launch(self._playwright, self.settings)
-                context = await self._browser.new_context(
-                    user_agent=self.settings.user_agent, viewport=VIEWPORT,
-                    service_workers="block")
-                await self.guard.install(context)
-                self._context = context
+                self._context = await self._new_context()
             except BaseException as error:
                 await self.close()
                 if isinstance(error, PlaywrightError):
@@ -158,14 +154,35 @@ class BrowserFetcher:
                 raise
             log.debug("Chromium %s started", self._browser.version)
 
+    async def _new_context(self) -> BrowserContext:
+        assert self._browser is not None
+        context = await self._browser.new_context(
+            user_agent=self.settings.user_agent, viewport=VIEWPORT, service_workers="block")
+        await self.guard.install(context)
+        return context
+
+    async def _new_tab(self, shared: BrowserContext) -> Tab:
+        """A tab in the shared context with a session, else in a context of its own: no
+        page sees the cookies another page's answers set (pages fetch-order free)."""
+        if self.settings.session:
+            return await shared.new_page()
+        return await (await self._new_context()).new_page()
+
+    async def _drop(self, tab: Tab) -> None:
+        """Close a tab, and its own context (without a session)."""
+        own = tab.context if tab.context is not self._context else None
+        await tab.close()
+        if own is not None:
+            await own.close()
+
     async def close(self) -> None:
         """Close tabs, context, browser, the Playwright driver and the robots fetcher."""
         tabs, self._idle = self._idle, []
+        for tab in tabs:
+            await _quietly(self._drop(tab))
         context, self._context = self._context, None
         browser, self._browser = self._browser, None
         playwright, self._playwright = self._playwright, None
-        for tab in tabs:
-            await _quietly(tab.close())
         if context is not None:
             await _quietly(context.close())
         if browser is not None:
@@ -257,8 +274,10 @@ class BrowserFetcher:
                 raise FetchError("the browser was closed", kind="browser")
             if self._idle:
                 tab = self._idle.pop()
+                if not self.settings.session:
+                    await tab.context.clear_cookies()   # nothing from its last page
             else:
-                tab = await context.new_page()
+                tab = await self._new_tab(context)
                 self.stats.tabs_opened += 1
             self.stats.in_flight += 1
             self.stats.max_in_flight = max(self.stats.max_in_flight, self.stats.in_flight)
@@ -271,7 +290,7 @@ class BrowserFetcher:
                 if reuse and self._context is context and not tab.is_closed():
                     self._idle.append(tab)
                 else:
-                    await _quietly(tab.close())
+                    await _quietly(self._drop(tab))
 
     async def _render(self, tab: Tab, url: str, xpath: str | None, started: float,
                       expand: Expand | None = None) -> Page:

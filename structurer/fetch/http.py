@@ -137,7 +137,9 @@ class HttpFetcher:
             self._session = aiohttp.ClientSession(
                 connector=connector, headers=self.headers,
                 timeout=aiohttp.ClientTimeout(total=s.timeout),
-                cookie_jar=aiohttp.CookieJar(unsafe=True))
+                # no session: cookies are neither kept nor sent (pages fetch-order free)
+                cookie_jar=aiohttp.CookieJar(unsafe=True) if s.session
+                else aiohttp.DummyCookieJar())
         return self._session
 
     # ----- public API ------------------------------------------------------------------

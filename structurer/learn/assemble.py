@@ -124,15 +124,20 @@ def category_level(entry: PageView, group: LinkGroup, lists: Sequence[PageView],
 def _list_baseline(compiled: CompiledRules, fields: Sequence[str],
                    pages: Sequence[PageView]) -> Baseline:
     counts: list[int] = []
+    paged = 0
     filled: dict[str, int] = dict.fromkeys(fields, 0)
     for page in pages:
-        items = extract_list(compiled, parse_html(page.html, base_url=page.url), page.url).items
+        result = extract_list(compiled, parse_html(page.html, base_url=page.url), page.url)
+        items = result.items
         counts.append(len(items))
+        paged += result.next_url is not None
         for item in items:
             for name in filled:
                 filled[name] += item.get(name) not in (None, "", [])
     total = max(sum(counts), 1)
+    per_category = round(1 + paged / len(pages), 2) if compiled.lists[-1].pagination else None
     return Baseline(pages=len(pages), items_per_page=round(sum(counts) / len(counts), 2),
+                    pages_per_category=per_category,
                     fill_rates={k: round(v / total, 3) for k, v in filled.items()})
 
 
@@ -167,12 +172,13 @@ def with_baselines(rules: SiteRules, lists: Sequence[PageView],
 # ----- the rule file -----------------------------------------------------------------------
 def assemble_rules(levels: Levels, *, site: str, start_url: str, lexicon: Lexicon,
                    template_path: str | None, lists: Sequence[PageView] = (),
-                   details: Sequence[PageView] = ()) -> SiteRules:
+                   details: Sequence[PageView] = (), session: bool = False) -> SiteRules:
     """The rule file of ``levels`` for ``site``, learned with ``lexicon`` (from the
     template file ``template_path``, None for a shipped one), with the baselines of
-    the sample pages ``lists`` and ``details``."""
+    the sample pages ``lists`` and ``details``; ``session``: the pages were read keeping
+    cookies, and a crawl should too."""
     rules = SiteRules(
-        schema_version=SCHEMA_VERSION, site=site, start_url=start_url,
+        schema_version=SCHEMA_VERSION, site=site, start_url=start_url, session=session,
         generated_at=datetime.now(UTC).replace(microsecond=0),
         generator=f"structurer {__version__}", template=template_ref(lexicon, template_path),
         record=RecordSpec(columns=record_columns_for(lexicon)), levels=levels)

@@ -33,6 +33,7 @@ from structurer.learn.assemble import (
     assemble_rules,
     category_level,
     detail_level,
+    list_level,
     list_levels,
     shortfall,
     site_of,
@@ -44,10 +45,12 @@ from structurer.learn.listing import ListLayouts, learn_list_layouts
 from structurer.learn.pagewalk import PagingPlan, learn_paging
 from structurer.learn.pagination import PaginationGuess
 from structurer.learn.plan import ListSource, best_group, detail_picks, list_sources
+from structurer.learn.render import rule_counter
 from structurer.learn.sampling import RenderSampler
 from structurer.lexicon import Lexicon
 from structurer.page.dom import link_href
 from structurer.page.view import PageView
+from structurer.replay.extract import compile_rules
 from structurer.rules.model import CategoryLevel, Levels, SiteRules
 from structurer.schema import RenderMode
 
@@ -82,7 +85,7 @@ class Explorer:
         # (sitemaps, the URLs they list), read once by category discovery
         self.sitemaps: tuple[list[str], list[str]] | None = None
         self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
-                                     settings.render)
+                                     settings.render, lexicon.thresholds.render_content_ratio)
 
     # ----- fetching --------------------------------------------------------------------
     def _keep(self, url: str, page: Page) -> PageView:
@@ -320,7 +323,9 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
         detail=detail_level(detail_layouts, decision("detail")))
     levels = await _discovered(ex, entry, group, levels, sample.pages, pagination)
     rules = assemble_rules(levels, site=site_of(entry.url), start_url=url, lexicon=ex.lexicon,
-                           template_path=template_path, lists=lists, details=sample.pages)
+                           template_path=template_path, lists=lists, details=sample.pages,
+                           session=ex.settings.session)
+    rules = _by_content(ex, rules)
     report = ex.report
     if ex.sampler.unavailable:
         report.notes.append(f"render modes not checked ({ex.sampler.unavailable}); "
@@ -356,6 +361,19 @@ async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, le
     return levels.model_copy(update={"category": CategoryLevel.model_validate(data)})
 
 
+def _by_content(ex: Explorer, rules: SiteRules) -> SiteRules:
+    """Each level's render mode decided again from what its rules find in the sample
+    pages as fetched and as rendered (both measurements go into the rule file)."""
+    compiled, levels = compile_rules(rules), rules.levels
+    update = {}
+    for name in ("category", "list", "detail"):
+        level = getattr(levels, name)
+        if level is not None:
+            decision = ex.sampler.by_content(name, rule_counter(compiled, name))
+            update[name] = level.model_copy(update={"render": decision})
+    return rules.model_copy(update={"levels": levels.model_copy(update=update)})
+
+
 async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]
                  ) -> tuple[list[PageView], ListLayouts, PaginationGuess | None]:
     """The list pages, their layouts and the main layout's pagination (checked on the
@@ -367,6 +385,12 @@ async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]
         # one list page of another layout: look at more pages like it before deciding
         lists = await ex.more_lists(lists, [lists[i] for i in layouts.misfits])
         layouts = learn_list_layouts(lists, lexicon)
+    # pages that hold far fewer items unrendered make the level browser before more
+    # list pages (the next page) are fetched
+    partial = assemble_rules(Levels(list=list_level(layouts.main, None)),
+                             site=site_of(entry.url), start_url=entry.url, lexicon=lexicon,
+                             template_path=None)
+    ex.sampler.by_content("list", rule_counter(compile_rules(partial), "list"))
     pagination = await _paginate(ex, [lists[i] for i in layouts.main_pages], layouts)
     nxt = next((u for u in pagination.next_urls if u), None) if pagination else None
     second = ex.walked.get(nxt) if nxt else None

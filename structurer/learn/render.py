@@ -25,20 +25,31 @@ The fingerprint ("pre-fetch, compare, mark"):
   number of bits (about ±0.06 at 64 bits, ±0.03 at 256 near the 0.8 threshold).
 
 A level is static when the *mean* similarity of its samples (at least two pages) is
-at or above the threshold, browser otherwise.
+at or above the threshold, browser otherwise — unless what the level's rules select
+(list items, detail fields, category links: :func:`rule_counter`) is missing, or far
+rarer, in the pages as fetched than in the rendered ones: then it is browser whatever
+the structure says (``by_content``). A grid a script fills from a JSON endpoint in an
+otherwise large static page changes the structure little (similarity 0.87) and the
+items from 0 to 24. Both measurements stay in the decision's samples.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from statistics import fmean
 
 from lxml import etree
 from simhash import Simhash
 
 from structurer.clean import clean_tree, parse_html
+from structurer.replay.extract import (
+    CompiledRules,
+    extract_categories,
+    extract_detail,
+    extract_list,
+)
 from structurer.rules.model import RenderDecision, RenderSample
 from structurer.schema import RenderMode
 
@@ -54,6 +65,8 @@ TRANSPARENT_TAGS = frozenset({"tbody", "thead", "tfoot"})
 Html = str | bytes | etree._Element | etree._ElementTree
 #: One sample page of a level: (url, HTML as fetched, DOM as rendered).
 Sample = tuple[str, Html, Html]
+#: What a level's rules select on a page (HTML, its URL): items, fields or links.
+Count = Callable[[str, str], int]
 
 
 def _hash(data: bytes) -> bytes:
@@ -109,21 +122,52 @@ def render_similarity(raw: Html, rendered: Html) -> float:
     return similarity(structure_features(raw), structure_features(rendered))
 
 
-def decide_level(samples: Sequence[Sample], threshold: float) -> RenderDecision:
+def rule_counter(compiled: CompiledRules, level: str) -> Count:
+    """How much of ``level`` the rules find on a page: list items, filled detail fields
+    (the page URL aside) or category links."""
+    def count(html: str, url: str) -> int:
+        tree = parse_html(html, base_url=url)
+        if level == "list":
+            return len(extract_list(compiled, tree, url, budget=None).items)
+        if level == "detail":
+            record = extract_detail(compiled, tree, url, budget=None)
+            return sum(v not in (None, "", []) for k, v in record.items() if k != "url")
+        return len(extract_categories(compiled, tree, url, budget=None))
+    return count
+
+
+def far_more(raw: Sequence[int], rendered: Sequence[int], ratio: float) -> bool:
+    """Do the rendered pages hold far more of what the rules select (the pages as
+    fetched fewer than ``ratio`` of it, none at all included)?"""
+    return sum(rendered) > 0 and sum(raw) < ratio * sum(rendered)
+
+
+def decide_level(samples: Sequence[tuple[str, str, str]], threshold: float, *,
+                 count: Count | None = None, content_ratio: float = 0.5,
+                 min_pages: int = MIN_PAGES) -> RenderDecision:
     """Static or browser for one level from (url, raw HTML, rendered HTML) samples.
 
-    Needs at least two pages (``ValueError`` otherwise). Static when the mean
-    similarity is at or above ``threshold``; each page's similarity is kept in
-    ``samples`` (rounded to three decimals) as the evidence the rule file shows.
+    Needs at least ``min_pages`` pages (``ValueError`` otherwise). Static when the mean
+    similarity is at or above ``threshold`` and, given ``count`` (what the level's rules
+    select on a page), the raw pages hold at least ``content_ratio`` of what the
+    rendered ones do; each page's similarity (rounded to three decimals) and counts are
+    kept in ``samples`` as the evidence the rule file shows.
     """
-    if len(samples) < MIN_PAGES:
-        raise ValueError(f"a level's render mode is decided from at least {MIN_PAGES} pages, "
+    if len(samples) < max(min_pages, 1):
+        raise ValueError(f"a level's render mode is decided from at least {min_pages} pages, "
                          f"got {len(samples)}")
-    evidence = [RenderSample(url=url, similarity=round(render_similarity(raw, rendered), 3))
-                for url, raw, rendered in samples]
+    evidence = []
+    for url, raw, rendered in samples:
+        found = (count(raw, url), count(rendered, url)) if count is not None else (None, None)
+        evidence.append(RenderSample(url=url, similarity=round(render_similarity(raw, rendered), 3),
+                                     found_raw=found[0], found_rendered=found[1]))
     mean = fmean(sample.similarity for sample in evidence)
     mode = RenderMode.STATIC if mean >= threshold else RenderMode.BROWSER
-    return RenderDecision(mode=mode, decided_by="auto", threshold=threshold, samples=evidence)
+    by_content = mode == RenderMode.STATIC and count is not None and far_more(
+        [s.found_raw or 0 for s in evidence], [s.found_rendered or 0 for s in evidence],
+        content_ratio)
+    return RenderDecision(mode=RenderMode.BROWSER if by_content else mode, decided_by="auto",
+                          threshold=threshold, by_content=by_content, samples=evidence)
 
 
 def override(mode: RenderMode) -> RenderDecision:

@@ -5,7 +5,9 @@ fetcher, settings and the lexicon's render threshold. Output: the page to analyz
 (raw HTML where a level is static, the browser-rendered DOM where it is not) and,
 per level, a :class:`RenderDecision` with the similarities that decided it. While a
 level is undecided its pages are fetched both ways and compared; from two pages on
-the level is marked and later pages are fetched one way only.
+the level is marked and later pages are fetched one way only. Once rules are learned,
+:meth:`RenderSampler.by_content` decides the level again from what those rules find
+in its pages as fetched and as rendered (a level of one sample page is decided then).
 
 Every page fetched, either way, must lie in :attr:`RenderSampler.scope` (the hosts
 analysis may visit, see :meth:`RenderSampler.confine`): one that does not is an
@@ -25,7 +27,7 @@ from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
 from structurer.fetch.base import Fetcher, Page
 from structurer.fetch.scope import HostScope, strip_userinfo
-from structurer.learn.render import decide_level, override, render_similarity
+from structurer.learn.render import Count, decide_level, override, render_similarity
 from structurer.rules.model import RenderDecision
 from structurer.schema import RenderMode
 
@@ -39,10 +41,11 @@ class RenderSampler:
     """Raw and rendered fetching for one analysis run; closes its browser at the end."""
 
     def __init__(self, http: Fetcher, settings: Settings, threshold: float,
-                 option: RenderMode = RenderMode.AUTO) -> None:
+                 option: RenderMode = RenderMode.AUTO, content_ratio: float = 0.5) -> None:
         self.http = http
         self.settings = settings
         self.threshold = threshold
+        self.content_ratio = content_ratio
         self.option = option
         self.decisions: dict[str, RenderDecision] = {}
         self.samples: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
@@ -93,7 +96,12 @@ class RenderSampler:
                 log.warning("render modes not checked: %s", error.message)
                 return None
             self.browser = browser
-        page = await self.browser.fetch(key)
+        try:
+            page = await self.browser.fetch(key)
+        except FetchError as error:
+            if error.kind != "http" or (error.status or 0) < 500:
+                raise
+            page = await self.browser.fetch(key)    # once more, as HTTP retries a 5xx
         self.renders += 1
         self.rendered_pages[key] = page
         return page
@@ -108,6 +116,15 @@ class RenderSampler:
         if self.option != RenderMode.AUTO:
             return override(self.option)
         return self.decisions.get(level, RenderDecision())
+
+    def by_content(self, level: str, count: Count) -> RenderDecision:
+        """Decide ``level`` again from its sample pages with ``count``, what its rules
+        select on a page: browser also when the rendered pages hold far more of it."""
+        if self.option == RenderMode.AUTO and self.samples[level]:
+            self.decisions[level] = decide_level(
+                self.samples[level], self.threshold, count=count,
+                content_ratio=self.content_ratio, min_pages=1)
+        return self.decision(level)
 
     def _record(self, level: str, url: str, raw: Page, rendered: Page) -> float:
         if any(u == url for u, _, _ in self.samples[level]):
@@ -162,8 +179,12 @@ class RenderSampler:
                     self._record(level, url, *pair)
 
     async def _both(self, url: str) -> tuple[Page, Page] | None:
+        """The page as fetched, then as rendered: one after the other, so that which of
+        them meets a page's first answer (a 500 the next request does not get) is the
+        same in every run."""
         try:
-            raw, rendered = await asyncio.gather(self.fetch_raw(url), self.rendered(url))
+            raw = await self.fetch_raw(url)
+            rendered = await self.rendered(url)
         except FetchError:
             return None
         return (raw, rendered) if rendered is not None else None

@@ -260,6 +260,8 @@ class _Sampler:
 async def _collect(rules: SiteRules, settings: Settings) -> list[LevelView]:
     if not settings.allowed_hosts:   # the crawl's hosts: the review goes nowhere else
         settings = settings.model_copy(update={"allowed_hosts": sorted(rules.allowed_hosts)})
+    if rules.session:                # cookies kept, as the crawl keeps them
+        settings = settings.model_copy(update={"session": True})
     levels = rules.levels
     views: list[LevelView] = []
     async with async_playwright() as playwright:

@@ -158,6 +158,10 @@ class FieldRule(Strict):
 class RenderSample(Strict):
     url: str
     similarity: float = Field(ge=0, le=1)
+    # what the level's rules select (list items, detail fields, category links) in the
+    # page as fetched and as rendered; None: not measured
+    found_raw: int | None = Field(None, ge=0)
+    found_rendered: int | None = Field(None, ge=0)
 
 
 class RenderDecision(Strict):
@@ -166,6 +170,9 @@ class RenderDecision(Strict):
     mode: LevelMode = RenderMode.STATIC
     decided_by: Literal["auto", "override", "default"] = "default"
     threshold: float | None = Field(None, gt=0, le=1)
+    # browser because the rules find far more in the rendered pages, though their
+    # structure was alike (a grid filled from a JSON endpoint in a large static page)
+    by_content: bool = False
     samples: list[RenderSample] = Field(default_factory=list)
 
 
@@ -174,6 +181,9 @@ class Baseline(Strict):
 
     pages: int = Field(ge=0)
     items_per_page: float | None = Field(None, ge=0)
+    # list level: 1 + the share of the list pages read whose pagination led on (at least
+    # this many pages per category: a crawl far below it did not follow the pagination)
+    pages_per_category: float | None = Field(None, ge=1)
     fill_rates: dict[str, float] = Field(default_factory=dict)
 
     @field_validator("fill_rates")
@@ -411,6 +421,8 @@ class SiteRules(Strict):
     generator: str = ""
     template: TemplateRef
     hosts: list[str] = Field(default_factory=list, description="other hosts the crawl may visit")
+    session: bool = Field(False, description=(
+        "keep the cookies the site sets and send them back (off: no request sends cookies)"))
     # None (rule files written before it): the contract's keys and the rules' fields
     record: RecordSpec | None = None
     levels: Levels

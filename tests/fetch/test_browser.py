@@ -503,3 +503,21 @@ def test_a_page_larger_than_max_page_bytes_is_refused(server: LoopbackServer) ->
 
     error = run(go())
     assert error.kind == "too_large" and "larger than 10000 bytes" in str(error)
+
+
+@pytest.mark.parametrize("session", [False, True])
+def test_cookies_carry_between_pages_only_with_a_session(server: LoopbackServer,
+                                                         session: bool) -> None:
+    """Without a session every page starts without cookies, whichever tab renders it
+    (a reused one, or one opened while another page is in flight)."""
+    server.routes["/set"] = page(HTML, **{"Set-Cookie": "seen=42; Path=/"})
+
+    async def go() -> None:
+        async with BrowserFetcher(no_robots(session=session, browser_pages=2)) as browser:
+            await browser.fetch(server.url("/set"))
+            await browser.fetch(server.url("/ok"))
+            await browser.fetch_all([server.url("/set"), server.url("/built"), server.url("/ok")])
+
+    run(go())
+    sent = [hit.headers.get("Cookie") for hit in server.hits if hit.path in ("/ok", "/built")]
+    assert sent == (["seen=42"] * 3 if session else [None] * 3)

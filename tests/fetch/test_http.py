@@ -329,3 +329,24 @@ def test_robots_crawl_delay_is_respected(server: LoopbackServer) -> None:
     assert run(go()) == 0.25
     starts = [hit.started for hit in server.hits if hit.path == "/ok"]
     assert min(b - a for a, b in itertools.pairwise(starts)) >= 0.22
+
+
+# ----- cookies: none unless a session is asked for -------------------------------------
+def _cookie_routes(server: LoopbackServer) -> None:
+    server.routes["/set"] = page(HTML, **{"Set-Cookie": "seen=42; Path=/"})
+
+
+@pytest.mark.parametrize("session", [False, True])
+def test_cookies_are_sent_back_only_with_a_session(server: LoopbackServer,
+                                                   session: bool) -> None:
+    _cookie_routes(server)
+
+    async def go() -> None:
+        settings = Settings(obey_robots=False, session=session)
+        async with HttpFetcher(settings, retry=FAST) as fetcher:
+            await fetcher.fetch(server.url("/set"))
+            await fetcher.fetch(server.url("/ok"))
+
+    run(go())
+    sent = [hit.headers.get("Cookie") for hit in server.hits if hit.path == "/ok"]
+    assert sent == (["seen=42"] if session else [None])

@@ -198,3 +198,60 @@ def test_the_demo_truth_has_both_modes(demo_truth: dict[str, Any]) -> None:
     assert modes["pixel", "list"] == modes["pixel", "detail"] == "browser"
     assert [modes["maple", level] for level in LEVELS] == ["static", "browser", "static"]
     assert set(demo_truth) == set(SHOPS)
+
+
+# ----- what the rules find, raw vs rendered ------------------------------------------------
+MEGA = "<header><nav>" + "".join(
+    f"<div class='col'><h4>Dept {d}</h4><ul>" + "".join(
+        f"<li><a href='/c/{d}/{i}'>Category {d}.{i}</a></li>" for i in range(12)) + "</ul></div>"
+    for d in range(10)) + "</nav></header>"
+SMALL_GRID = "<div class='grid'>" + "".join(
+    f"<div class='card'><a href='/p/{i}'>Product {i}</a><span class='price'>${i}.99</span></div>"
+    for i in range(4)) + "</div>"
+JSON_SHELL = html(f"{MEGA}<main><h1>Shoes</h1><div id='grid'></div></main>{FOOTER}")
+JSON_FILLED = html(f"{MEGA}<main><h1>Shoes</h1><div id='grid'>{SMALL_GRID}</div></main>{FOOTER}")
+CARD_RULES = """
+  list:
+    item_xpath: //div[@class='card']
+    fields:
+      name: {xpath: ./a, kind: text}
+      price: {xpath: ./span, kind: money}
+      url: {xpath: ./a, kind: url}
+"""
+
+
+def _card_counter() -> Any:
+    from structurer.learn.render import rule_counter
+    from structurer.replay.extract import compile_rules
+    from structurer.rules import rules_from_text
+    from tests.conftest import rule_text
+
+    return rule_counter(compile_rules(rules_from_text(rule_text("shop.test", CARD_RULES))),
+                        "list")
+
+
+def test_a_grid_filled_after_load_in_a_large_page_is_browser_by_content() -> None:
+    """The issue's case: the structure barely changes (a small grid in a mega-menu page),
+    the items go from none to four: browser, with both measurements recorded."""
+    samples = [(f"http://shop.test/c/{i}", JSON_SHELL, JSON_FILLED) for i in range(2)]
+    assert render_similarity(JSON_SHELL, JSON_FILLED) >= THRESHOLD
+    assert decide_level(samples, THRESHOLD).mode == "static"       # structure alone
+    decision = decide_level(samples, THRESHOLD, count=_card_counter())
+    assert decision.mode == "browser" and decision.by_content
+    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(0, 4), (0, 4)]
+    assert all(s.similarity >= THRESHOLD for s in decision.samples)
+
+
+def test_pages_whose_rules_find_as_much_raw_stay_static() -> None:
+    samples = [(f"http://shop.test/c/{i}", JSON_FILLED, JSON_FILLED) for i in range(2)]
+    decision = decide_level(samples, THRESHOLD, count=_card_counter())
+    assert decision.mode == "static" and not decision.by_content
+    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(4, 4), (4, 4)]
+    # three of four items raw is not "far fewer"; one of four is
+    three = JSON_FILLED.replace("<div class='card'><a href='/p/3'>", "<div><a href='/p/3'>")
+    one = html(f"{MEGA}<main><h1>Shoes</h1><div id='grid'><div class='card'><a href='/p/0'>"
+               f"P</a><span>$1</span></div></div></main>{FOOTER}")
+    for raw, mode in ((three, "static"), (one, "browser")):
+        got = decide_level([("http://shop.test/c/1", raw, JSON_FILLED)], THRESHOLD,
+                           count=_card_counter(), min_pages=1)
+        assert got.mode == mode

@@ -119,10 +119,12 @@ class BrowserMiddleware:
         if request.meta.get(RENDER) != RenderMode.BROWSER:
             return None
         if self.fetcher is None:
-            hosts = sorted({h for site in getattr(self.crawler.spider, "sites", {}).values()
-                            for h in site.guards.hosts})
+            sites = getattr(self.crawler.spider, "sites", {}).values()
+            hosts = sorted({h for site in sites for h in site.guards.hosts})
+            session = self.settings.session or any(site.rules.session for site in sites)
             self.fetcher = open_fetcher(RenderMode.BROWSER, self.settings.model_copy(
-                update={"allowed_hosts": hosts or self.settings.allowed_hosts}))
+                update={"allowed_hosts": hosts or self.settings.allowed_hosts,
+                        "session": session}))
         expand = request.meta.get(EXPAND)
         if expand is not None and isinstance(self.fetcher, Expanding):
             page = await self.fetcher.fetch_expanded(request.url, Expand(**expand))

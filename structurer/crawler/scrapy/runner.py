@@ -30,11 +30,12 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from structurer.config import Settings
+from structurer.crawler.drift import Drift, check_drift
 from structurer.crawler.stats import CrawlStats
 from structurer.errors import StructurerError
 from structurer.rules import load_rules
@@ -54,6 +55,8 @@ class WorkerResult:
     complete: bool
     recovered: int          # records of this worker's last run written at start
     reclaimed: int          # requests its last run had in flight, queued again
+    drift: list[Drift] = field(default_factory=list)
+    shortfall: str | None = None    # why a lone worker's crawl fell short (no records)
 
 
 def scrapy_settings(rules: Sequence[str | Path], out: str | Path, settings: Settings, *,
@@ -116,6 +119,7 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     from scrapy.crawler import CrawlerProcess
     from scrapy.exceptions import ScrapyDeprecationWarning
 
+    from structurer.crawler.engine import shortfall as engine_shortfall
     from structurer.crawler.scrapy.spider import RuleSpider
     from structurer.crawler.scrapy.worker import open_context
     from structurer.crawler.traverse import render_modes
@@ -146,9 +150,16 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     stats: CrawlStats = spider.crawl_stats
     out = Path(out)
     stats_path = stats.path_beside(out)
+    # a worker of a Redis crawl sees its share only; a lone one, the whole crawl
+    short = None if redis_url else engine_shortfall(stats, recrawl=False)
+    drift = check_drift(load_rules(rules[0]), stats, settings, complete=spider.complete) \
+        if len(rules) == 1 and not redis_url else []
+    complete = spider.complete and short is None
     stats.write_json(stats_path, {"output": str(out), "engine": "scrapy",
                                   "crawl": context.crawl, "worker": context.worker,
-                                  "complete": spider.complete, "recovered": context.recovered,
+                                  "complete": complete, "shortfall": short,
+                                  "drift": [str(d) for d in drift],
+                                  "recovered": context.recovered,
                                   "reclaimed": context.reclaimed})
-    return WorkerResult(stats, out, stats_path, context.crawl, context.worker, spider.complete,
-                        context.recovered, context.reclaimed)
+    return WorkerResult(stats, out, stats_path, context.crawl, context.worker, complete,
+                        context.recovered, context.reclaimed, drift, short)

@@ -84,7 +84,9 @@ class RuleSpider(scrapy.Spider):
     def request(self, site: Site, link: Link, *, dont_filter: bool) -> scrapy.Request:
         meta: dict[str, Any] = {
             TASK: [link.key, link.url, link.level, link.depth, list(link.path)],
-            SITE: site.name, RENDER: mode_for(site.modes, link.level, link.depth)}
+            SITE: site.name, RENDER: mode_for(site.modes, link.level, link.depth),
+            # no cookies sent or kept unless the rule file asks for a session
+            "dont_merge_cookies": not site.rules.session}
         if site.expand is not None and (link.level == LIST or link.depth > 0):
             meta[EXPAND] = asdict(site.expand)   # the browser loads every item of the list
         # category and list pages first, as structurer crawl leases them

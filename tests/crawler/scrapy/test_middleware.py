@@ -117,3 +117,46 @@ def test_failures_are_named_like_the_lightweight_crawl() -> None:
         TimeoutError(), ConnectionRefusedError(), *browser_errors, ValueError("x"))] == [
         "http 503", "robots", "timeout", "connection", "render_timeout", "http 502",
         "connection", "ValueError"]
+
+
+@pytest.mark.parametrize("session", [False, True])
+def test_cookies_only_when_the_rule_file_asks_for_a_session(session: bool) -> None:
+    """Scrapy's cookie middleware neither keeps nor sends cookies for a rule file
+    without ``session: true``; the browser fetcher gets the same word."""
+    from scrapy.downloadermiddlewares.cookies import CookiesMiddleware
+
+    from structurer.crawler.frontier import LIST, Link
+    from structurer.crawler.scrapy.spider import RuleSpider
+
+    text = RULES.replace("site: shop.test\n", f"site: shop.test\nsession: {str(session).lower()}\n")
+    rules = rules_from_text(text)
+    assert rules.session is session
+    site = Site(rules, Settings(), MemoryState())
+    spider = SimpleNamespace(parse_page=None, on_error=None)
+
+    def request(path: str) -> Request:
+        link = Link(path, f"http://shop.test{path}", LIST, 1, ())
+        return RuleSpider.request(spider, site, link, dont_filter=False)  # type: ignore[arg-type]
+
+    cookies = CookiesMiddleware()
+    first = request("/a")
+    cookies.process_request(first)
+    cookies.process_response(first, Response(first.url, headers={"Set-Cookie": "seen=42; Path=/"},
+                                             request=first))
+    second = request("/b")
+    cookies.process_request(second)
+    assert second.headers.get("Cookie") == (b"seen=42" if session else None)
+
+    opened: list[bool] = []
+    crawler = SimpleNamespace(spider=SimpleNamespace(sites={site.name: site}), settings=None,
+                              signals=SimpleNamespace(connect=lambda *a, **k: None))
+
+    def open_fetcher(mode: str, settings: Settings) -> FakeBrowser:
+        opened.append(settings.session)
+        return FakeBrowser()
+
+    mw = BrowserMiddleware(crawler, Settings())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("structurer.crawler.scrapy.middleware.open_fetcher", open_fetcher)
+        asyncio.run(mw.process_request(Request("http://shop.test/c", meta={RENDER: "browser"})))
+    assert opened == [session]
