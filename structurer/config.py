@@ -74,7 +74,7 @@ class Settings(Strict):
         "keep the cookies a site sets and send them back (a rule file's `session: true`)"))
     # replay: a page whose rules take longer is given up (one rule_timeout failure)
     rule_budget: float = Field(2.0, gt=0, le=600, allow_inf_nan=False,
-                               description="seconds of rule evaluation per page")
+                               description="CPU seconds of rule evaluation per page")
     # recrawls: the adaptive revisit schedule, and when a page counts as changed
     revisit_interval: float = Field(86_400.0, gt=0, allow_inf_nan=False, description=(
         "seconds from a page's first visit to its next"))

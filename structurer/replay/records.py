@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from time import perf_counter
+from time import thread_time
 from typing import TYPE_CHECKING, Any
 
 from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
@@ -81,7 +81,7 @@ def select(plan: FieldPlan, node: Any, clock: Clock | None = None,
     if costs is None:
         costs = clock.costs(plan.labels)
     out = []
-    timer = perf_counter
+    timer = thread_time
     started = timer()
     for i, xpath in enumerate(xpaths):
         out.append(xpath(node))
@@ -252,12 +252,12 @@ def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
     currencies: dict[str, str | None] = {}
     for field in plan.fields:
         spec = field.spec
-        started = perf_counter() if field.post and clock is not None else 0.0
+        started = thread_time() if field.post and clock is not None else 0.0
         value = field_value(selected[field.xpath], spec, base) \
             if field.xpath is not None else None
         if started:
             assert clock is not None
-            clock.spent[field.post] = clock.spent.get(field.post, 0.0) + perf_counter() - started
+            clock.spent[field.post] = clock.spent.get(field.post, 0.0) + thread_time() - started
         if value is None or value == []:
             value = _fallback(field, base, ld) \
                 if field.jsonld is not None or field.const is not None else None
