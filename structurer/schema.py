@@ -2,36 +2,25 @@
 
 ``Strict`` is the base of every file model: frozen, a float must be finite (``.nan``
 and ``.inf`` are refused), and an unknown key is an error that names the key and
-suggests the nearest known one. The XPaths and regexes
-of rule files are checked by :mod:`structurer.rules.expressions` and
-:mod:`structurer.rules.regexes`. :class:`RenderMode` is how pages are fetched, spelled
-once for settings, rule files, the analyzer, the crawler and the command line.
+suggests the nearest known one. The XPaths and regexes of rule files are checked by
+:mod:`structurer.rules.expressions` and :mod:`structurer.rules.regexes`.
+:class:`RenderMode` (from :mod:`structurer.modes`) is how pages are fetched, spelled once
+for settings, rule files, the analyzer, the crawler and the command line.
 """
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, model_validator
 from pydantic_core import PydanticCustomError
 
+from structurer.modes import RenderMode as RenderMode  # re-exported: the one spelling
 from structurer.yamlio import suggest
 
 ValueKind = Literal["text", "money", "url", "image", "integer", "rating", "availability",
                     "breadcrumb", "datetime", "html"]
 FieldLevel = Literal["list", "detail", "both"]
-
-
-class RenderMode(StrEnum):
-    """How a level's pages are fetched: ``static`` HTML over HTTP, or the DOM a
-    ``browser`` rendered. ``auto`` is for settings and options only: analysis decides
-    static or browser per level. Members are strings, so YAML and JSON hold the plain
-    words."""
-
-    AUTO = "auto"
-    STATIC = "static"
-    BROWSER = "browser"
 
 
 def _level_mode(value: Any) -> Any:

@@ -38,7 +38,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("page", {"page"}),
     ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "kinds",
                             "structured"}),
-    ("models", {"", "_version", "rules", "lexicon", "config", "errors", "schema", "yamlio",
+    ("models", {"", "_version", "rules", "lexicon", "config", "errors", "schema", "modes", "yamlio",
                 "validate"}),
 ]
 #: Parts of one layer that stay apart: neither imports the other.

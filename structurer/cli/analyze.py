@@ -89,7 +89,7 @@ def cmd_analyze_many(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    from structurer.schema import RenderMode
+    from structurer.modes import RenderMode
 
     # no default of its own: a settings file's or -s render stands unless --render is given
     modes = [mode.value for mode in RenderMode]

@@ -32,6 +32,19 @@ def test_version_and_help() -> None:
     assert run().returncode == 2
 
 
+
+def test_version_and_help_load_no_file_models() -> None:
+    """--version and --help list every command and mode without building a pydantic model
+    or reading YAML: the command line starts like a small tool (bench_startup.py)."""
+    code = ("import sys; from structurer.cli import main\n"
+            "for argv in (['--version'], ['--help'], ['analyze', '--help']):\n"
+            "    try: main(argv)\n"
+            "    except SystemExit: pass\n"
+            "print(sorted(m for m in ('pydantic', 'yaml', 'lxml') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
 def test_demo_list_names_every_shop(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "list"]) == 0
     out = capsys.readouterr().out
