@@ -27,15 +27,20 @@ from structurer.learn.fields import (
     rank_fields,
 )
 from structurer.learn.layouts import distinguishing_condition
+from structurer.learn.markup import (
+    learn_breadcrumb,
+    learn_buy_control,
+    learn_rating,
+    scoped_candidates,
+)
 from structurer.learn.slots import Slot, collect_slots, label_slots
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, text_of
-from structurer.page.match import lexicon_match, squash, strip_label_pattern
-from structurer.page.scope import buy_control, card_holders, inside, main_region, other_products
+from structurer.page.match import squash, strip_label_pattern
+from structurer.page.scope import card_holders, inside, main_region, other_products
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 from structurer.structured import jsonld_value
-from structurer.values import compile_phrases, parse_availability, parse_rating, rating_source
 
 _SKIP_TAGS = frozenset({"footer", "aside"})
 
@@ -119,20 +124,6 @@ def _signature(el: HtmlElement) -> str:
     return f"{el.tag}.{'.'.join(sorted((el.get('class') or '').split()))}"
 
 
-def _candidates(ref: HtmlElement, scope: str | None) -> list[str]:
-    """Absolute XPaths to ``ref``: first each inside the main product's region, then as is."""
-    plain = xpaths.absolute_candidates(ref)
-    if not scope:
-        return plain
-    region = next((n for n in xpaths.evaluate(scope, ref.getroottree().getroot())
-                   if isinstance(n, HtmlElement)), None)
-    inner = xpaths.relative_candidates(ref, region) if region is not None and (
-        region in set(ref.iterancestors())) else []
-    return list(dict.fromkeys([scope + x for x in plain if x.startswith("//")]
-                              + [scope + x[1:] for x in inner if x.startswith("./")]
-                              + plain))
-
-
 def _reaches_noise(got: Sequence[object], skip: set[HtmlElement]) -> bool:
     return any(isinstance(n, HtmlElement) and inside(n, skip) for n in got[:50])
 
@@ -160,7 +151,7 @@ def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     kinds = {_signature(el) for el in slot.elements if el is not None}
     best: tuple[str, float] | None = None
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
-    for xpath in _candidates(ref, scope):
+    for xpath in scoped_candidates(ref, scope):
         found = xpaths.best_xpath([xpath], present, first_only=True)
         if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
                 len(present) + len(absent), 1) <= best[1] + 1e-9):
@@ -222,71 +213,6 @@ def _scope_xpath(pages: Sequence[PageView], anchors: Sequence[HtmlElement | None
     return None
 
 
-def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
-                      anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
-                      scope: str | None, hints: Sequence[str | None] | None = None
-                      ) -> FieldRule | None:
-    """Availability from the page's own buy control where no text says it: an enabled
-    add-to-cart button is in stock, a disabled or missing one out of stock. Learned when
-    some sample page has an enabled one and one XPath finds each page's control (and
-    nothing where there is none), agreeing with structured data where that says."""
-    spec = next((s for s in lexicon.fields.values() if s.kind == "availability"), None)
-    vocab = lexicon.signals.get("add_to_cart", {})
-    if spec is None or not vocab:
-        return None
-    controls = [buy_control(main_region(p, a, c), vocab) if a is not None else None
-                for p, a, c in zip(pages, anchors, cards, strict=True)]
-    enabled = [c is not None and c.get("disabled") is None for c in controls]
-    ref = next((c for c, on in zip(controls, enabled, strict=True) if on), None)
-    if ref is None:
-        return None
-    states = ["in_stock" if on else "out_of_stock" for on in enabled]
-    phrases = compile_phrases(spec.values)
-    said = [(parse_availability(h, phrases), s) for h, s in zip(hints or [], states, strict=False)
-            if h]
-    if said and sum(h == s for h, s in said) < 0.8 * len(said):
-        return None
-    for xpath in _candidates(ref, scope):
-        if all(_selects_first(xpath, page, control)
-               for page, control in zip(pages, controls, strict=True)):
-            on = f"{xpath}[not(@disabled)]"
-            return FieldRule(
-                xpath=(f"concat(substring('in_stock', 1, 8 * boolean({on})), "
-                       f"substring('out_of_stock', 1, 12 * not({on})))"),
-                kind="availability", values=spec.values,
-                confidence=0.8 if len(set(states)) > 1 else 0.6, samples=states[:3],
-                evidence=["the page's own add-to-cart control: enabled = in stock, "
-                          "disabled or missing = out of stock"])
-    return None
-
-
-def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
-                 anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
-                 scope: str | None) -> FieldRule | None:
-    """A star rating given by markup alone (a class word, ``rating-4``, a bar's width, an
-    aria-label): the first element of the main region the field's words point at whose
-    markup holds a rating 0-5 (:func:`rating_source`), on half the pages or more, found
-    by one XPath on each."""
-    spec = lexicon.fields[name]
-    found: list[HtmlElement | None] = []
-    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
-        region = main_region(page, anchor, page_cards)
-        found.append(next((el for el in region.iter() if isinstance(el.tag, str)
-                           and lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
-                                             depth=0)[0] >= 0.3
-                           and _stars(rating_source(el))), None))
-    ref = next((el for el in found if el is not None), None)
-    if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
-        return None
-    for xpath in _candidates(ref, scope):
-        if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
-            samples = [rating_source(el) or "" for el in found if el is not None]
-            return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
-                             evidence=["a rating in the markup (class, width or attribute) "
-                                       "where the field's words point"])
-    return None
-
-
 def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
     """A text rule seen on under 4 of 5 pages (a sentence only unavailable products
     show), not from structured data: the buy control tells every page's state."""
@@ -294,80 +220,6 @@ def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
         return False
     values = choice[0].slot.values(choice[0].view)
     return sum(bool(v) for v in values) < 0.8 * len(values)
-
-
-def _stars(raw: str | None) -> bool:
-    value = parse_rating(raw) if raw else None
-    return value is not None and 0 <= value <= 5
-
-
-def _selects_first(xpath: str, page: PageView, want: HtmlElement | None) -> bool:
-    got = [n for n in xpaths.evaluate(xpath, page.tree) if isinstance(n, HtmlElement)]
-    return (bool(got) and got[0] is want) if want is not None else not got
-
-
-def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
-                     categories: Sequence[set[str]]) -> FieldRule | None:
-    """The link trail naming the product's categories, top first."""
-    spec = next((s for s in lexicon.fields.values() if s.kind == "breadcrumb"), None)
-    name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
-    if spec is None or name is None:
-        return None
-    ref_page = pages[0]
-    best: tuple[float, HtmlElement, list[str]] | None = None
-    listed = {m for r in ref_page.product_regions for rec in r.records for m in rec}
-    for el in ref_page.body.iter("ol", "ul", "nav", "div", "p"):
-        links = el.findall(".//a")
-        if not 2 <= len(links) <= 12 or el in listed:
-            continue
-        texts = [text_of(a) for a in links]
-        if sum(len(t) for t in texts) > 200 or not all(texts):
-            continue
-        lex, _ = lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name))
-        hint = categories[0] if categories else set()
-        overlap = len({t.lower() for t in texts} & {h.lower() for h in hint}) / max(len(hint), 1)
-        lists = sum(1 for _ in el.iter("ol", "ul"))
-        # a trail is one sequence: a block holding a second list (a menu beside it) is not
-        score = lex + 1.5 * overlap - 0.02 * len(links) - (0.5 if lists > 1 else 0.0)
-        if best is None or score > best[0]:
-            best = (score, el, texts)
-    if best is None or best[0] < 0.3:
-        return None
-    # the link to the site's root is "Home" in any language: not a category
-    home = any(a.get("href") == "/" for a in best[1].iter("a"))
-    items = best[1].findall(".//li")
-    if items:
-        # the items, unlinked categories too; the last one, unlinked, is the product itself
-        step = "//li[not(.//a[@href='/'])]" if home else "//li"
-        if not items[-1].findall(".//a"):
-            step += "[position() < last()]"
-    else:
-        step = "//a[not(@href='/')]" if home else "//a"
-    candidates = [x + step for x in xpaths.absolute_candidates(best[1])]
-    cases = []
-    for page in pages:
-        cases.append(page)
-    chosen = None
-    varied = len({frozenset(c) for c in categories if c}) > 1
-    for xpath in candidates:
-        ok = 0
-        trails: set[tuple[str, ...]] = set()
-        for page in cases:
-            texts = [text_of(a) for a in xpaths.evaluate(xpath, page.tree)
-                     if isinstance(a, HtmlElement)]
-            trails.add(tuple(texts))
-            if 1 <= len(texts) <= 12:
-                ok += 1
-        if varied and len(trails) == 1:
-            continue   # the same links on pages of different categories: a menu, not a trail
-        if ok >= 0.8 * len(cases):
-            chosen = xpath
-            break
-    if chosen is None:
-        return None
-    return FieldRule(xpath=chosen, kind="breadcrumb", multiple=True,
-                     confidence=round(min(1.0, best[0]), 2),
-                     samples=[" > ".join(best[2])])
 
 
 def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
