@@ -34,7 +34,7 @@ from structurer.learn.markup import (
     scoped_candidates,
 )
 from structurer.learn.slots import Slot, collect_slots, label_slots
-from structurer.lexicon import Lexicon
+from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, text_of
 from structurer.page.match import squash, strip_label_pattern
 from structurer.page.scope import card_holders, inside, main_region, other_products
@@ -222,6 +222,43 @@ def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
     return sum(bool(v) for v in values) < 0.8 * len(values)
 
 
+def _hints(pages: Sequence[PageView], fields: dict[str, FieldSpec],
+           list_hints: Sequence[dict[str, str | None]] | None) -> dict[str, list[str | None]]:
+    """Per field, what each page's product is known to hold: the list page's value, else
+    its structured data's (the evidence the ranking weighs slots against)."""
+    hints: dict[str, list[str | None]] = {}
+    for name, spec in fields.items():
+        column: list[str | None] = []
+        for i, page in enumerate(pages):
+            value = None
+            if list_hints and list_hints[i].get(name):
+                value = list_hints[i][name]
+            elif page.product is not None:
+                raw = next((v for v in (jsonld_value(page.product, p) for p in spec.structured)
+                            if v not in (None, "")), None)
+                value = str(raw) if raw is not None else None
+            column.append(value)
+        if any(column):
+            hints[name] = column
+    return hints
+
+
+def _structured_rules(pages: Sequence[PageView], fields: dict[str, FieldSpec]
+                      ) -> dict[str, FieldRule]:
+    """JSON-LD rules for the fields no XPath was learned for, where every page's
+    structured data holds the field."""
+    rules = {}
+    for name, spec in fields.items():
+        path = next((p for p in spec.structured if all(
+            page.product is not None and jsonld_value(page.product, p) not in (None, "")
+            for page in pages)), None)
+        if path is not None:
+            rules[name] = FieldRule(jsonld=path, kind=spec.kind, confidence=0.9,
+                                    evidence=["JSON-LD Product on every page"],
+                                    values=spec.values if spec.kind == "availability" else {})
+    return rules
+
+
 def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
                  list_hints: Sequence[dict[str, str | None]] | None = None,
                  categories: Sequence[set[str]] | None = None) -> DetailLearned:
@@ -237,20 +274,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     slots += label_slots(records, skip=all_skips.__contains__,
                          known=lambda text: squash(text) in labels)
     fields = {k: v for k, v in lexicon.fields_for("detail").items() if v.kind != "breadcrumb"}
-    hints: dict[str, list[str | None]] = {}
-    for name, spec in fields.items():
-        column: list[str | None] = []
-        for i, page in enumerate(pages):
-            value = None
-            if list_hints and list_hints[i].get(name):
-                value = list_hints[i][name]
-            elif page.product is not None:
-                raw = next((v for v in (jsonld_value(page.product, p) for p in spec.structured)
-                            if v not in (None, "")), None)
-                value = str(raw) if raw is not None else None
-            column.append(value)
-        if any(column):
-            hints[name] = column
+    hints = _hints(pages, fields, list_hints)
     ranked = rank_fields(slots, lexicon, "detail", fields, hints, [p.titles for p in pages])
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
     if "price" in choices and "original_price" in choices and not money_order(
@@ -274,14 +298,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             hints=[h.get(name) for h in list_hints] if list_hints else None,
             titles=[p.titles for p in pages] if fields[name].title else None,
             pages=pages, thresholds=lexicon.thresholds)
-    for name, spec in fields.items():
-        path = next((p for p in spec.structured if all(
-            page.product is not None and jsonld_value(page.product, p) not in (None, "")
-            for page in pages)), None) if name not in rules else None
-        if path is not None:
-            rules[name] = FieldRule(jsonld=path, kind=spec.kind, confidence=0.9,
-                                    evidence=["JSON-LD Product on every page"],
-                                    values=spec.values if spec.kind == "availability" else {})
+    rules |= _structured_rules(pages, {k: f for k, f in fields.items() if k not in rules})
     stock = next((k for k, f in fields.items() if f.kind == "availability"), None)
     if stock and (stock not in rules or _partial(rules[stock], choices.get(stock))):
         control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
