@@ -10,7 +10,6 @@ person can see why a choice was made and edit it.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from datetime import datetime
 from functools import partial
@@ -19,37 +18,14 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
+from structurer.rules.checks import DEFAULT_PORTS, check_post, split_host, url_host
 from structurer.rules.expressions import check_xpath
 from structurer.rules.regexes import check_regex
 from structurer.schema import LevelMode, RenderMode, Strict, ValueKind, error_at
 
 SCHEMA_VERSION = 1      # the rule-file format this code reads and writes (a fact, not a knob)
 
-_POST_OPS = {"strip", "lower", "upper", "first", "last", "join", "absolute_url", "collapse"}
-_POST_ARG_OPS = {"regex", "remove", "split", "replace", "prefix", "suffix", "default"}
-
-
-def _check_post(step: str) -> str:
-    """A post-processing step: ``op`` or ``op:argument`` (``regex:SKU:\\s*(\\S+)``)."""
-    op, sep, arg = step.partition(":")
-    if not sep:
-        if op in _POST_OPS:
-            return step
-        if op in _POST_ARG_OPS:
-            raise ValueError(f"post step {op!r} needs an argument, like '{op}:...'")
-        known = ", ".join(sorted(_POST_OPS | {f"{o}:..." for o in _POST_ARG_OPS}))
-        raise ValueError(f"unknown post step {step!r} (known: {known})")
-    if op not in _POST_ARG_OPS:
-        raise ValueError(f"unknown post step {op!r} (steps with an argument: "
-                         f"{', '.join(sorted(_POST_ARG_OPS))})")
-    if op == "regex":
-        check_regex(arg)
-    if op == "replace" and "=>" not in arg:
-        raise ValueError(f"replace step {step!r} must look like 'replace:old=>new'")
-    return step
-
-
-PostStep = Annotated[str, AfterValidator(_check_post)]
+PostStep = Annotated[str, AfterValidator(check_post)]
 
 XPathExpr = Annotated[str, AfterValidator(check_xpath)]
 """An XPath evaluated once per page (see :mod:`structurer.rules.expressions`)."""
@@ -73,48 +49,6 @@ def _relative(value: str | None, subpath: list[str],
     except ValueError as error:
         raise error_at(subpath, str(error)) from None
     return value
-
-
-_LABEL = re.compile(r"^(?!-)[\w-]{1,63}(?<!-)$")
-_DEFAULT_PORTS = {"http": 80, "https": 443}
-
-
-def split_host(value: str) -> tuple[str, int | None]:
-    """(host, port) of ``host``, ``host:port`` or ``[IPv6]:port``, where the host is a DNS
-    name or an IP address and the port 1..65535; else a ValueError saying why not."""
-    host, sep, port = value, "", ""
-    if value.startswith("["):
-        host, _, rest = value[1:].partition("]")
-        if rest and not rest.startswith(":"):
-            raise ValueError(f"{value!r} is not host:port")
-        sep, port = rest[:1], rest[1:]
-        try:
-            ipaddress.IPv6Address(host)
-        except ValueError:
-            raise ValueError(f"{host!r} is not an IPv6 address") from None
-    elif ":" in value:
-        host, sep, port = value.rpartition(":")
-        if ":" in host:
-            raise ValueError(f"{value!r}: write an IPv6 address in brackets, like '[::1]:8000'")
-    if sep and not (port.isascii() and port.isdigit() and 1 <= int(port) <= 65535):
-        raise ValueError(f"port {port!r} of {value!r} must be a number from 1 to 65535")
-    if not value.startswith("["):
-        labels = host.split(".")
-        if not all(_LABEL.match(label) for label in labels) or labels[-1].isdigit():
-            try:
-                ipaddress.IPv4Address(host)
-            except ValueError:
-                raise ValueError(f"{host!r} is not a host name or an IP address") from None
-    return host.lower(), int(port) if port else None
-
-
-def _url_host(url: str) -> tuple[str, int]:
-    """(host, port) of an absolute http(s) URL, the scheme's default port filled in."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ValueError(f"{url!r} must be an absolute http(s) URL")
-    host, port = split_host(parts.netloc.rpartition("@")[2])
-    return host, port or _DEFAULT_PORTS[parts.scheme]
 
 
 class Candidate(Strict):
@@ -439,7 +373,7 @@ class SiteRules(Strict):
     @classmethod
     def _url(cls, value: str) -> str:
         try:
-            _url_host(value)
+            url_host(value)
         except ValueError as error:
             raise ValueError(f"start_url {error}") from None
         if "@" in urlsplit(value).netloc:
@@ -472,10 +406,10 @@ class SiteRules(Strict):
     def _start_on_site(self) -> SiteRules:
         """The crawl starts at ``start_url`` and stays on ``site`` (and ``hosts``): a start
         on another host is a mistake (a subdomain either way, like www., is the same site)."""
-        host, port = _url_host(self.start_url)
+        host, port = url_host(self.start_url)
         site, site_port = split_host(self.site)
         same = (host == site or host.endswith("." + site) or site.endswith("." + host)) and \
-            port == (site_port or _DEFAULT_PORTS[urlsplit(self.start_url).scheme])
+            port == (site_port or DEFAULT_PORTS[urlsplit(self.start_url).scheme])
         listed = {split_host(h) for h in self.hosts}
         if not same and (host, port) not in listed and (host, None) not in listed:
             raise error_at(["site"], f"site {self.site!r} and the host of start_url "
