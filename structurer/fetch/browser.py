@@ -194,24 +194,16 @@ class BrowserFetcher:
     # ----- public API ------------------------------------------------------------------
     async def fetch(self, url: str, wait_for_xpath: str | None = None) -> Page:
         """Render ``url``; wait for network idle, or for ``wait_for_xpath`` to match."""
-        started = time.monotonic()
-        url = strip_userinfo(url)
-        try:
-            await self._check(url, url, redirected=False)
-            await self.start()
-            await self._space(url)
-            async with self._tab() as tab:
-                page = await self._render(tab, url, wait_for_xpath, started)
-        except FetchError as error:
-            self.stats.errors[error.kind] += 1
-            raise
-        self.stats.pages += 1
-        return page
+        return await self._fetch(url, wait_for_xpath, None)
 
     async def fetch_expanded(self, url: str, expand: Expand) -> Page:
         """Render ``url``, then load its further items as ``expand`` says (click "load
         more" or scroll, until no new items arrive, at most ``expand.rounds`` times);
         ``Page.rounds`` is how many rounds brought items."""
+        return await self._fetch(url, None, expand)
+
+    async def _fetch(self, url: str, wait_for_xpath: str | None, expand: Expand | None
+                     ) -> Page:
         started = time.monotonic()
         url = strip_userinfo(url)
         try:
@@ -219,7 +211,7 @@ class BrowserFetcher:
             await self.start()
             await self._space(url)
             async with self._tab() as tab:
-                page = await self._render(tab, url, None, started, expand)
+                page = await self._render(tab, url, wait_for_xpath, started, expand)
         except FetchError as error:
             self.stats.errors[error.kind] += 1
             raise
