@@ -37,6 +37,7 @@ from structurer.page.sitemaps import parse_sitemap, robots_sitemaps
 from structurer.page.view import PageView
 from structurer.replay.xpaths import compile_xpath
 from structurer.rules.model import CategorySource, SourceKind
+from structurer.values import link_target
 
 if TYPE_CHECKING:
     from structurer.learn.explore import Explorer
@@ -237,7 +238,8 @@ def _page_candidates(f: _Finder, patterns: list[str], breadcrumb: str | None,
         xpath = compile_xpath(breadcrumb, "breadcrumb")
         for page in sorted(details, key=lambda p: p.url):
             for a in xpath(page.tree):
-                href = a.get("href") if hasattr(a, "get") else None
+                # a trail's links, or its items (li) holding them
+                href = link_target(a) if hasattr(a, "get") else None
                 if href:
                     f.add("breadcrumb", [_absolute(page.url, href)])
 

@@ -22,6 +22,7 @@ from lxml.html import HtmlElement
 from structurer.learn import xpaths
 from structurer.page.catlinks import url_matches
 from structurer.page.view import PageView
+from structurer.values import link_target
 
 __all__ = ["trail_xpath"]
 
@@ -32,7 +33,8 @@ _MAX_LINKS = 12
 def _urls(links: Sequence[object], base: str) -> tuple[str, ...]:
     out = []
     for a in links:
-        href = a.get("href") if isinstance(a, HtmlElement) else None
+        # a trail's links, or its items (li) holding them
+        href = link_target(a) if isinstance(a, HtmlElement) else None
         if href and not href.startswith(("#", "javascript:")):
             out.append(urldefrag(urljoin(base, href.strip()))[0])
     return tuple(out)
