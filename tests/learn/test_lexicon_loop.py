@@ -1,8 +1,10 @@
 """The edit-the-lexicon loop on the "ledger" demo shop.
 
 Its price sits under the abbreviation ``amt``, which the shipped lexicon lacks,
-next to an instalment and a delivery charge. Zero-shot analysis gets the price
-wrong; a copy of the lexicon with that one word added gets it right.
+next to an instalment and a delivery charge. Zero-shot analysis finds the price only
+by setting the other two amounts aside (the template's ``signals.not_price``: "or 4 ×",
+delivery); a copy of the lexicon with that one word added finds it by its own class,
+and the rule's evidence says so.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ def test_missing_abbreviation_then_added(demo_server: Any, tmp_path: Path) -> No
 
     before, _ = analyze_site(base + "/")
     scores = score_rules(shop, base, before)
-    assert scores.list_fields["price"] < 0.5, "zero-shot finds the wrong amount"
+    assert scores.list_fields["price"] == 1.0, "the instalment and delivery are set aside"
+    assert before.levels.list is not None
+    assert not any("amt" in e for e in before.levels.list.fields["price"].evidence)
 
     path = _edited_lexicon(tmp_path, shop.extra_words)
     assert validate_file(path).ok

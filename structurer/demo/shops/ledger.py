@@ -2,10 +2,11 @@
 
 The fixture of the edit-the-lexicon loop. Every card and product page shows three
 amounts in a row — an instalment ("or 4 × $31.25"), the price, and a delivery
-charge — and only the price's class (``amt``) tells them apart. The shipped
-lexicon has no such word, so zero-shot analysis picks an amount by structure
-alone; adding ``amt`` with a weight to a copy of the lexicon fixes it. No
-JSON-LD, so structured data cannot give the answer away.
+charge — and the price's class is ``amt``, a word the shipped lexicon lacks.
+Zero-shot analysis finds the price only by setting the instalment and the delivery
+aside (the template's ``signals.not_price``); adding ``amt`` with a weight to a copy
+of the lexicon makes the price's own class the evidence. No JSON-LD, so structured
+data cannot give the answer away.
 """
 
 from __future__ import annotations
