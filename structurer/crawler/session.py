@@ -197,12 +197,15 @@ class Crawler:
         with f.transaction():
             settled = f.apply(batch, self.run_no, self.clock())
             self._count(batch)
-            if self.lists_done and settled:
+            # a product's breadcrumb may lead to a category not read yet (a source of the
+            # rules): records wait until it is, and every path listing them is known
+            lists_done = not f.lists_pending()
+            if lists_done and self.lists_done and settled:
                 stats.count("record", emit_records(f, settled, self.run_no,
                                                    self.sink.columns))
-            elif not self.lists_done and not f.lists_pending():
-                self.lists_done = True
-                f.set(lists_done=True)
+            if lists_done != self.lists_done:
+                self.lists_done = lists_done
+                f.set(lists_done=lists_done)
             stats.sample()
             f.set(stats=stats.as_dict())
         batch.clear()

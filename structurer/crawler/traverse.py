@@ -305,9 +305,10 @@ class PageReader:
         o.items = items
         o.is_list = bool(items) or task.level == LIST or result.next_url is not None
         o.next_url = result.next_url
-        # a page listing exactly what an earlier one did (a shop answering any page number
-        # with its last page, or page 1) ends its pagination
-        listed = hash(tuple(i.key for i in items))
+        # a page listing exactly what an earlier page of its category did (a shop answering
+        # any page number with its last page, or page 1) ends its pagination; another
+        # category listing the same products (a parent's first page) does not
+        listed = hash((tuple(task.path), tuple(i.key for i in items)))
         if listed in self.listed:
             o.next_url = None
         self.listed.add(listed)

@@ -118,3 +118,67 @@ def test_each_source_is_the_way_to_its_category(
     names = {r["name"] for r in records}
     assert ONLY[kind] not in names
     assert names == set(ONLY.values()) - {ONLY[kind]}
+
+
+def test_a_category_its_breadcrumb_finds_is_read_before_a_product_is_written(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """Only the products' breadcrumbs lead to the parent category that lists them: each
+    record waits until that page is read, and carries the parent's path too (while the
+    records still come out as the crawl goes, not all at its end)."""
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    trail = [("Parent", "/c/parent/"), ("Top", "/c/top/")]
+    pages.update({
+        "/": "<html><body><nav id='menu'><a href='/c/top/'>Top</a></nav></body></html>",
+        "/c/top/": _list("Top", ["first", "second"]),
+        "/c/parent/": _list("Parent", ["first", "second"]),
+        "/p/first.html": _detail("first", trail),
+        "/p/second.html": _detail("second", trail),
+    })
+    out = tmp_path / "out.jsonl"
+    result = crawl_site(_rules(base.split("//")[1], ["breadcrumb"]), out,
+                        Settings(concurrency=1))
+    assert result.finished
+    records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert sorted(records) == ["first", "second"]
+    for record in records.values():
+        assert sorted(record["categories"]) == [["Parent"], ["Top"]], record
+
+
+def test_a_parent_listing_its_child_s_first_page_keeps_its_pages(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A parent category's first page lists what its child's first page does; each
+    category's second page is still read (a repeat ends only its own category's pages)."""
+    def grid(products: list[str], nxt: str = "") -> str:
+        more = f"<a rel='next' href='{nxt}'>next</a>" if nxt else ""
+        return _list("", products, "").replace("</ul>", f"</ul>{more}")
+
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    pages.update({
+        "/": "<html><body><nav id='menu'><a href='/c/top/'>Top</a>"
+             "<a href='/c/top/sub/'>Sub</a></nav></body></html>",
+        "/c/top/": grid(["a", "b"], "/c/top/?page=2"),
+        "/c/top/?page=2": grid(["c"]),
+        "/c/top/sub/": grid(["a", "b"], "/c/top/sub/?page=2"),
+        "/c/top/sub/?page=2": grid(["d"]),
+        **{f"/p/{p}.html": _detail(p, []) for p in "abcd"},
+    })
+    text = rule_text(base.split("//")[1], """
+  category:
+    link_xpath: //nav[@id='menu']//a
+  list:
+    item_xpath: //ul[@class='grid']/li
+    detail_link_xpath: ./a
+    fields:
+      name: {xpath: ./a, kind: text}
+    pagination: {next_xpath: "//a[@rel='next']"}
+  detail:
+    fields:
+      name: {xpath: //h1, kind: text}
+""")
+    rules = rules_from_text(text, "parent.yaml")
+    out = tmp_path / "out.jsonl"
+    assert crawl_site(rules, out, Settings(concurrency=1)).finished
+    assert sorted(json.loads(line)["name"] for line in out.read_text().splitlines()) == \
+        list("abcd")

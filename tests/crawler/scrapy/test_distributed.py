@@ -32,14 +32,8 @@ def _same_as_lightweight(found: list[dict[str, Any]], shops: Shops) -> None:
     by_url = {r["url"]: r for r in found}
     assert set(by_url) == set(shops.expected), (
         sorted(set(shops.expected) - set(by_url))[:3], sorted(set(by_url) - set(shops.expected))[:3])
-    # every field the same; `categories` a subset: a parent category the lightweight
-    # crawler lists through the category sources is not always listed by Scrapy yet (a
-    # known gap of the engines' parity, noted)
-    wrong = [url for url, record in by_url.items()
-             if {k: v for k, v in record.items() if k != "categories"}
-             != {k: v for k, v in shops.expected[url].items() if k != "categories"}
-             or not all(path in shops.expected[url]["categories"]
-                        for path in record["categories"])]
+    # every field the same, category paths included
+    wrong = [url for url, record in by_url.items() if record != shops.expected[url]]
     assert not wrong, (wrong[:1], [by_url[u] for u in wrong[:1]], [shops.expected[u] for u in wrong[:1]])
 
 
