@@ -196,9 +196,11 @@ def _records(regions: Sequence[Region | None]) -> tuple[list[list[HtmlElement]],
 
 
 def _detail_link(records: list[list[HtmlElement]], owners: list[int],
-                 slots: list[Slot]) -> Slot | None:
-    """The link every item has, distinct per item on a page: the way to its detail page."""
-    best: tuple[float, Slot] | None = None
+                 slots: list[Slot]) -> tuple[Slot, float] | None:
+    """The link every item has, distinct per item on a page: the way to its detail page,
+    with the share of items that have it times the share of distinct links (its
+    confidence: measured, not assumed)."""
+    best: tuple[float, Slot, float] | None = None
     for slot in slots:
         hrefs = slot.values("@href")
         present = [(o, h) for o, h in zip(owners, hrefs, strict=True) if h]
@@ -215,8 +217,8 @@ def _detail_link(records: list[list[HtmlElement]], owners: list[int],
         if words & {"cart", "wishlist", "compare", "quickview", "quick"}:
             score -= 1.0
         if best is None or score > best[0]:
-            best = (score, slot)
-    return best[1] if best else None
+            best = (score, slot, len(present) / len(records) * distinct)
+    return (best[1], best[2]) if best else None
 
 
 def _from_first(path: str, member: int) -> str:
@@ -306,7 +308,8 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     slots = collect_slots(records, max_depth=lexicon.thresholds.slot_depth,
                           root_classes=False)
     notes: list[str] = []
-    link = _detail_link(records, owners, slots)
+    found_link = _detail_link(records, owners, slots)
+    link, link_share = found_link if found_link else (None, 0.0)
     link_path = relative_xpath(link, records, "@href") if link is not None else None
     if link_path is None:
         notes.append("no link to detail pages found in the list items")
@@ -323,7 +326,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     _whole_names(rules, choices, slots, records, lexicon)
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)
     if link is not None and link_path is not None and url_field:
-        rules[url_field] = FieldRule(xpath=link_path, kind="url", confidence=1.0,
+        rules[url_field] = FieldRule(xpath=link_path, kind="url", confidence=_conf(link_share),
                                      samples=link.samples("@href"),
                                      evidence=["the link every item has, distinct per item"])
     found = sum(r is not None for r in regions)

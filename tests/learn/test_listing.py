@@ -14,6 +14,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 import pytest
+from lxml import html as lxml_html
 
 from structurer.learn import xpaths
 from structurer.learn.listing import learn_list
@@ -203,3 +204,17 @@ def test_fields_in_the_second_sibling_of_a_record(kind: str) -> None:
     assert prices == [f"€{30 + i},50" for i in range(6)]
     assert detail_urls(learned.item_xpath, learned.detail_link_xpath, unseen) == [
         f"http://shop.test/p/{30 + i}.html" for i in range(6)]
+
+
+def test_the_detail_link_confidence_is_the_share_of_items_with_their_own_link() -> None:
+    """All items link to their own page: 1.0; on one page of two, two items of five share
+    one link (a bundle): the link is still learned, at the measured share, not 1.0."""
+    pages = [list_page("ul_li", p, [""] * 5) for p in (1, 2)]
+    assert learn_list(pages, LEX).fields["url"].confidence == 1.0
+    html = pages[1].tree.getroottree().getroot()
+    items = html.xpath("//ul[@id='products']/li")
+    for a in items[1].xpath(".//a"):
+        a.set("href", items[0].xpath(".//a/@href")[0])
+    shared = PageView.from_html(pages[1].url, lxml_html.tostring(html, encoding="unicode"), LEX)
+    learned = learn_list([pages[0], shared], LEX)
+    assert learned.fields["url"].confidence == 0.9, learned.fields["url"]
