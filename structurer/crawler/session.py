@@ -133,8 +133,8 @@ class Crawler:
                 page = await fetcher.fetch(task.url)
         except FetchError as error:
             kind = error.failure
-            return Outcome(task, error=kind,
-                           retry=kind in TRANSIENT and task.tries < CRAWL_RETRIES)
+            return self.reader.failed(task, kind,
+                                      retry=kind in TRANSIENT and task.tries < CRAWL_RETRIES)
         try:
             return self.extract(task, page)
         except Exception as error:  # one unreadable page must not end the crawl

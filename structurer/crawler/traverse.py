@@ -55,6 +55,7 @@ from structurer.replay.extract import (
     extract_detail,
     extract_list,
 )
+from structurer.replay.pagination import guesses
 from structurer.replay.xpaths import RuleTimeout
 from structurer.rules.model import SiteRules
 from structurer.schema import RenderMode
@@ -66,7 +67,9 @@ __all__ = ["SKIPS", "PageReader", "count_page", "expand_for", "fingerprint", "mo
            "render_modes", "unreadable"]
 
 Modes = dict[tuple[int, int], RenderMode]
-SKIPS = frozenset({"robots", "offsite"})   # fetch refusals that are not failures
+# fetch refusals that are not failures, and a guessed next page that is not there
+SKIPS = frozenset({"robots", "offsite", "past_last_page"})
+GONE = frozenset({"http 404", "http 410"})
 _TEXT_RUNS = re.compile(r">([^<]+)<")
 
 
@@ -162,6 +165,7 @@ class PageReader:
         self.discovery = compile_discovery(compiled.rules)
         self.start_key = canonical(compiled.rules.start_url)
         self.sitemaps = 0                       # sitemap files read by this reader
+        self.guessing = any(guesses(layout.pagination) for layout in compiled.lists)
 
     # ----- links and category paths ---------------------------------------------------------
     def register(self, url: str, path: tuple[str, ...]) -> None:
@@ -196,6 +200,14 @@ class PageReader:
         return Link(key, url, level, depth, path)
 
     # ----- one page ------------------------------------------------------------------------
+    def failed(self, task: Task, kind: str, *, retry: bool = False) -> Outcome:
+        """The outcome of a page that could not be fetched. A next page the URL pattern
+        guessed (after a full page) that is gone ends its category: skipped as
+        ``past_last_page``, not a failure."""
+        if task.level == LIST and kind in GONE and self.guessing:
+            return Outcome(task, error="past_last_page")
+        return Outcome(task, error=kind, retry=retry)
+
     def read(self, task: Task, text: str, url: str, size: int,
              body: bytes | None = None) -> Outcome:
         """The outcome of ``task`` whose page (decoded ``text``, ``size`` bytes: ``body``)

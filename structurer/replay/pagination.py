@@ -21,8 +21,8 @@ from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
 from structurer.rules.model import Pagination
 from structurer.values import Base, link_target
 
-__all__ = ["CompiledPagination", "compile_pagination", "first_link", "label", "next_url",
-           "pattern_next"]
+__all__ = ["CompiledPagination", "compile_pagination", "first_link", "guesses", "label",
+           "next_url", "pattern_next"]
 
 _LINKED: XPathFn = etree.XPath("//a[contains(@href, $needle)]/@href | "
                                "//link[contains(@href, $needle)]/@href")
@@ -127,6 +127,13 @@ def next_url(p: CompiledPagination | None, root: Any, url: str, base: Base, item
             items >= math.floor(items_per_page):
         return candidate
     return None
+
+
+def guesses(p: CompiledPagination | None) -> bool:
+    """Whether :func:`next_url` may give a page no link names (the URL pattern's next page
+    after a full page): such a page answering 404 is where its category ends."""
+    return p is not None and p.pattern is not None and (
+        p.method == "pattern" or (p.method == "link" and p.next_xpath is None))
 
 
 def pattern_next(p: CompiledPagination, url: str) -> str:

@@ -125,8 +125,8 @@ class RuleSpider(scrapy.Spider):
 
     def on_error(self, failure: Any) -> None:
         meta = failure.request.meta
-        self.apply(self.sites[meta[SITE]], Outcome(_task(meta), error=failure_kind(failure.value)),
-                   meta)
+        site = self.sites[meta[SITE]]
+        self.apply(site, site.reader.failed(_task(meta), failure_kind(failure.value)), meta)
 
     def apply(self, site: Site, o: Outcome, meta: dict[str, Any]) -> None:
         """Store a page's outcome, queue what it leads to, emit what it completed."""
