@@ -63,10 +63,10 @@ def validate_file(path: str | Path) -> FileReport:
             "cannot tell whether this is a rule file or a lexicon (a rule file has 'levels', "
             "a lexicon has 'fields')", file=name, line=1)])
     model = SiteRules if kind == "rules" else Lexicon
-    errors: list[RuleError] = list(yamlio.validation_errors(model, data, text, name))
-    report = FileReport(name, kind, errors)
-    if kind == "rules" and not errors:
-        report.warnings = template_warnings(SiteRules.model_validate(data), Path(path))
+    value, problems = yamlio.validated(model, data, text, name)
+    report = FileReport(name, kind, list(problems))
+    if isinstance(value, SiteRules):
+        report.warnings = template_warnings(value, Path(path))
     return report
 
 

@@ -195,14 +195,16 @@ def _message(error: ErrorDetails, loc: list[str | int]) -> str:
     return msg
 
 
-def validation_errors(model: type[M], data: Any, text: str, file: str) -> list[RuleValidationError]:
-    """Every schema problem of ``data`` as a one-line error, in file order."""
+def validated(model: type[M], data: Any, text: str,
+              file: str) -> tuple[M | None, list[RuleValidationError]]:
+    """``data`` as a ``model``, or None and every schema problem as a one-line error, in
+    file order (validated once: a lexicon is large)."""
     if not isinstance(data, dict):
         found = type(data).__name__ if data is not None else "nothing"
-        return [RuleValidationError(f"expected a mapping of keys at the top, found {found}",
-                                    file=file, line=1)]
+        return None, [RuleValidationError(f"expected a mapping of keys at the top, found {found}",
+                                          file=file, line=1)]
     try:
-        model.model_validate(data)
+        return model.model_validate(data), []
     except ValidationError as exc:
         try:
             root = yaml.compose(text, Loader=_CSafeLoader)
@@ -220,8 +222,7 @@ def validation_errors(model: type[M], data: Any, text: str, file: str) -> list[R
                 _message(error, loc), file=file, line=_node_line(root, loc),
                 loc=".".join(str(p) for p in loc) or None))
         out.sort(key=lambda e: e.line or 0)
-        return out
-    return []
+        return None, out
 
 
 def load_model(model: type[M], path: Path) -> M:
@@ -231,14 +232,13 @@ def load_model(model: type[M], path: Path) -> M:
 
 
 def model_from_text(model: type[M], text: str, file: str) -> M:
-    data = parse(text, file)
-    errors = validation_errors(model, data, text, file)
-    if errors:
+    value, errors = validated(model, parse(text, file), text, file)
+    if value is None:
         first = errors[0]
         if len(errors) > 1:
             first.message += f" (and {len(errors) - 1} more problem{'s' * (len(errors) > 2)})"
         raise first
-    return model.model_validate(data)
+    return value
 
 
 def suggest(word: str, choices: Sequence[str]) -> str:
