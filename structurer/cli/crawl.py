@@ -142,6 +142,9 @@ def _crawl_scrapy(args: argparse.Namespace, settings: Settings) -> int:
         return EXIT_FELL_SHORT
     if args.redis:
         say(f"crawl {result.crawl}: {'complete' if result.complete else 'not complete'}")
+        if not result.drift_checked and len(args.rules) == 1:
+            say("drift: checked by the last worker of the crawl to finish, over every "
+                "worker's figures")
     return EXIT_FELL_SHORT if result.drift and args.strict else EXIT_OK
 
 

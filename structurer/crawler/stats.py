@@ -231,6 +231,25 @@ class CrawlStats:
                                  int(s["records"])) for s in data.get("timeline", [])]
         return stats
 
+    @classmethod
+    def merged(cls, parts: Iterable[CrawlStats], fields: dict[str, list[str]]) -> CrawlStats:
+        """The counters of several workers' shares of one crawl, summed (figures derived
+        from them, like fill rates, are over the whole); ``fields``: each level's fields."""
+        total = cls(fields=dict(fields))
+        for part in parts:
+            for mine, theirs in ((total.pages, part.pages), (total.counted, part.counted),
+                                 (total.price_errors, part.price_errors),
+                                 (total.failures, part.failures),
+                                 (total.skipped, part.skipped)):
+                mine.update(theirs)
+            for level, filled in part.filled.items():
+                total.filled.setdefault(level, Counter()).update(filled)
+            for name in ("list_pages", "categories_listed", "empty_lists", "items", "records",
+                         "retries", "requeued", "bytes"):
+                setattr(total, name, getattr(total, name) + getattr(part, name))
+            total.elapsed = max(total.elapsed, part.elapsed)
+        return total
+
     def public(self) -> dict[str, Any]:
         """The figures without the raw counters (what the JSON file holds)."""
         return {k: v for k, v in self.as_dict().items() if not k.startswith("_")}

@@ -88,3 +88,16 @@ def test_a_resumed_crawl_continues_the_timeline(demo_server: DemoServer, tmp_pat
     assert all(b.elapsed > a.elapsed and b.pages >= a.pages
                for a, b in pairwise(line))
     assert line[-1].elapsed > before.elapsed + 0.3
+
+
+def test_workers_shares_merge_into_the_whole_crawls_figures() -> None:
+    """Two workers' statistics, summed: fill rates and items per page of the whole."""
+    a, b = CrawlStats(fields={"detail": ["sku"]}), CrawlStats(fields={"detail": ["sku"]})
+    a.count("detail", [{"sku": "A1"}, {"sku": None}])
+    b.count("detail", [{"sku": "B1"}, {"sku": "B2"}])
+    a.list_pages, a.items, b.list_pages, b.items = 1, 10, 3, 2
+    a.failures["timeout"], b.failures["timeout"] = 1, 2
+    whole = CrawlStats.merged([CrawlStats.from_dict(s.as_dict()) for s in (a, b)],
+                              {"detail": ["sku"]})
+    assert whole.fill_rates("detail") == {"sku": 0.75}
+    assert whole.items_per_list_page == 3.0 and whole.failures == {"timeout": 3}

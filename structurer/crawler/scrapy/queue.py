@@ -18,6 +18,7 @@ waiting for its detail page or for its record to be claimed.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -107,6 +108,19 @@ class Workers:
             pipe.exists(f"{self.crawl}:alive:{other}")
         alive = pipe.execute()
         return sum(self.reclaim(w) for w, up in zip(others, alive, strict=True) if not up)
+
+    def publish(self, stats: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """Keep this worker's statistics (its last run's) with the crawl; once every
+        worker of the crawl has kept its own, all of them (else None: a later one will)."""
+        key = f"{self.crawl}:stats"
+        self.r.hset(key, self.worker, json.dumps(stats))
+        pipe = self.r.pipeline(transaction=True)
+        pipe.smembers(self.members)
+        pipe.hgetall(key)
+        members, kept = pipe.execute()
+        if not set(members) <= set(kept):
+            return None
+        return [json.loads(v) for _, v in sorted(kept.items())]
 
     def complete(self, sites: Iterable[str]) -> bool:
         """Whether the crawl is over (see the module docstring); marks it so."""

@@ -57,6 +57,7 @@ class WorkerResult:
     reclaimed: int          # requests its last run had in flight, queued again
     drift: list[Drift] = field(default_factory=list)
     shortfall: str | None = None    # why a lone worker's crawl fell short (no records)
+    drift_checked: bool = True      # False: one of several rule files, or not the last worker
 
 
 def scrapy_settings(rules: Sequence[str | Path], out: str | Path, settings: Settings, *,
@@ -152,14 +153,20 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     stats_path = stats.path_beside(out)
     # a worker of a Redis crawl sees its share only; a lone one, the whole crawl
     short = None if redis_url else engine_shortfall(stats, recrawl=False)
-    drift = check_drift(load_rules(rules[0]), stats, settings, complete=spider.complete) \
-        if len(rules) == 1 and not redis_url else []
+    whole: CrawlStats | None = stats
+    if context.workers is not None:     # the last worker to finish checks every one's figures
+        shares = context.workers.publish(stats.as_dict())
+        whole = None if shares is None else CrawlStats.merged(
+            map(CrawlStats.from_dict, shares), stats.fields)
+    checked = len(rules) == 1 and whole is not None
+    drift = check_drift(load_rules(rules[0]), whole, settings, complete=spider.complete) \
+        if checked and whole is not None else []
     complete = spider.complete and short is None
     stats.write_json(stats_path, {"output": str(out), "engine": "scrapy",
                                   "crawl": context.crawl, "worker": context.worker,
                                   "complete": complete, "shortfall": short,
-                                  "drift": [str(d) for d in drift],
+                                  "drift": [str(d) for d in drift], "drift_checked": checked,
                                   "recovered": context.recovered,
                                   "reclaimed": context.reclaimed})
     return WorkerResult(stats, out, stats_path, context.crawl, context.worker, complete,
-                        context.recovered, context.reclaimed, drift, short)
+                        context.recovered, context.reclaimed, drift, short, checked)

@@ -135,3 +135,32 @@ def test_bad_engine_options_are_one_line(shops: Shops, tmp_path: Path,
     assert main(["crawl", str(shops.rules[0]), "--engine", "scrapy", "--out", out,
                  "--redis", "redis://127.0.0.1:1"]) == 2
     assert "cannot reach Redis" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_workers_check_the_whole_crawl_for_drift(broken: bool, shops: Shops, redis_url: str,
+                                                  tmp_path: Path) -> None:
+    """Two workers of one shop's crawl: the last to finish checks every worker's figures
+    together against the rule file's baselines. A shop whose list markup changed (the
+    item XPath now matches nothing) is reported; the unchanged shop is not."""
+    rules = shops.rules[0]
+    if broken:
+        text = rules.read_text(encoding="utf-8")
+        item = next(line for line in text.splitlines() if "item_xpath:" in line)
+        rules = tmp_path / rules.name
+        rules.write_text(text.replace(item, item.split("item_xpath:")[0]
+                                      + "item_xpath: //nothing-here"), encoding="utf-8")
+    outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
+    processes = [worker([rules], out, redis_url, "--delay", DELAY) for out in outs]
+    for process, out in zip(processes, outs, strict=True):
+        finish(process, out)
+    stats = [_stats(out) for out in outs]
+    checked = [s["drift"] for s in stats if s["drift_checked"]]
+    assert checked, stats           # (both, when they finish at the same moment)
+    for drift in checked:
+        if broken:
+            assert any(d.startswith("list") for d in drift), drift
+        else:
+            assert drift == [], drift
+    # a worker that finished first, and saw a share only, says nothing
+    assert all(s["drift"] == [] for s in stats if not s["drift_checked"]), stats
