@@ -25,9 +25,7 @@ from structurer.page.view import PageView, can_buy, listed
 from structurer.structured import (
     jsonld_value,
     microdata_fields,
-    microdata_items,
     opengraph_fields,
-    opengraph_types,
 )
 from structurer.values import (
     Base,
@@ -46,9 +44,7 @@ _SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style
 
 def has_product_data(view: PageView) -> bool:
     """Structured data describing one product (a list page marks up each of its items)."""
-    if view.product is not None or any("product" in t for t in opengraph_types(view.tree)):
-        return True
-    return len(microdata_items(view.tree, "schema.org/Product", top=True)) == 1
+    return view.described[0]
 
 
 

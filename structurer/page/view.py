@@ -38,7 +38,15 @@ from structurer.page.dom import (
 )
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, context_words, find_regions, is_product_region
-from structurer.structured import article_object, jsonld_objects, opengraph_types, product_object
+from structurer.structured import (
+    article_object,
+    jsonld_objects,
+    microdata_fields,
+    microdata_items,
+    opengraph_fields,
+    opengraph_types,
+    product_object,
+)
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
@@ -81,6 +89,20 @@ class PageView:
     @cached_property
     def product(self) -> dict[str, Any] | None:
         return product_object(self.jsonld)
+
+    @cached_property
+    def described(self) -> tuple[bool, str]:
+        """(whether structured data describes one product, the name it gives): a JSON-LD
+        Product, the page's one top-level microdata Product, or og:type product (its
+        og:title). A list page marks up each of its items, or none."""
+        if self.product is not None:
+            name = self.product.get("name")
+            return True, name.strip() if isinstance(name, str) else ""
+        if len(microdata_items(self.tree, "schema.org/Product", top=True)) == 1:
+            return True, microdata_fields(self.tree, {"name": ["name"]}).get("name", "")
+        if any("product" in kind for kind in opengraph_types(self.tree)):
+            return True, opengraph_fields(self.tree, {"name": ["og:title"]}).get("name", "")
+        return False, ""
 
     @cached_property
     def titles(self) -> list[str]:
@@ -257,7 +279,22 @@ def can_buy(view: PageView) -> bool:
                 w >= 10 and phrase in low for phrase, w in vocab.items()))) or (
                 "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
             return True
+        if _posts_to_cart(el, vocab):
+            return True
     return False
+
+
+def _posts_to_cart(el: HtmlElement, vocab: dict[str, float]) -> bool:
+    """A submit control of a form whose action carries the ``add_to_cart`` words
+    (``/cart/add``): a buy button whatever language its text is in."""
+    if el.tag == "a" or (el.tag == "input" and (el.get("type") or "").lower()
+                         not in ("submit", "image")):
+        return False
+    if el.tag == "button" and (el.get("type") or "submit").lower() != "submit":
+        return False
+    form = next(el.iterancestors("form"), None)
+    action = (form.get("action") or "").lower() if form is not None else ""
+    return bool(action) and any(phrase in action for phrase in vocab if phrase.isascii())
 
 
 def _money_near_title(page: PageView) -> bool:
@@ -327,15 +364,21 @@ def _classify_products(page: PageView) -> PageKind:
     # a buy button outside every product card is this page's own: a strong sign
     buy = can_buy(page)
     cart = 2.0 if buy else _signal_hits(page, "add_to_cart")
+    described, named = page.described
     detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
-    strong = product is not None or buy
+    strong = described or buy
     if _money_near_title(page):
-        # priced beside its title and sold right there: related lists do not outweigh it
+        # priced beside its title and sold right there: related lists do not outweigh it,
+        # unless the page counts or sorts results
+        if buy and _list_hits(page) < 0.6:
+            return "detail"
         detail_score += 4.0 if buy else 1.5
         strong = True
-    if any("product" in kind for kind in opengraph_types(page.tree)):
+    if described and product is None:
         detail_score += 1.5
-        strong = True
+    heading = _title_heading(page) if named else None
+    if heading is not None and density.similarity(text_of(heading), named) >= 0.8:
+        return "detail"     # the heading names the one product the data describes
     list_score = 0.0
     noisy = False
     if main is not None:

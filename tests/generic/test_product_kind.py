@@ -1,0 +1,68 @@
+"""A product page stays a product page beside a carousel of related products: structured
+data for one product named by the page's heading, or the page's own buy control (a
+button posting to the cart, in any language), outweigh a repeated block of cards."""
+
+from __future__ import annotations
+
+from structurer.generic.extract import extract_page_generic
+from structurer.lexicon import load_lexicon
+
+LEX = load_lexicon()
+
+
+def cards(n: int) -> str:
+    """``n`` related products, each with a link, a picture, a name, a price and a button."""
+    return "".join(
+        f"<div class='card'><a href='/product/{i}'><img src='/t/{i}.jpg' alt='Other {i}'></a>"
+        f"<a href='/product/{i}'>Lumen desk lamp model {i} with a long arm</a>"
+        f"<span class='amount'>{i} 499,00 ₽</span><button type='button'>Купить</button></div>"
+        for i in range(10, 10 + n))
+
+
+def page(head: str, main: str, related: int = 8) -> str:
+    return (f"<html><head><title>Fjord Reading Lamp R2 — Lampshop</title>{head}</head><body>"
+            f"<div class='top'><a href='/'>Lampshop</a></div><div class='wrap'>"
+            f"<div class='media'><img src='/img/r2.jpg' alt=''></div><div class='info'>"
+            f"<h1>Fjord Reading Lamp R2</h1>{main}</div></div>"
+            f"<section><h2>Вам также может понравиться</h2><div class='row'>{cards(related)}"
+            f"</div></section></body></html>")
+
+
+PRICE = "<p class='amount'>2 990,00 ₽</p>"
+
+
+def test_one_microdata_product_named_by_the_heading_is_a_detail_page() -> None:
+    main = ("<div itemscope itemtype='https://schema.org/Product'>"
+            "<meta itemprop='name' content='Fjord Reading Lamp R2'>"
+            f"<div itemprop='offers' itemscope itemtype='https://schema.org/Offer'>{PRICE}"
+            "<meta itemprop='price' content='2990.00'>"
+            "<meta itemprop='priceCurrency' content='RUB'></div></div>")
+    out = extract_page_generic(page("", main), "http://shop.test/product/7", LEX)
+    assert out["kind"] == "detail"
+    assert out["fields"]["name"] == "Fjord Reading Lamp R2"
+    assert out["fields"]["price"] == 2990.0
+
+
+def test_a_button_posting_to_the_cart_makes_the_page_its_products() -> None:
+    main = (f"{PRICE}<form action='/cart/add' method='post'><input type='hidden' name='id' "
+            "value='7'><button type='submit' name='add'>Bestellen</button></form>")
+    out = extract_page_generic(page("", main), "http://shop.test/product/7", LEX)
+    assert out["kind"] == "detail"
+    assert out["fields"]["price"] == 2990.0
+    assert out["fields"]["availability"] == "in_stock"
+
+
+def test_og_product_named_by_the_heading_is_a_detail_page() -> None:
+    head = ("<meta property='og:type' content='product'>"
+            "<meta property='og:title' content='Fjord Reading Lamp R2'>")
+    out = extract_page_generic(page(head, PRICE, related=12), "http://shop.test/product/7", LEX)
+    assert out["kind"] == "detail"
+
+
+def test_a_list_page_with_a_featured_product_stays_a_list() -> None:
+    # the structured data names a product the heading does not: a category page
+    head = ("<script type='application/ld+json'>{\"@type\": \"Product\", \"name\": "
+            "\"Lumen desk lamp model 10\", \"offers\": {\"price\": \"10499\"}}</script>")
+    html = (f"<html><head><title>Desk lamps — Lampshop</title>{head}</head><body>"
+            f"<h1>Desk lamps</h1><p>Sort by</p><div class='row'>{cards(16)}</div></body></html>")
+    assert extract_page_generic(html, "http://shop.test/c/lamps", LEX)["kind"] == "list"
