@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.page.dom import MONEY_RE
+from structurer.page.dom import MONEY_RE, split_money
 from structurer.page.match import label_text_match, lexicon_match
 from structurer.page.view import PageView
 from structurer.values import parse_money
@@ -47,14 +47,19 @@ class _Chunk:
 
 def text_chunks(root: HtmlElement) -> Iterator[_Chunk]:
     """Non-blank text nodes in document order, each with the element that holds it
-    (a tail belongs to its element's parent), skipping scripts, menus and variants."""
+    (a tail belongs to its element's parent), skipping scripts, menus and variants; a
+    price split over inline children is one chunk (:func:`split_money`)."""
     order = 0
     skipped: list[HtmlElement] = []
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if not isinstance(el.tag, str):
             continue
         if event == "start":
-            if el.tag in _SKIP:
+            whole = None if skipped or el.tag in _SKIP else split_money(el)
+            if whole is not None:     # one price split over spans: one chunk, its owner
+                order += 1
+                yield _Chunk(el, whole, order)
+            if el.tag in _SKIP or whole is not None:
                 skipped.append(el)
             elif not skipped and el.text and el.text.strip():
                 order += 1

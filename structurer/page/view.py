@@ -34,6 +34,7 @@ from structurer.page.dom import (
     SECTION_NOISE_TAGS,
     heading_before,
     link_href,
+    split_money,
     text_of,
 )
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
@@ -310,10 +311,15 @@ def _money_near_title(page: PageView) -> bool:
         if node is None or node.tag == "body":
             return False
         for el in node.iter():
-            if (isinstance(el.tag, str) and el not in inside and el.text
-                    and MONEY_RE.search(el.text) and not _in_card(el, node, _title_text(page))):
+            if (isinstance(el.tag, str) and el not in inside and _shows_money(el)
+                    and not _in_card(el, node, _title_text(page))):
                 return True
     return False
+
+
+def _shows_money(el: HtmlElement) -> bool:
+    """A money text in the element's own text, or split over its inline children."""
+    return bool(el.text and MONEY_RE.search(el.text)) or split_money(el) is not None
 
 
 def priced(lexicon: Lexicon) -> bool:
@@ -360,7 +366,7 @@ def _classify_products(page: PageView) -> PageKind:
     main_items = len(main) if main else 0
     h1 = page.body.xpath("//h1")
     money_nodes = sum(1 for el in page.body.iter() if isinstance(el.tag, str)
-                      and el.text and MONEY_RE.search(el.text))
+                      and _shows_money(el))
     # a buy button outside every product card is this page's own: a strong sign
     buy = can_buy(page)
     cart = 2.0 if buy else _signal_hits(page, "add_to_cart")

@@ -66,3 +66,25 @@ def test_a_list_page_with_a_featured_product_stays_a_list() -> None:
     html = (f"<html><head><title>Desk lamps — Lampshop</title>{head}</head><body>"
             f"<h1>Desk lamps</h1><p>Sort by</p><div class='row'>{cards(16)}</div></body></html>")
     assert extract_page_generic(html, "http://shop.test/c/lamps", LEX)["kind"] == "list"
+
+
+def test_a_price_split_over_spans_is_the_price_beside_the_title() -> None:
+    main = ("<div class='box'><p class='x1'><span>¥</span><span>1,781.95</span></p></div>"
+            "<p>现货</p><form action='/cart/add' method='post'><button type='submit'>"
+            "加入购物车</button></form>")
+    html = (f"<html><head><title>Fjord Reading Lamp R2</title></head><body><main>"
+            f"<div class='info'><h1><span>Fjord Reading Lamp R2</span> <small>(Renewed)</small>"
+            f"</h1>{main}</div></main><footer><p>Free delivery over ¥ 99</p></footer>"
+            f"</body></html>")
+    out = extract_page_generic(html, "http://shop.test/p/r2.html", LEX)
+    assert out["kind"] == "detail"
+    assert (out["fields"]["price"], out["fields"]["currency"]) == (1781.95, "CNY")
+
+
+def test_cents_in_sup_and_a_struck_old_price_are_read_apart() -> None:
+    main = ("<p class='now'>€ 352<sup>,50</sup></p><p><del>€ 518,50</del></p>"
+            "<form action='/basket/add' method='post'><button type='submit'>Kaufen</button>"
+            "</form>")
+    out = extract_page_generic(page("", main), "http://shop.test/product/7", LEX)
+    assert out["kind"] == "detail"
+    assert out["fields"]["price"] == 352.5
