@@ -20,7 +20,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from structurer.page.dom import MONEY_RE, split_money
-from structurer.page.match import label_text_match, lexicon_match
+from structurer.page.match import label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
 from structurer.values import parse_money
 
@@ -116,6 +116,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     structured data is a product page)."""
     spec = view.lexicon.fields.get("price")
     old = view.lexicon.fields.get("original_price")
+    not_price = view.lexicon.signals.get("not_price", {})
     chunks = list(text_chunks(view.body))
     anchor_order = None
     if anchor is not None:
@@ -139,8 +140,10 @@ def best_price(view: PageView, anchor: HtmlElement | None,
                                          or label_text_match(lead, spec)[0] > 0)
         if labelled:
             score += 1.0
-        if _ELSEWHERE.search(said) or _ELSEWHERE.search(chunk.text[money.end():][:30]):
-            score -= 1.5
+        after = chunk.text[money.end():][:30]
+        if _ELSEWHERE.search(said) or _ELSEWHERE.search(after) or \
+                phrase_in(f"{said} {after}", not_price):
+            score -= 1.5    # shipping, an instalment, a unit price: not the price to pay
         if len(money.group(0)) < 0.5 * len(chunk.text):
             score -= 0.3
         if float(parsed.amount) == 0:

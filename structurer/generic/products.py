@@ -176,6 +176,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     lexicon = view.lexicon
     paths = lexicon.structured_paths()
     if view.product is not None:
+        for name, value in _offer(view).items():
+            put(name, value, "jsonld")
         for name, options in paths.items():
             for path in options:
                 put(name, jsonld_value(view.product, path), "jsonld")
@@ -212,6 +214,30 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _offer(view: PageView) -> dict[str, Any]:
+    """Price and stock of a JSON-LD Product with several offers (sizes, colours,
+    sellers) as a shopper sees them: in stock when any offer is, with that offer's price
+    (the first offer's when none is; nothing for one offer, which the paths read)."""
+    offers = (view.product or {}).get("offers")
+    if isinstance(offers, dict) and isinstance(offers.get("offers"), list):
+        offers = offers["offers"]           # an AggregateOffer listing its offers
+    offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
+    if len(offers) < 2:
+        return {}
+    spec = view.lexicon.fields.get("availability")
+    phrases = compile_phrases(spec.values) if spec is not None else ()
+    states = [parse_availability(str(o.get("availability") or ""), phrases) if phrases
+              else parse_availability(str(o.get("availability") or "")) for o in offers]
+    chosen = next((o for o, state in zip(offers, states, strict=True) if state == "in_stock"),
+                  offers[0])
+    out: dict[str, Any] = {"availability": "in_stock" if "in_stock" in states else
+                           next((st for st in states if st not in (None, "unknown")), None)}
+    if chosen.get("price") not in (None, ""):
+        out["price"] = chosen["price"]
+        out["currency"] = chosen.get("priceCurrency")
+    return out
 
 
 # read otherwise: the description by text density, the currency from the price

@@ -88,3 +88,26 @@ def test_cents_in_sup_and_a_struck_old_price_are_read_apart() -> None:
     out = extract_page_generic(page("", main), "http://shop.test/product/7", LEX)
     assert out["kind"] == "detail"
     assert out["fields"]["price"] == 352.5
+
+
+def test_money_the_lexicon_calls_no_price_is_not_the_price() -> None:
+    # delivery costs in a language the code's own patterns do not know, marked as a price
+    main = ("<p>58 552,00 ₽</p><p class='price'>+ 297,00 ₽ доставка</p>"
+            "<form action='/cart/add' method='post'><button type='submit'>В корзину</button>"
+            "</form>")
+    out = extract_page_generic(page("", main, related=0), "http://shop.test/product/7", LEX)
+    assert out["fields"]["price"] == 58552.0
+
+
+def test_several_offers_in_stock_when_any_is_with_its_price() -> None:
+    offers = ", ".join(
+        f'{{"@type": "Offer", "price": "{price}", "priceCurrency": "EUR", '
+        f'"availability": "https://schema.org/{state}"}}'
+        for price, state in (("10.00", "OutOfStock"), ("12.50", "InStock"), ("9.00", "SoldOut")))
+    head = ('<script type="application/ld+json">{"@context": "https://schema.org", "@type": '
+            f'"Product", "name": "Fjord Reading Lamp R2", "offers": [{offers}]}}</script>')
+    out = extract_page_generic(page(head, "<p>ab € 9,00</p>", related=0),
+                               "http://shop.test/product/7", LEX)
+    assert out["kind"] == "detail"
+    assert (out["fields"]["availability"], out["fields"]["price"]) == ("in_stock", 12.5)
+    assert out["fields"]["currency"] == "EUR"
