@@ -86,6 +86,15 @@ def _named_element(view: PageView) -> HtmlElement | None:
     return best[1] if best else None
 
 
+def _heading_text(anchor: HtmlElement) -> str:
+    """The title's text without a ``<small>`` subtitle inside it (``Name <small>
+    (Paperback)</small>``: an edition, fit or condition, not the name)."""
+    if anchor.find(".//small") is None:
+        return text_of(anchor)
+    kept = " ".join(str(t) for t in anchor.xpath(".//text()[not(ancestor::small)]"))
+    return " ".join(kept.split()) or text_of(anchor)
+
+
 def priced_here(view: PageView) -> bool:
     """A page without structured data whose price is labelled or named (or that sells
     right there: a buy button of its own) near its title."""
@@ -188,7 +197,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     title = density.title_of(view.tree)
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
     if anchor is not None:
-        put("name", text_of(anchor), str(anchor.tag))
+        put("name", _heading_text(anchor), str(anchor.tag))
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor, listed(view)), "near-title")

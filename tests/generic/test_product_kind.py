@@ -111,3 +111,12 @@ def test_several_offers_in_stock_when_any_is_with_its_price() -> None:
     assert out["kind"] == "detail"
     assert (out["fields"]["availability"], out["fields"]["price"]) == ("in_stock", 12.5)
     assert out["fields"]["currency"] == "EUR"
+
+
+def test_a_subtitle_in_small_inside_the_heading_is_not_the_name() -> None:
+    html = page("", PRICE + "<form action='/cart/add'><button type='submit'>Buy</button></form>",
+                related=0).replace("<h1>Fjord Reading Lamp R2</h1>",
+                                   "<h1><span>Fjord Reading Lamp R2</span> <small>(Renewed)"
+                                   "</small></h1>")
+    out = extract_page_generic(html, "http://shop.test/product/7", LEX)
+    assert out["fields"]["name"] == "Fjord Reading Lamp R2"
