@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -27,6 +27,7 @@ from typing import Any, Literal
 from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
+from structurer.kinds import compile_phrases, parse_availability
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dom import (
@@ -39,6 +40,7 @@ from structurer.page.dom import (
 )
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, context_words, find_regions, is_product_region
+from structurer.page.match import buy_words
 from structurer.structured import (
     article_object,
     jsonld_objects,
@@ -301,6 +303,31 @@ def _posts_to_cart(el: HtmlElement, vocab: dict[str, float]) -> bool:
 def _money_near_title(page: PageView) -> bool:
     """A price close to the page's single h1, outside every product list and page
     section: a product page."""
+    return _near_title(page, _shows_money)
+
+
+def _stock_near_title(page: PageView) -> bool:
+    """A stock statement close to the page's single h1 ("Out of stock", "已售罄"), or a
+    disabled buy button there: a product page that has no price to show."""
+    spec = page.lexicon.fields.get("availability")
+    if spec is None:
+        return False
+    phrases = compile_phrases(spec.values)
+    vocab = page.lexicon.signals.get("add_to_cart", {})
+
+    def says_stock(el: HtmlElement) -> bool:
+        if el.tag in ("button", "input") and el.get("disabled") is not None:
+            return buy_words(el, vocab)
+        own = (el.text or "").strip()
+        return 2 < len(own) <= 40 and any(c.isalpha() for c in own) and \
+            parse_availability(own, phrases) in ("in_stock", "out_of_stock")
+
+    return _near_title(page, says_stock)
+
+
+def _near_title(page: PageView, shows: Callable[[HtmlElement], bool]) -> bool:
+    """An element that ``shows`` something close to the page's single h1 (up to five
+    levels up), outside every product list, card and page section."""
     anchor = _title_heading(page)
     if anchor is None:
         return False
@@ -311,7 +338,7 @@ def _money_near_title(page: PageView) -> bool:
         if node is None or node.tag == "body":
             return False
         for el in node.iter():
-            if (isinstance(el.tag, str) and el not in inside and _shows_money(el)
+            if (isinstance(el.tag, str) and el not in inside and shows(el)
                     and not _in_card(el, node, _title_text(page))):
                 return True
     return False
@@ -382,6 +409,8 @@ def _classify_products(page: PageView) -> PageKind:
         strong = True
     if described and product is None:
         detail_score += 1.5
+    if not strong and _list_hits(page) < 0.6 and _stock_near_title(page):
+        return "detail"     # no price, but the product's stock is stated beside its title
     heading = _title_heading(page) if named else None
     if heading is not None and density.similarity(text_of(heading), named) >= 0.8:
         return "detail"     # the heading names the one product the data describes

@@ -120,3 +120,12 @@ def test_a_subtitle_in_small_inside_the_heading_is_not_the_name() -> None:
                                    "</small></h1>")
     out = extract_page_generic(html, "http://shop.test/product/7", LEX)
     assert out["fields"]["name"] == "Fjord Reading Lamp R2"
+
+
+def test_a_sold_out_product_without_a_price_is_still_a_product_page() -> None:
+    for main in ("<div><p>&nbsp;</p></div><p>Out of stock</p><a href='#notify'>Notify me</a>",
+                 "<div><p></p></div><form action='/cart/add' method='post'>"
+                 "<button type='submit' disabled>Add to cart</button></form>"):
+        out = extract_page_generic(page("", main, related=4), "http://shop.test/product/7", LEX)
+        assert out["kind"] == "detail", main
+        assert (out["fields"]["availability"], out["fields"]["price"]) == ("out_of_stock", None)
