@@ -319,10 +319,15 @@ def _stock_near_title(page: PageView) -> bool:
         if el.tag in ("button", "input") and el.get("disabled") is not None:
             return buy_words(el, vocab)
         own = (el.text or "").strip()
+        if el.tag in _CONTROLS or any(a.tag in _CONTROLS for a in el.iterancestors()):
+            return False    # a filter ("In stock only") is a control, not a statement
         return 2 < len(own) <= 40 and any(c.isalpha() for c in own) and \
             parse_availability(own, phrases) in ("in_stock", "out_of_stock")
 
     return _near_title(page, says_stock)
+
+
+_CONTROLS = frozenset({"button", "a", "label", "option", "select", "input"})
 
 
 def _near_title(page: PageView, shows: Callable[[HtmlElement], bool]) -> bool:
@@ -410,7 +415,8 @@ def _classify_products(page: PageView) -> PageKind:
     if described and product is None:
         detail_score += 1.5
     if not strong and _list_hits(page) < 0.6 and _stock_near_title(page):
-        return "detail"     # no price, but the product's stock is stated beside its title
+        detail_score += 2.5     # no price, but the product's stock is stated beside its title
+        strong = True
     heading = _title_heading(page) if named else None
     if heading is not None and density.similarity(text_of(heading), named) >= 0.8:
         return "detail"     # the heading names the one product the data describes
