@@ -16,6 +16,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.generic.prices import best_price, price_text
+from structurer.kinds import Phrases
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import density
 from structurer.page.dom import text_of
@@ -155,10 +156,38 @@ def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
     return min(spec.words.get(word, 0.0) / 12.0, 1.0)
 
 
+def _stock_state(view: PageView, text: str) -> str | None:
+    """``in_stock`` or ``out_of_stock`` as the lexicon's stock phrases read ``text``."""
+    spec = view.lexicon.fields.get("availability")
+    state = parse_availability(text, compile_phrases(spec.values)) if spec is not None \
+        else parse_availability(text)
+    return state if state in _DEFINITE else None
+
+
 def _availability_text(view: PageView, scope: HtmlElement) -> str | None:
-    """The stock phrase of the product's own block (never a related product's)."""
+    """The stock phrase of the product's own block (never a related product's), else a
+    class token of it that is one (``<p class="availability outofstock">``)."""
     phrases = compile_phrases(view.lexicon.fields["availability"].values) \
         if "availability" in view.lexicon.fields else ()
+    return _phrase_first(view, scope, phrases) or _class_state(view, scope, phrases)
+
+
+def _class_state(view: PageView, scope: HtmlElement, phrases: Phrases) -> str | None:
+    """A class token of the product's own block (not of a card) that is a stock phrase."""
+    states = {phrase: value for phrase, value in phrases if value in _DEFINITE}
+    cards = listed(view)
+    for el in scope.iter():
+        if not isinstance(el.tag, str) or el in cards or el.tag in _SKIP_SECTIONS:
+            continue
+        for token in (el.get("class") or "").lower().split():
+            state = states.get(" ".join(token.replace("_", " ").replace("-", " ").split()))
+            if state is not None and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+                return state
+    return None
+
+
+def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases) -> str | None:
+    """The first stock phrase in the text of the product's own block."""
     for el in scope.iter():
         if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS:
             continue
@@ -206,8 +235,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if _by_label(name, spec) and name not in values:
             found = (_after_label(scope, spec) if spec.kind == "text" else None) or \
                 _labelled(view, spec, lexicon, scope)
-            if found:
-                put(name, found[0], found[1])
+            if found and (spec.kind != "availability" or _stock_state(view, found[0])):
+                put(name, found[0], found[1])   # a stock label's text must say a state
     if "availability" not in values:
         put("availability", _availability_text(view, scope), "phrase")
     control = buy_control(scope, lexicon.signals.get("add_to_cart", {}))

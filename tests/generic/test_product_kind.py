@@ -126,6 +126,20 @@ def test_a_sold_out_product_without_a_price_is_still_a_product_page() -> None:
     for main in ("<div><p>&nbsp;</p></div><p>Out of stock</p><a href='#notify'>Notify me</a>",
                  "<div><p></p></div><form action='/cart/add' method='post'>"
                  "<button type='submit' disabled>Add to cart</button></form>"):
+        about = "".join(f"<tr><th>Feature {i}</th><td>Value number {i}</td></tr>"
+                        for i in range(12))
+        main += ("<p>A reading lamp with a long arm and a warm light that does not tire "
+                 f"the eyes.</p><table>{about}</table>")
         out = extract_page_generic(page("", main, related=4), "http://shop.test/product/7", LEX)
         assert out["kind"] == "detail", main
         assert (out["fields"]["availability"], out["fields"]["price"]) == ("out_of_stock", None)
+
+
+def test_stock_only_in_a_class_and_a_stock_label_saying_no_state() -> None:
+    main = (f"{PRICE}<p class='availability outofstock'><i class='icon-remove'></i></p>"
+            "<p class='stock-note'>Ships from our Berlin store</p>")
+    html = page("", main, related=0).replace(
+        "</body>", "<ul><li class='tile availability instock'><a href='/p/1'>Other</a></li>"
+        "</ul></body>")
+    out = extract_page_generic(html, "http://shop.test/product/7", LEX)
+    assert out["fields"]["availability"] == "out_of_stock"
