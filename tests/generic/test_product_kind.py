@@ -143,3 +143,11 @@ def test_stock_only_in_a_class_and_a_stock_label_saying_no_state() -> None:
         "</ul></body>")
     out = extract_page_generic(html, "http://shop.test/product/7", LEX)
     assert out["fields"]["availability"] == "out_of_stock"
+
+
+def test_a_price_range_split_over_spans_is_priced_from_its_lower_end() -> None:
+    main = ("<div><p><span>¥</span><span>276.99</span> – <span>¥</span><span>626.00</span>"
+            "</p></div><p>现货</p>")
+    out = extract_page_generic(page("", main, related=0), "http://shop.test/product/7", LEX)
+    assert out["kind"] == "detail"
+    assert out["fields"]["price"] == 276.99
