@@ -32,10 +32,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlsplit
-from urllib.request import url2pathname
 
 from structurer.clean import decode_html
-from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch.base import Page
 
@@ -95,6 +93,8 @@ def read_saved(path: Path, max_bytes: int | None = None) -> bytes:
     fetched page (``max_bytes``, default ``Settings.max_page_bytes``): the one file reader
     is :func:`read_file`."""
     if max_bytes is None:
+        from structurer.config import Settings  # not loaded to read one page
+
         max_bytes = int(Settings.model_fields["max_page_bytes"].default)
     return read_file(str(path), max_bytes)
 
@@ -165,6 +165,8 @@ class ReplayFetcher:
             return saved
         parts = urlsplit(key)
         if parts.scheme == "file":
+            from urllib.request import url2pathname  # network code: only for file URLs
+
             path = Path(url2pathname(unquote(parts.path)))
         elif not parts.scheme or len(parts.scheme) == 1:  # a plain path (or C:\ on Windows)
             path = Path(key)

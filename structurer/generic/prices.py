@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.page.dom import MONEY_RE
-from structurer.page.match import label_text_match, lexicon_match
+from structurer.page.dom import MONEY_RE, split_money
+from structurer.page.match import label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
 from structurer.values import parse_money
 
@@ -47,14 +47,19 @@ class _Chunk:
 
 def text_chunks(root: HtmlElement) -> Iterator[_Chunk]:
     """Non-blank text nodes in document order, each with the element that holds it
-    (a tail belongs to its element's parent), skipping scripts, menus and variants."""
+    (a tail belongs to its element's parent), skipping scripts, menus and variants; a
+    price split over inline children is one chunk (:func:`split_money`)."""
     order = 0
     skipped: list[HtmlElement] = []
     for event, el in etree.iterwalk(root, events=("start", "end")):
         if not isinstance(el.tag, str):
             continue
         if event == "start":
-            if el.tag in _SKIP:
+            whole = None if skipped or el.tag in _SKIP else split_money(el)
+            if whole is not None:     # one price split over spans: one chunk, its owner
+                order += 1
+                yield _Chunk(el, whole, order)
+            if el.tag in _SKIP or whole is not None:
                 skipped.append(el)
             elif not skipped and el.text and el.text.strip():
                 order += 1
@@ -111,6 +116,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     structured data is a product page)."""
     spec = view.lexicon.fields.get("price")
     old = view.lexicon.fields.get("original_price")
+    not_price = view.lexicon.signals.get("not_price", {})
     chunks = list(text_chunks(view.body))
     anchor_order = None
     if anchor is not None:
@@ -134,8 +140,10 @@ def best_price(view: PageView, anchor: HtmlElement | None,
                                          or label_text_match(lead, spec)[0] > 0)
         if labelled:
             score += 1.0
-        if _ELSEWHERE.search(said) or _ELSEWHERE.search(chunk.text[money.end():][:30]):
-            score -= 1.5
+        after = chunk.text[money.end():][:30]
+        if _ELSEWHERE.search(said) or _ELSEWHERE.search(after) or \
+                phrase_in(f"{said} {after}", not_price):
+            score -= 1.5    # shipping, an instalment, a unit price: not the price to pay
         if len(money.group(0)) < 0.5 * len(chunk.text):
             score -= 0.3
         if float(parsed.amount) == 0:

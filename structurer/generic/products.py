@@ -16,6 +16,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.generic.prices import best_price, price_text
+from structurer.kinds import Phrases
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import density
 from structurer.page.dom import text_of
@@ -25,9 +26,7 @@ from structurer.page.view import PageView, can_buy, listed
 from structurer.structured import (
     jsonld_value,
     microdata_fields,
-    microdata_items,
     opengraph_fields,
-    opengraph_types,
 )
 from structurer.values import (
     Base,
@@ -46,9 +45,7 @@ _SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style
 
 def has_product_data(view: PageView) -> bool:
     """Structured data describing one product (a list page marks up each of its items)."""
-    if view.product is not None or any("product" in t for t in opengraph_types(view.tree)):
-        return True
-    return len(microdata_items(view.tree, "schema.org/Product", top=True)) == 1
+    return view.described[0]
 
 
 
@@ -88,6 +85,15 @@ def _named_element(view: PageView) -> HtmlElement | None:
         if score >= 0.5 and (best is None or score > best[0] + 1e-9):
             best = (score, el)
     return best[1] if best else None
+
+
+def _heading_text(anchor: HtmlElement) -> str:
+    """The title's text without a ``<small>`` subtitle inside it (``Name <small>
+    (Paperback)</small>``: an edition, fit or condition, not the name)."""
+    if anchor.find(".//small") is None:
+        return text_of(anchor)
+    kept = " ".join(str(t) for t in anchor.xpath(".//text()[not(ancestor::small)]"))
+    return " ".join(kept.split()) or text_of(anchor)
 
 
 def priced_here(view: PageView) -> bool:
@@ -150,10 +156,38 @@ def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
     return min(spec.words.get(word, 0.0) / 12.0, 1.0)
 
 
+def _stock_state(view: PageView, text: str) -> str | None:
+    """``in_stock`` or ``out_of_stock`` as the lexicon's stock phrases read ``text``."""
+    spec = view.lexicon.fields.get("availability")
+    state = parse_availability(text, compile_phrases(spec.values)) if spec is not None \
+        else parse_availability(text)
+    return state if state in _DEFINITE else None
+
+
 def _availability_text(view: PageView, scope: HtmlElement) -> str | None:
-    """The stock phrase of the product's own block (never a related product's)."""
+    """The stock phrase of the product's own block (never a related product's), else a
+    class token of it that is one (``<p class="availability outofstock">``)."""
     phrases = compile_phrases(view.lexicon.fields["availability"].values) \
         if "availability" in view.lexicon.fields else ()
+    return _phrase_first(view, scope, phrases) or _class_state(view, scope, phrases)
+
+
+def _class_state(view: PageView, scope: HtmlElement, phrases: Phrases) -> str | None:
+    """A class token of the product's own block (not of a card) that is a stock phrase."""
+    states = {phrase: value for phrase, value in phrases if value in _DEFINITE}
+    cards = listed(view)
+    for el in scope.iter():
+        if not isinstance(el.tag, str) or el in cards or el.tag in _SKIP_SECTIONS:
+            continue
+        for token in (el.get("class") or "").lower().split():
+            state = states.get(" ".join(token.replace("_", " ").replace("-", " ").split()))
+            if state is not None and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+                return state
+    return None
+
+
+def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases) -> str | None:
+    """The first stock phrase in the text of the product's own block."""
     for el in scope.iter():
         if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS:
             continue
@@ -180,6 +214,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     lexicon = view.lexicon
     paths = lexicon.structured_paths()
     if view.product is not None:
+        for name, value in _offer(view).items():
+            put(name, value, "jsonld")
         for name, options in paths.items():
             for path in options:
                 put(name, jsonld_value(view.product, path), "jsonld")
@@ -190,7 +226,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     title = density.title_of(view.tree)
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
     if anchor is not None:
-        put("name", text_of(anchor), str(anchor.tag))
+        put("name", _heading_text(anchor), str(anchor.tag))
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor, listed(view)), "near-title")
@@ -199,8 +235,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if _by_label(name, spec) and name not in values:
             found = (_after_label(scope, spec) if spec.kind == "text" else None) or \
                 _labelled(view, spec, lexicon, scope)
-            if found:
-                put(name, found[0], found[1])
+            if found and (spec.kind != "availability" or _stock_state(view, found[0])):
+                put(name, found[0], found[1])   # a stock label's text must say a state
     if "availability" not in values:
         put("availability", _availability_text(view, scope), "phrase")
     control = buy_control(scope, lexicon.signals.get("add_to_cart", {}))
@@ -216,6 +252,30 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _offer(view: PageView) -> dict[str, Any]:
+    """Price and stock of a JSON-LD Product with several offers (sizes, colours,
+    sellers) as a shopper sees them: in stock when any offer is, with that offer's price
+    (the first offer's when none is; nothing for one offer, which the paths read)."""
+    offers = (view.product or {}).get("offers")
+    if isinstance(offers, dict) and isinstance(offers.get("offers"), list):
+        offers = offers["offers"]           # an AggregateOffer listing its offers
+    offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
+    if len(offers) < 2:
+        return {}
+    spec = view.lexicon.fields.get("availability")
+    phrases = compile_phrases(spec.values) if spec is not None else ()
+    states = [parse_availability(str(o.get("availability") or ""), phrases) if phrases
+              else parse_availability(str(o.get("availability") or "")) for o in offers]
+    chosen = next((o for o, state in zip(offers, states, strict=True) if state == "in_stock"),
+                  offers[0])
+    out: dict[str, Any] = {"availability": "in_stock" if "in_stock" in states else
+                           next((st for st in states if st not in (None, "unknown")), None)}
+    if chosen.get("price") not in (None, ""):
+        out["price"] = chosen["price"]
+        out["currency"] = chosen.get("priceCurrency")
+    return out
 
 
 # read otherwise: the description by text density, the currency from the price

@@ -188,7 +188,13 @@ def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | 
         title = found.text if found else ""
     best: tuple[float, HtmlElement] | None = None
     for heading in _headings(tree):
-        score = similarity(visible_text(heading), title) + (0.05 if heading.tag == "h1" else 0)
+        text, bonus = visible_text(heading), (0.05 if heading.tag == "h1" else 0)
+        # skip a heading whose length alone keeps it below the bar or the best so far
+        # (the ratio is at most 2 * shorter / both): costly sequence matching is the rest
+        bound = 2 * min(len(text), len(title)) / (len(text) + len(title) or 1) + bonus
+        if bound < 0.6 or (best is not None and bound <= best[0]):
+            continue
+        score = similarity(text, title) + bonus
         if best is None or score > best[0]:
             best = (score, heading)
     if best is not None and best[0] >= 0.6:

@@ -35,6 +35,7 @@ _CUR = (r"(?:US\$|CA\$|C\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|\$|€|£|¥|￥|₹|₩|�
 MONEY_RE = re.compile(
     rf"(?:{_CUR}\s?-?\d[\d.,'\u00a0\u202f ]*)|(?:\d[\d.,'\u00a0\u202f ]*\s?{_CUR})")
 NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
+_RANGE = re.compile(r"\s*[-–—~〜]\s*")
 
 
 def norm_space(text: str | None) -> str:
@@ -95,6 +96,33 @@ def ancestors(el: HtmlElement, stop: HtmlElement | None = None) -> Iterator[Html
 
 def has_money(text: str) -> bool:
     return bool(text) and MONEY_RE.search(text) is not None
+
+
+def split_money(el: HtmlElement, longest: int = 40) -> str | None:
+    """The money an element shows only across its inline children (``<span>¥</span>
+    <span>1,781.95</span>``, ``€ 352<sup>,50</sup>``): its whole text when that is
+    short and one money text (a range's lower end), and no text node of it is one alone
+    or only the whole's units (a struck old price beside the new one is two prices, not
+    one), else None."""
+    if not len(el) or any(not isinstance(c.tag, str) or c.tag not in INLINE_TAGS
+                          or c.tag in ("del", "s") for c in el.iterdescendants()):
+        return None
+    whole = norm_space(el.text_content())
+    found = list(MONEY_RE.finditer(whole))
+    if len(found) == 2 and _RANGE.fullmatch(whole[found[0].end():found[1].start()]):
+        whole = whole[:found[0].end()].strip()    # a range "¥276.99 – ¥626.00": from
+        found = found[:1]
+    if len(whole) > longest or len(found) != 1:
+        return None
+    from structurer.values import parse_money  # values reads money; dom is below it
+
+    amount = parse_money(whole).amount
+    for text in [el.text, *(t for c in el.iterdescendants() for t in (c.text, c.tail))]:
+        if text and MONEY_RE.search(text):
+            part = parse_money(text).amount
+            if amount is None or part is None or part == amount or int(part) != int(amount):
+                return None     # a whole price in one node: read where it is
+    return whole
 
 
 def link_href(el: HtmlElement) -> str | None:

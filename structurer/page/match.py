@@ -19,8 +19,8 @@ from lxml.html import HtmlElement
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, norm_space, own_text
 
-__all__ = ["label_match", "label_text_match", "label_texts", "label_value", "lexicon_match",
-           "phrase_in", "squash", "strip_label_pattern"]
+__all__ = ["buy_words", "label_match", "label_text_match", "label_texts", "label_value",
+           "lexicon_match", "phrase_in", "squash", "strip_label_pattern"]
 
 
 def _norm_attr_value(value: str) -> str:
@@ -198,3 +198,13 @@ def phrase_in(text: str, vocab: dict[str, float]) -> str | None:
     pattern = _phrases_re(tuple(p.lower() for p in vocab))
     found = pattern.search(text.lower()) if pattern is not None else None
     return found.group(0) if found else None
+
+
+def buy_words(el: HtmlElement, vocab: dict[str, float]) -> bool:
+    """Whether a button's text, name, class or id, or its form's action, carries the
+    lexicon's ``add_to_cart`` words (``vocab``): a buy control, enabled or not."""
+    form = next((a for a in el.iterancestors("form")), None)
+    said = " ".join([el.text_content() if el.tag == "button" else el.get("value") or "",
+                     el.get("name") or "", el.get("class") or "", el.get("id") or "",
+                     (form.get("action") or "") if form is not None else ""]).lower()
+    return any(w in said for w in vocab)

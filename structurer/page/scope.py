@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
+from structurer.page.match import buy_words
 from structurer.page.view import PageView
 
 __all__ = ["buy_control", "card_holders", "inside", "main_region", "other_products"]
@@ -77,14 +78,9 @@ def buy_control(region: HtmlElement, vocab: dict[str, float]) -> HtmlElement | N
     """The region's own add-to-cart control, enabled or not: a button (or submit input)
     whose text, name or class, or whose form's action, carries the lexicon's
     ``add_to_cart`` words; the first one in document order."""
-    words = sorted(vocab, key=len, reverse=True)
     for el in region.iter("button", "input"):
         if el.tag == "input" and (el.get("type") or "").lower() not in _CONTROLS:
             continue
-        form = next((a for a in el.iterancestors("form")), None)
-        said = " ".join([el.text_content() if el.tag == "button" else el.get("value") or "",
-                         el.get("name") or "", el.get("class") or "", el.get("id") or "",
-                         (form.get("action") or "") if form is not None else ""]).lower()
-        if any(w in said for w in words):
+        if buy_words(el, vocab):
             return el
     return None

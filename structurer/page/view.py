@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -27,6 +27,7 @@ from typing import Any, Literal
 from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
+from structurer.kinds import compile_phrases, parse_availability
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dom import (
@@ -34,11 +35,21 @@ from structurer.page.dom import (
     SECTION_NOISE_TAGS,
     heading_before,
     link_href,
+    split_money,
     text_of,
 )
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, context_words, find_regions, is_product_region
-from structurer.structured import article_object, jsonld_objects, opengraph_types, product_object
+from structurer.page.match import buy_words
+from structurer.structured import (
+    article_object,
+    jsonld_objects,
+    microdata_fields,
+    microdata_items,
+    opengraph_fields,
+    opengraph_types,
+    product_object,
+)
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
@@ -81,6 +92,20 @@ class PageView:
     @cached_property
     def product(self) -> dict[str, Any] | None:
         return product_object(self.jsonld)
+
+    @cached_property
+    def described(self) -> tuple[bool, str]:
+        """(whether structured data describes one product, the name it gives): a JSON-LD
+        Product, the page's one top-level microdata Product, or og:type product (its
+        og:title). A list page marks up each of its items, or none."""
+        if self.product is not None:
+            name = self.product.get("name")
+            return True, name.strip() if isinstance(name, str) else ""
+        if len(microdata_items(self.tree, "schema.org/Product", top=True)) == 1:
+            return True, microdata_fields(self.tree, {"name": ["name"]}).get("name", "")
+        if any("product" in kind for kind in opengraph_types(self.tree)):
+            return True, opengraph_fields(self.tree, {"name": ["og:title"]}).get("name", "")
+        return False, ""
 
     @cached_property
     def titles(self) -> list[str]:
@@ -257,12 +282,57 @@ def can_buy(view: PageView) -> bool:
                 w >= 10 and phrase in low for phrase, w in vocab.items()))) or (
                 "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
             return True
+        if _posts_to_cart(el, vocab):
+            return True
     return False
+
+
+def _posts_to_cart(el: HtmlElement, vocab: dict[str, float]) -> bool:
+    """A submit control of a form whose action carries the ``add_to_cart`` words
+    (``/cart/add``): a buy button whatever language its text is in."""
+    if el.tag == "a" or (el.tag == "input" and (el.get("type") or "").lower()
+                         not in ("submit", "image")):
+        return False
+    if el.tag == "button" and (el.get("type") or "submit").lower() != "submit":
+        return False
+    form = next(el.iterancestors("form"), None)
+    action = (form.get("action") or "").lower() if form is not None else ""
+    return bool(action) and any(phrase in action for phrase in vocab if phrase.isascii())
 
 
 def _money_near_title(page: PageView) -> bool:
     """A price close to the page's single h1, outside every product list and page
     section: a product page."""
+    return _near_title(page, _shows_money)
+
+
+def _stock_near_title(page: PageView) -> bool:
+    """A stock statement close to the page's single h1 ("Out of stock", "已售罄"), or a
+    disabled buy button there: a product page that has no price to show."""
+    spec = page.lexicon.fields.get("availability")
+    if spec is None:
+        return False
+    phrases = compile_phrases(spec.values)
+    vocab = page.lexicon.signals.get("add_to_cart", {})
+
+    def says_stock(el: HtmlElement) -> bool:
+        if el.tag in ("button", "input") and el.get("disabled") is not None:
+            return buy_words(el, vocab)
+        own = (el.text or "").strip()
+        if el.tag in _CONTROLS or any(a.tag in _CONTROLS for a in el.iterancestors()):
+            return False    # a filter ("In stock only") is a control, not a statement
+        return 2 < len(own) <= 40 and any(c.isalpha() for c in own) and \
+            parse_availability(own, phrases) in ("in_stock", "out_of_stock")
+
+    return _near_title(page, says_stock)
+
+
+_CONTROLS = frozenset({"button", "a", "label", "option", "select", "input"})
+
+
+def _near_title(page: PageView, shows: Callable[[HtmlElement], bool]) -> bool:
+    """An element that ``shows`` something close to the page's single h1 (up to five
+    levels up), outside every product list, card and page section."""
     anchor = _title_heading(page)
     if anchor is None:
         return False
@@ -273,10 +343,15 @@ def _money_near_title(page: PageView) -> bool:
         if node is None or node.tag == "body":
             return False
         for el in node.iter():
-            if (isinstance(el.tag, str) and el not in inside and el.text
-                    and MONEY_RE.search(el.text) and not _in_card(el, node, _title_text(page))):
+            if (isinstance(el.tag, str) and el not in inside and shows(el)
+                    and not _in_card(el, node, _title_text(page))):
                 return True
     return False
+
+
+def _shows_money(el: HtmlElement) -> bool:
+    """A money text in the element's own text, or split over its inline children."""
+    return bool(el.text and MONEY_RE.search(el.text)) or split_money(el) is not None
 
 
 def priced(lexicon: Lexicon) -> bool:
@@ -323,19 +398,28 @@ def _classify_products(page: PageView) -> PageKind:
     main_items = len(main) if main else 0
     h1 = page.body.xpath("//h1")
     money_nodes = sum(1 for el in page.body.iter() if isinstance(el.tag, str)
-                      and el.text and MONEY_RE.search(el.text))
+                      and _shows_money(el))
     # a buy button outside every product card is this page's own: a strong sign
     buy = can_buy(page)
     cart = 2.0 if buy else _signal_hits(page, "add_to_cart")
+    described, named = page.described
     detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
-    strong = product is not None or buy
+    strong = described or buy
     if _money_near_title(page):
-        # priced beside its title and sold right there: related lists do not outweigh it
+        # priced beside its title and sold right there: related lists do not outweigh it,
+        # unless the page counts or sorts results
+        if buy and _list_hits(page) < 0.6:
+            return "detail"
         detail_score += 4.0 if buy else 1.5
         strong = True
-    if any("product" in kind for kind in opengraph_types(page.tree)):
+    if described and product is None:
         detail_score += 1.5
+    if not strong and _list_hits(page) < 0.6 and _stock_near_title(page):
+        detail_score += 2.5     # no price, but the product's stock is stated beside its title
         strong = True
+    heading = _title_heading(page) if named else None
+    if heading is not None and density.similarity(text_of(heading), named) >= 0.8:
+        return "detail"     # the heading names the one product the data describes
     list_score = 0.0
     noisy = False
     if main is not None:
