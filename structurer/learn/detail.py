@@ -31,6 +31,7 @@ from structurer.learn.markup import (
     learn_breadcrumb,
     learn_buy_control,
     learn_rating,
+    learn_review_count,
     scoped_candidates,
 )
 from structurer.learn.slots import Slot, collect_slots, label_slots
@@ -309,6 +310,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
         if stars is not None:
             rules[rating] = stars
+    count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
+                  and "aggregateRating.reviewCount" in f.structured), None)
+    if rating in rules and count and count not in rules:
+        beside = learn_review_count(pages, rules[rating], scope)
+        if beside is not None:
+            rules[count] = beside
     crumb = calibrate_breadcrumb(learn_breadcrumb(pages, lexicon, categories or []), pages,
                                  categories or [], lexicon.thresholds)
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)

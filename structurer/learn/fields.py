@@ -30,6 +30,8 @@ from structurer.page.match import (
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
 _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
+#: a rating written on its scale: "3,5 / 5", "4.1/5" (the scale is the evidence)
+_SCALE_RE = re.compile(r"^\D{0,12}(?<![\d.,])[0-5](?:[.,]\d{1,2})?\s*/\s*5(?:[.,]0+)?\D{0,12}$")
 _DATE_RE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 _RANGE_RE = re.compile(r"\d\s*(?:\S{0,4}\s*)?[-–—]\s*\S{0,4}\s*\d")
 _STRIKE_TAGS = frozenset({"del", "s", "strike"})
@@ -230,6 +232,9 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
     else:
         lex, why_lex = lexicon_match(example, spec, lexicon, lexicon.partial_ratio(name))
         lab, why_lab = label_match(example, spec)
+    if spec.kind == "rating" and lab < 0.6 and sum(
+            _SCALE_RE.match(values[i] or "") is not None for i in present) >= 0.8 * len(present):
+        lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5')"
     prior, struck, shape = _shape_prior(spec, slot, view, values, present)
     evidence = [w for w in (why_lex, why_lab) if w] + shape
     if spec.kind == "money":
@@ -285,6 +290,19 @@ def _inside(part: str | None, whole: str | None) -> bool:
     return bool(part and whole) and _norm_value(part or "") in _norm_value(whole or "")
 
 
+_AMOUNT_GOES_ON = re.compile(r"^(?:[.,'\u00a0\u202f]?\d|\s?[.,]\s?\d)")
+
+
+def _cuts_amount(part: str | None, whole: str | None) -> bool:
+    """Whether ``part`` stops inside an amount of ``whole``: "€ 50" of "€ 50,95" (cents
+    in a ``<sup>``) is a piece of the price, not a more specific value."""
+    if not part or not whole:
+        return False
+    p, w = _norm_value(part), _norm_value(whole)
+    at = w.find(p)
+    return at >= 0 and _AMOUNT_GOES_ON.match(w[at + len(p):]) is not None
+
+
 def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
     """Put first a close runner-up whose values sit inside the leader's in most records:
     the leader is a container ("Acme / 2008 / Paperback"), the runner-up the value."""
@@ -301,6 +319,8 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
         if len(set(filter(None, values))) <= 1 < sum(1 for v in values if v):
             continue   # the same text everywhere ("by", "Price:") is a label, not the value
         pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
+        if any(_cuts_amount(v, w) for v, w in pairs):
+            continue   # a piece of an amount ("€ 50" of "€ 50,95"), not the value
         strict = sum(_inside(v, w) and _norm_value(v) != _norm_value(w) for v, w in pairs)
         if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
                 pairs) >= 0.8 * sum(1 for w in lead_values if w):

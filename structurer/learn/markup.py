@@ -8,13 +8,14 @@ None. Split from the detail learner so each stays readable in one sitting.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.lexicon import Lexicon
-from structurer.page.dom import text_of
+from structurer.page.dom import MONEY_RE, text_of
 from structurer.page.match import lexicon_match
 from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
@@ -98,6 +99,52 @@ def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
             return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
                              evidence=["a rating in the markup (class, width or attribute) "
                                        "where the field's words point"])
+    return None
+
+
+#: a count of reviews as shops write it: "(264)", "469 отзывов", "12 reviews", "1,200"
+_COUNT_RE = re.compile(r"^\(?\s*(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)\s*\)?(?:\s*[^\d\s][^\d]{0,24})?$")
+
+
+def _count_beside(rating: HtmlElement) -> HtmlElement | None:
+    """The element right after the rating (or after its parent or grandparent) holding
+    only a count: where shops put the number of reviews the rating averages."""
+    node: HtmlElement | None = rating
+    for _ in range(3):
+        if node is None:
+            return None
+        nxt = node.getnext()
+        while nxt is not None and not isinstance(nxt.tag, str):
+            nxt = nxt.getnext()
+        if nxt is not None:
+            text = text_of(nxt)
+            if text and _COUNT_RE.match(text) and not MONEY_RE.search(text):
+                return nxt
+            return None
+        node = node.getparent()
+    return None
+
+
+def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
+                       scope: str | None) -> FieldRule | None:
+    """The review count where no word names it: the count right after each page's rating
+    element (:func:`_count_beside`), on half the pages or more, varying across pages and
+    found by one XPath that selects nothing where there is none."""
+    if not rating.xpath:
+        return None
+    found: list[HtmlElement | None] = []
+    for page in pages:
+        got = [n if isinstance(n, HtmlElement) else getattr(n, "getparent", lambda: None)()
+               for n in xpaths.evaluate(rating.xpath, page.tree)[:1]]
+        found.append(_count_beside(got[0]) if got and got[0] is not None else None)
+    present = [el for el in found if el is not None]
+    if len(present) < max(2, 0.5 * len(pages)) or len({text_of(el) for el in present}) < 2:
+        return None
+    for xpath in scoped_candidates(present[0], scope):
+        if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
+            return FieldRule(xpath=xpath, kind="integer", confidence=0.75,
+                             samples=[text_of(el) for el in present[:3]],
+                             evidence=["a count right after the rating (its reviews)"])
     return None
 
 

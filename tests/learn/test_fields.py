@@ -47,3 +47,48 @@ def test_common_prefix_becomes_a_post_step() -> None:
         r"regex:^by[\s:：]*(.+)$"]
     assert common_prefix_post(["Acme", "Borealis", "Cinder"]) == []
     assert common_prefix_post(["Kestrel A", "Kestrel B"]) == []   # too few to tell
+
+
+def test_cents_in_sup_stay_part_of_the_price() -> None:
+    """``€ 50<span>,</span><sup>95</sup>``: the element's own first text ("€ 50") is not a
+    more specific value than its whole text ("€ 50,95"), it cuts the amount short."""
+    prices = [("50", "95"), ("352", "50"), ("412", "00"), ("34", "99")]
+
+    def page(i: int, whole: str, cents: str) -> PageView:
+        html = (f"<html><head><title>Lamp {i} | Shop</title></head><body><div class='product'>"
+                f"<h1>Lamp {i}</h1><div class='box'><p class='price'>€ {whole}"
+                f"<span class='sr-only'>,</span><sup>{cents}</sup></p></div>"
+                f"<p class='note'>Ships in {i + 2} days</p></div></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    learned = learn_detail([page(i, *p) for i, p in enumerate(prices)], LEX)
+    assert learned.fields["price"].samples[:2] == ["€ 50,95", "€ 352,50"]
+    assert "text()" not in (learned.fields["price"].xpath or "")
+
+
+def _rated_page(i: int, rating: str, reviews: int) -> PageView:
+    """A product page whose rating is only a text on a scale ("3,5 / 5"), with no class or
+    label naming it, and the review count in the element beside it."""
+    html = (f"<html><head><title>Kettle {i} | Shop</title></head><body><div class='a1'>"
+            f"<h1 class='b2'>Kettle {i}</h1><div class='c3 d4'><span>{rating} / 5</span> "
+            f"<span class='e5'>{reviews} отзывов</span></div>"
+            f"<p class='price'>{100 + i},00 ₽</p></div></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_rating_read_from_a_text_on_a_five_point_scale() -> None:
+    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 120)]
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    rule = learned.fields["rating"]
+    assert rule.samples[:2] == ["3,5 / 5", "4,1 / 5"]
+    assert "a rating on a scale of 5" in " ".join(rule.evidence)
+
+
+def test_review_count_beside_the_rating() -> None:
+    """No word names the count ("469 отзывов" in a class-less span): the integer right
+    after the learned rating is the review count."""
+    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 1200)]
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    rule = learned.fields["review_count"]
+    assert rule.samples[:2] == ["469 отзывов", "12 отзывов"]
+    assert rule.kind == "integer"
