@@ -23,7 +23,7 @@ from structurer.learn.fields import (
     agreement,
     assign,
     common_prefix_post,
-    money_order,
+    order_money,
     rank_fields,
 )
 from structurer.learn.layouts import distinguishing_condition
@@ -278,9 +278,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     hints = _hints(pages, fields, list_hints)
     ranked = rank_fields(slots, lexicon, "detail", fields, hints, [p.titles for p in pages])
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
-    if "price" in choices and "original_price" in choices and not money_order(
-            choices["price"][0], choices["original_price"][0]):
-        del choices["original_price"]
+    order_money(choices)
     rules: dict[str, FieldRule] = {}
     notes: list[str] = []
     anchors = _anchors(pages, choices, lexicon)

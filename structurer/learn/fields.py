@@ -20,7 +20,7 @@ from lxml.html import HtmlElement
 from structurer.kinds import parse_money
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, NUMBER_RE, norm_space
+from structurer.page.dom import MONEY_RE, norm_space
 from structurer.page.match import (
     label_match,
     label_text_match,
@@ -237,6 +237,11 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5')"
     prior, struck, shape = _shape_prior(spec, slot, view, values, present)
     evidence = [w for w in (why_lex, why_lab) if w] + shape
+    if spec.kind == "money" and not spec.struck and lex and any(
+            lexicon_match(example, other, lexicon, 0.0, depth=0)[0] >= 0.5
+            for other in lexicon.fields.values() if other.kind == "money" and other.struck):
+        prior -= 0.4   # "old-price", "was-price": the word for the price is qualified
+        evidence.append("its markup names the price before a discount")
     if spec.kind == "money":
         extras = lexicon.signals.get("not_price", {})
         said = [phrase_in(values[i] or "", extras) for i in present]
@@ -375,14 +380,6 @@ def _same_values(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
     return bool(pairs) and sum(x == y for x, y in pairs) >= 0.8 * len(pairs)
 
 
-def _amount(text: str) -> float | None:
-    """The number of the first money value in ``text`` (thousands separators dropped)."""
-    match = MONEY_RE.search(text)
-    digits = NUMBER_RE.findall((match.group(0) if match else text).replace(",", "")
-                               .replace("\u00a0", "").replace(" ", ""))
-    return float(digits[0]) if digits else None
-
-
 def money_order(price: FieldChoice, original: FieldChoice) -> bool:
     """False only when the 'original' slot clearly holds the smaller amount wherever both
     are present (the two were swapped); equal amounts prove nothing."""
@@ -391,9 +388,27 @@ def money_order(price: FieldChoice, original: FieldChoice) -> bool:
     for a, b in zip(price.slot.values(price.view), original.slot.values(original.view),
                     strict=True):
         if a and b:
-            na, nb = _amount(a), _amount(b)
+            na, nb = parse_money(a).amount, parse_money(b).amount
             if na is not None and nb is not None and na != nb:
                 both += 1
                 smaller += nb < na
     return both == 0 or smaller / both < 0.8
+
+
+def order_money(choices: dict[str, tuple[FieldChoice, FieldChoice | None]]) -> None:
+    """Where the 'original' price holds the smaller amount (:func:`money_order`), the two
+    were swapped (a class "old-price" read as the price): swap them back when the
+    'original' slot is shown at least as often (the price is on every record), else drop
+    the original price."""
+    if "price" not in choices or "original_price" not in choices:
+        return
+    (price, p_runner), (original, o_runner) = choices["price"], choices["original_price"]
+    if money_order(price, original):
+        return
+    def shown(c: FieldChoice) -> int:
+        return sum(1 for v in c.slot.values(c.view) if v)
+    if shown(original) >= shown(price):
+        choices["price"], choices["original_price"] = (original, p_runner), (price, o_runner)
+    else:
+        del choices["original_price"]
 

@@ -23,7 +23,7 @@ from structurer.learn.fields import (
     FieldChoice,
     assign,
     common_prefix_post,
-    money_order,
+    order_money,
     rank_fields,
     valid,
 )
@@ -344,11 +344,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     ranked = rank_fields(slots, lexicon, "list",
                          {k: v for k, v in fields.items() if v.kind != "url"})
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
-    if "price" in choices and "original_price" in choices and not money_order(
-            choices["price"][0], choices["original_price"][0]):
-        choices["price"], choices["original_price"] = (
-            (choices["original_price"][0], choices["price"][1]),
-            (choices["price"][0], choices["original_price"][1]))
+    order_money(choices)
     rules = field_rules(choices, records, lexicon)
     _whole_names(rules, choices, slots, records, lexicon)
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)

@@ -92,3 +92,22 @@ def test_review_count_beside_the_rating() -> None:
     rule = learned.fields["review_count"]
     assert rule.samples[:2] == ["469 отзывов", "12 отзывов"]
     assert rule.kind == "integer"
+
+
+def test_an_old_price_class_does_not_make_the_price() -> None:
+    """No class on the price, "old-price" on the old one (sale products only), amounts
+    written "1.161,95 €": the old price is never the price, even where its class holds
+    the word "price"."""
+    rows = [("761,00 €", "1.161,95 €"), ("109,50 €", None), ("7,25 €", "9,62 €"),
+            ("1.024,99 €", None), ("238,50 €", "301,00 €")]
+
+    def page(i: int, price: str, old: str | None) -> PageView:
+        was = f"<span class='old-price'>{old}</span>" if old else ""
+        html = (f"<html><head><title>Book {i} | Shop</title></head><body><main><div>"
+                f"<h1>Book {i}</h1><div><span>{price}</span>{was}</div>"
+                f"<p>Ships in {i + 2} days</p></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    fields = learn_detail([page(i, *r) for i, r in enumerate(rows)], LEX).fields
+    assert fields["price"].samples[:3] == ["761,00 €", "109,50 €", "7,25 €"]
+    assert "old-price" in (fields["original_price"].xpath or "")
