@@ -30,6 +30,7 @@ from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.markup import (
     learn_breadcrumb,
     learn_buy_control,
+    learn_link_field,
     learn_rating,
     learn_review_count,
     scoped_candidates,
@@ -308,6 +309,11 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
         if stars is not None:
             rules[rating] = stars
+    for name, spec in fields.items():
+        if name not in rules and spec.kind == "text" and not spec.title and not spec.required:
+            linked = learn_link_field(pages, lexicon, name, anchors, cards, scope)
+            if linked is not None:
+                rules[name] = linked
     count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
                   and "aggregateRating.reviewCount" in f.structured), None)
     if rating in rules and count and count not in rules:

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.lexicon import Lexicon
-from structurer.page.dom import MONEY_RE, text_of
+from structurer.page.dom import MONEY_RE, text_of, tokens
 from structurer.page.match import lexicon_match
 from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
@@ -145,6 +146,55 @@ def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
             return FieldRule(xpath=xpath, kind="integer", confidence=0.75,
                              samples=[text_of(el) for el in present[:3]],
                              evidence=["a count right after the rating (its reviews)"])
+    return None
+
+
+def _names_field(href: str | None, words: dict[str, float]) -> bool:
+    """Whether a link's path names the field: ``/brands/penrose`` for the brand."""
+    if not href:
+        return False
+    path = [t for part in urlsplit(href).path.lower().split("/")[:-1] for t in tokens(part)]
+    return any(t == w or (len(w) >= 4 and w in t) for t in path
+               for w, weight in words.items() if weight >= 8)
+
+
+def _link_value(link: HtmlElement) -> tuple[HtmlElement, str] | None:
+    """The node holding a link's short value: its text, else its image's alt."""
+    text = text_of(link)
+    if text:
+        return (link, text) if len(text) <= 60 else None
+    img = next(link.iter("img"), None)
+    alt = " ".join((img.get("alt") or img.get("title") or "").split()) if img is not None else ""
+    return (img, alt) if img is not None and alt and len(alt) <= 60 else None
+
+
+def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
+                     anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
+                     scope: str | None) -> FieldRule | None:
+    """A field shown only as a link to its own page (the brand as ``<a href="/brands/x">``,
+    its text or logo): the main region's first link whose path the field's words name, on
+    half the pages or more, with values varying and not the product's name, found by one
+    XPath on each page."""
+    spec = lexicon.fields[name]
+    found: list[tuple[HtmlElement, str] | None] = []
+    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
+        region = main_region(page, anchor, page_cards)
+        link = next((a for a in region.iter("a") if _names_field(a.get("href"), spec.words)),
+                    None)
+        value = _link_value(link) if link is not None else None
+        title = text_of(anchor) if anchor is not None else ""
+        found.append(value if value and value[1] not in title else None)
+    present = [f for f in found if f is not None]
+    if len(present) < max(2, 0.5 * len(pages)) or len({v for _, v in present}) < 2:
+        return None
+    ref = present[0][0]
+    view = "" if ref.tag == "a" else "/@alt" if ref.get("alt") else "/@title"
+    for xpath in scoped_candidates(ref, scope):
+        if all(_selects_first(xpath, page, f[0] if f else None)
+               for page, f in zip(pages, found, strict=True)):
+            return FieldRule(xpath=xpath + view, kind=spec.kind, confidence=0.75,
+                             samples=[v for _, v in present[:3]],
+                             evidence=[f"a link to the {name}'s own page ({xpath})"])
     return None
 
 

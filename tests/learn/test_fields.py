@@ -111,3 +111,22 @@ def test_an_old_price_class_does_not_make_the_price() -> None:
     fields = learn_detail([page(i, *r) for i, r in enumerate(rows)], LEX).fields
     assert fields["price"].samples[:3] == ["761,00 €", "109,50 €", "7,25 €"]
     assert "old-price" in (fields["original_price"].xpath or "")
+
+
+def test_brand_from_a_link_to_its_brand_page() -> None:
+    """The brand is only a link to the brand's page (``/brands/penrose``), as text or as a
+    logo whose alt names it: the link's address names the field."""
+    brands = ["Penrose", "Quill & Co", "Penrose", "Ashgrove"]
+
+    def page(i: int, brand: str, logo: bool) -> PageView:
+        slug = brand.lower().replace(" & ", "-")
+        inner = f"<img src='/img/{slug}.png' alt='{brand}'>" if logo else brand
+        html = (f"<html><head><title>Book {i} | Shop</title></head><body><main><div>"
+                f"<a href='/brands/{slug}'>{inner}</a><h1>Book {i}</h1>"
+                f"<p class='price'>£{i + 3}.50</p></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    for logo in (False, True):
+        rule = learn_detail([page(i, b, logo) for i, b in enumerate(brands)], LEX).fields["brand"]
+        assert rule.samples[:2] == ["Penrose", "Quill & Co"]
+        assert "brand's own page" in " ".join(rule.evidence)
