@@ -30,9 +30,7 @@ from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.markup import (
     learn_breadcrumb,
     learn_buy_control,
-    learn_link_field,
-    learn_rating,
-    learn_review_count,
+    markup_rules,
     scoped_candidates,
 )
 from structurer.learn.slots import Slot, collect_slots, label_slots
@@ -304,22 +302,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
         if control is not None:
             rules[stock] = control
-    rating = next((k for k, f in fields.items() if f.kind == "rating"), None)
-    if rating and rating not in rules:
-        stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
-        if stars is not None:
-            rules[rating] = stars
-    for name, spec in fields.items():
-        if name not in rules and spec.kind == "text" and not spec.title and not spec.required:
-            linked = learn_link_field(pages, lexicon, name, anchors, cards, scope)
-            if linked is not None:
-                rules[name] = linked
-    count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
-                  and "aggregateRating.reviewCount" in f.structured), None)
-    if rating in rules and count and count not in rules:
-        beside = learn_review_count(pages, rules[rating], scope)
-        if beside is not None:
-            rules[count] = beside
+    rules |= markup_rules(pages, lexicon, fields, rules, anchors, cards, scope)
     crumb = calibrate_breadcrumb(learn_breadcrumb(pages, lexicon, categories or []), pages,
                                  categories or [], lexicon.thresholds)
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)

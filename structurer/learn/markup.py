@@ -1,5 +1,7 @@
 """Detail fields read from markup rather than text: the page's own buy control
-(availability), star widgets (rating) and the breadcrumb trail.
+(availability), star widgets (rating), the count beside the rating (review count), a
+link to the field's own page (a brand), prose under the title block with no heading
+(description) and the breadcrumb trail.
 
 Input: detail :class:`PageView` objects, the lexicon, the anchors and main region
 :mod:`structurer.learn.detail` found. Output: one verified :class:`FieldRule` each, or
@@ -15,9 +17,9 @@ from urllib.parse import urlsplit
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
-from structurer.lexicon import Lexicon
+from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import MONEY_RE, text_of, tokens
-from structurer.page.match import lexicon_match
+from structurer.page.match import label_value, lexicon_match
 from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
@@ -74,6 +76,36 @@ def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
                 evidence=["the page's own add-to-cart control: enabled = in stock, "
                           "disabled or missing = out of stock"])
     return None
+
+
+def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, FieldSpec],
+                 rules: dict[str, FieldRule], anchors: Sequence[HtmlElement | None],
+                 cards: Sequence[list[HtmlElement]], scope: str | None) -> dict[str, FieldRule]:
+    """Rules for fields the text ranking left out, from markup: star ratings, the count
+    beside the rating, fields shown as a link to their own page, a bare description."""
+    out: dict[str, FieldRule] = {}
+    rating = next((k for k, f in fields.items() if f.kind == "rating"), None)
+    if rating and rating not in rules:
+        stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
+        if stars is not None:
+            out[rating] = stars
+    for name, spec in fields.items():
+        if name not in rules and spec.kind == "text" and not spec.title and not spec.required:
+            linked = learn_link_field(pages, lexicon, name, anchors, cards, scope)
+            if linked is not None:
+                out[name] = linked
+    if "description" in fields and "description" not in rules | out:
+        bare = learn_bare_description(pages, lexicon, "description", anchors, cards, scope)
+        if bare is not None:
+            out["description"] = bare
+    count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
+                  and "aggregateRating.reviewCount" in f.structured), None)
+    rated = (rules | out).get(rating or "")
+    if rated is not None and count and count not in rules:
+        beside = learn_review_count(pages, rated, scope)
+        if beside is not None:
+            out[count] = beside
+    return out
 
 
 def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
@@ -183,7 +215,7 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
                     None)
         value = _link_value(link) if link is not None else None
         title = text_of(anchor) if anchor is not None else ""
-        found.append(value if value and value[1] not in title else None)
+        found.append(value if value and value[1] != title else None)
     present = [f for f in found if f is not None]
     if len(present) < max(2, 0.5 * len(pages)) or len({v for _, v in present}) < 2:
         return None
@@ -195,6 +227,71 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
             return FieldRule(xpath=xpath + view, kind=spec.kind, confidence=0.75,
                              samples=[v for _, v in present[:3]],
                              evidence=[f"a link to the {name}'s own page ({xpath})"])
+    return None
+
+
+_PROSE = ("p", "ul", "ol")
+_NOT_PROSE = frozenset({"form", "a", "li", "table", "label", "button", "h1", "h2", "h3"})
+
+
+def _prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int) -> list[HtmlElement]:
+    """The paragraph (and the lists and paragraphs right after it) under the product's
+    title block: the first ``<p>`` after the heading, in a block holding the heading,
+    reading as a sentence (not a label pair, no amount of money), the run's text at least
+    ``min_text`` characters."""
+    holders = list(anchor.iterancestors())[:3]
+    after = False
+    for el in region.iter():
+        if el is anchor:
+            after = True
+        if not after or el.tag != "p" or el.getparent() not in holders:
+            continue
+        text = text_of(el)
+        if len(text.split()) < 4 or MONEY_RE.search(text) or label_value(el) is not None \
+                or any(n.tag in _NOT_PROSE for n in el.iter()):
+            continue
+        run = [el]
+        nxt = el.getnext()
+        while nxt is not None and nxt.tag in _PROSE and text_of(nxt):
+            run.append(nxt)
+            nxt = nxt.getnext()
+        if sum(len(text_of(n)) for n in run) >= min_text:
+            return run   # a short line ("In stock (28)") is not the description: go on
+    return []
+
+
+def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: str,
+                           anchors: Sequence[HtmlElement | None],
+                           cards: Sequence[list[HtmlElement]], scope: str | None
+                           ) -> FieldRule | None:
+    """A description with no heading, class or label: the prose run under the title block
+    (:func:`_prose_run`) on every page, its paragraph and lists joined, found by one XPath
+    (the first paragraph and the siblings after it) whose text varies across pages."""
+    runs = [_prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text)
+            if a is not None else [] for p, a, c in zip(pages, anchors, cards, strict=True)]
+    if not all(runs) or len(pages) < 2:
+        return None
+    texts = [" ".join(text_of(n) for n in run) for run in runs]
+    if len(set(texts)) < len(texts):
+        return None
+    tags = [n.tag for n in runs[0][1:]]
+    first = runs[0][0]
+    parent = first.getparent()
+    # the paragraph by what follows it (its list), or as its block's last one, before
+    # positions (a stock line or a form before it comes and goes with the stock)
+    shape = f"following-sibling::*[1][self::{tags[0]}]" if tags else "last()"
+    shaped = [f"{x}/{first.tag}[{shape}]"
+              for x in (scoped_candidates(parent, scope) if parent is not None else [])]
+    for xpath in shaped + scoped_candidates(first, scope):
+        full = " | ".join([xpath] + [f"{xpath}/following-sibling::*[{i}][self::{t}]"
+                                     for i, t in enumerate(tags, 1)])
+        if all(_selects_first(xpath, page, run[0]) and " ".join(
+                text_of(n) for n in xpaths.evaluate(full, page.tree)
+                if isinstance(n, HtmlElement)) == text
+               for page, run, text in zip(pages, runs, texts, strict=True)):
+            return FieldRule(xpath=full, kind=lexicon.fields[name].kind, post=["join"],
+                             confidence=0.7, samples=[t[:200] for t in texts[:3]],
+                             evidence=["prose under the product's title block, no heading"])
     return None
 
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from structurer.learn import xpaths
 from structurer.learn.detail import learn_detail
 from structurer.learn.fields import common_prefix_post
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
+from structurer.replay.records import value_spec
+from structurer.rules.model import FieldRule
+from structurer.values import Base, field_value
 
 LEX = load_lexicon()
 
@@ -13,6 +17,12 @@ PRODUCTS = [("Trail Shoe A1", "SK-1001", "Acme", "$59.00", "$80.00"),
             ("Rain Jacket B2", "SK-1002", "Borealis", "$120.50", None),
             ("Camp Stove C3", "SK-1003", "Cinder", "$35.25", "$49.99"),
             ("Head Lamp D4", "SK-1004", "Acme", "$19.95", None)]
+
+
+def extract_record(rule: FieldRule, page: PageView) -> object:
+    """What the crawl reads with ``rule`` on ``page``."""
+    return field_value(xpaths.evaluate(rule.xpath or "", page.tree), value_spec(rule),
+                       Base(page.url))
 
 
 def detail_page(name: str, sku: str, brand: str, price: str, old: str | None) -> PageView:
@@ -121,8 +131,8 @@ def test_brand_from_a_link_to_its_brand_page() -> None:
     def page(i: int, brand: str, logo: bool) -> PageView:
         slug = brand.lower().replace(" & ", "-")
         inner = f"<img src='/img/{slug}.png' alt='{brand}'>" if logo else brand
-        html = (f"<html><head><title>Book {i} | Shop</title></head><body><main><div>"
-                f"<a href='/brands/{slug}'>{inner}</a><h1>Book {i}</h1>"
+        html = (f"<html><head><title>{brand} Book {i} | Shop</title></head><body><main>"
+                f"<div><a href='/brands/{slug}'>{inner}</a><h1 class='title'>{brand} Book {i}</h1>"
                 f"<p class='price'>£{i + 3}.50</p></div></main></body></html>")
         return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
@@ -130,3 +140,27 @@ def test_brand_from_a_link_to_its_brand_page() -> None:
         rule = learn_detail([page(i, b, logo) for i, b in enumerate(brands)], LEX).fields["brand"]
         assert rule.samples[:2] == ["Penrose", "Quill & Co"]
         assert "brand's own page" in " ".join(rule.evidence)
+
+
+def test_a_bare_description_under_the_title_block() -> None:
+    """No heading, class or label: a paragraph and a bullet list right under the title
+    block are the description, read whole (paragraph and bullets joined)."""
+    def page(i: int) -> PageView:
+        stock = ("<p>In stock (28 left)</p><form action='/cart'><button>Add</button></form>"
+                 if i % 2 else "<p>Sold out</p><a href='#notify'>Notify me</a>")
+        html = (f"<html><head><title>Lamp {i} | Shop</title></head><body><main><div>"
+                f"<div><img src='/img/{i}.jpg' alt=''></div><div><h1>Lamp {i}</h1>"
+                f"<p class='price'>${i + 10}.50</p>{stock}"
+                f"<p>The Lamp {i} is made for everyday use.</p><ul><li>Built from brass "
+                f"number {i}, it is light and durable.</li><li>Backed by a {i + 2}-year "
+                f"warranty.</li></ul></div></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    pages = [page(i) for i in range(5)]
+    rule = learn_detail(pages, LEX).fields["description"]
+    assert "join" in rule.post
+    records = [extract_record(rule, p) for p in pages[:2]]
+    assert records == ["The Lamp 0 is made for everyday use. Built from brass number 0, it is "
+                       "light and durable. Backed by a 2-year warranty.",
+                       "The Lamp 1 is made for everyday use. Built from brass number 1, it is "
+                       "light and durable. Backed by a 3-year warranty."]
