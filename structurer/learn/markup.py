@@ -305,6 +305,24 @@ def _selects_first(xpath: str, page: PageView, want: HtmlElement | None) -> bool
     return (bool(got) and got[0] is want) if want is not None else not got
 
 
+def _unlinked_end(trail: HtmlElement, page: PageView, known: set[str]) -> str:
+    """The step to a separator trail's unlinked last crumb (``Home » Jackets »
+    <span>Rain</span>``) when it names a category, not the product: absent from the page's
+    title texts and headings, and one of the ``known`` categories the product was reached
+    through where those are known; "" for none."""
+    if trail.findall(".//li"):
+        return ""
+    last = next((c for c in reversed(trail) if isinstance(c.tag, str)), None)
+    text = text_of(last).lower() if last is not None else ""
+    if last is None or last.tag == "a" or last.findall(".//a") or not text or len(text) > 60:
+        return ""
+    named = {" ".join(part.split()) for t in page.titles for part in re.split(r"[|–—:]", t.lower())}
+    named |= {text_of(h).lower() for h in page.body.iter("h1")}
+    if text in named or (known and text not in {k.lower() for k in known}):
+        return ""   # the product's own name ends the trail
+    return "/*[last()][not(self::a)][normalize-space()]"
+
+
 def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
                      categories: Sequence[set[str]]) -> FieldRule | None:
     """The link trail naming the product's categories, top first."""
@@ -342,13 +360,17 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
             step += "[position() < last()]"
     else:
         step = "//a[not(@href='/')]" if home else "//a"
-    candidates = [x + step for x in xpaths.absolute_candidates(best[1])]
+    tail = _unlinked_end(best[1], ref_page, categories[0] if categories else set())
+    candidates = [(x, x + step + (f" | {x}{tail}" if tail else ""))
+                  for x in xpaths.absolute_candidates(best[1])]
     cases = []
     for page in pages:
         cases.append(page)
     chosen = None
     varied = len({frozenset(c) for c in categories if c}) > 1
-    for xpath in candidates:
+    for trail, xpath in candidates:
+        if any(len(xpaths.evaluate(trail, page.tree)) > 1 for page in cases):
+            continue   # a class the trail shares with another block: that block's links too
         ok = 0
         trails: set[tuple[str, ...]] = set()
         for page in cases:
