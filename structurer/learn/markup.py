@@ -307,9 +307,9 @@ def _selects_first(xpath: str, page: PageView, want: HtmlElement | None) -> bool
 
 def _unlinked_end(trail: HtmlElement, page: PageView, known: set[str]) -> str:
     """The step to a separator trail's unlinked last crumb (``Home » Jackets »
-    <span>Rain</span>``) when it names a category, not the product: absent from the page's
-    title texts and headings, and one of the ``known`` categories the product was reached
-    through where those are known; "" for none."""
+    <span>Rain</span>``) when it names a category (one of the ``known`` ones the product
+    was reached through), or at least not the product (not its heading or title);
+    "" for none."""
     if trail.findall(".//li"):
         return ""
     last = next((c for c in reversed(trail) if isinstance(c.tag, str)), None)
@@ -318,7 +318,9 @@ def _unlinked_end(trail: HtmlElement, page: PageView, known: set[str]) -> str:
         return ""
     named = {" ".join(part.split()) for t in page.titles for part in re.split(r"[|–—:]", t.lower())}
     named |= {text_of(h).lower() for h in page.body.iter("h1")}
-    if text in named or (known and text not in {k.lower() for k in known}):
+    if text not in {k.lower() for k in known} and any(
+            (n.startswith(text) and len(text) >= 0.6 * len(n))
+            or (text.startswith(n) and len(n) >= 0.6 * len(text)) for n in named if n):
         return ""   # the product's own name ends the trail
     return "/*[last()][not(self::a)][normalize-space()]"
 

@@ -163,15 +163,18 @@ def test_the_breadcrumb_is_the_trail_not_the_menu_beside_it() -> None:
     assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
 
 
-def test_a_trail_of_links_and_separators_ends_with_its_unlinked_category() -> None:
+@pytest.mark.parametrize("end", ["category", "product"])
+def test_a_trail_of_links_and_separators_ends_with_its_unlinked_category(end: str) -> None:
     """``Home » Jackets » <span>Rain</span>`` in a block whose class another block shares
     (the one holding a "Notify me" link on sold-out pages): the trail is the links and the
-    unlinked category at its end, from that block only."""
+    unlinked category at its end, from that block only — not an unlinked product name."""
     def view(i: int) -> PageView:
         top, leaf = CATEGORIES[i % 4]
         notify = "<a href='#notify'>Notify me</a>" if i % 2 else ""
+        last = (f"<span>{leaf}</span>" if end == "category" else
+                f"<a href='/c/{top.lower()}/{leaf.lower()}/'>{leaf}</a> » <span>{NAMES[i]}</span>")
         html = (f"<html><body><div class='w-full gap-2'><a href='/'>Start</a> » "
-                f"<a href='/c/{top.lower()}/'>{top}</a> » <span>{leaf}</span></div>"
+                f"<a href='/c/{top.lower()}/'>{top}</a> » {last}</div>"
                 f"<main><div class='product'><h1>{NAMES[i]}</h1><div class='w-full gap-2'>"
                 f"<span class='price'>{PRICES[i]}</span>{notify}</div></div></main>"
                 f"</body></html>")
