@@ -356,6 +356,17 @@ def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
     return out
 
 
+def money_post(spec: FieldSpec, values: Sequence[str | None]) -> list[str]:
+    """The ``money`` post step for an optional price (the old one) whose every sample
+    shows its currency: a value without one (a count its XPath reaches on a product not
+    on sale) is dropped, not read as an amount."""
+    present = [v for v in values if v]
+    if spec.kind != "money" or spec.required or not present or not all(
+            MONEY_RE.search(v) for v in present):
+        return []
+    return ["money"]
+
+
 def common_prefix_post(values: Sequence[str | None]) -> list[str]:
     """A post step dropping a constant label before every value ('by Acme', 'SKU: 123')."""
     present = [v for v in values if v]

@@ -23,6 +23,7 @@ from structurer.learn.fields import (
     FieldChoice,
     assign,
     common_prefix_post,
+    money_post,
     order_money,
     rank_fields,
     valid,
@@ -299,7 +300,8 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
                 runner_up = Candidate(xpath=rpath, confidence=_conf(runner.score),
                                       samples=runner.slot.samples(runner.view, 2))
         spec = lexicon.fields[name]
-        post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
+        post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else \
+            money_post(spec, best.slot.values(best.view))
         rules[name] = calibrate(FieldRule(
             xpath=path, kind=spec.kind, multiple=spec.multiple, confidence=_conf(best.score),
             post=post,

@@ -164,3 +164,21 @@ def test_a_bare_description_under_the_title_block() -> None:
                        "light and durable. Backed by a 2-year warranty.",
                        "The Lamp 1 is made for everyday use. Built from brass number 1, it is "
                        "light and durable. Backed by a 3-year warranty."]
+
+
+def test_an_old_price_reads_nothing_where_its_xpath_reaches_a_count() -> None:
+    """The old price shares its class with the review count ("165条评价"): the rule keeps
+    only texts showing an amount with its currency, so a product not on sale has none."""
+    def page(i: int, old: bool) -> PageView:
+        was = f"<span class='muted'>¥{i + 40}.50</span>" if old else ""
+        html = (f"<html><head><title>Cream {i} | Shop</title></head><body><main><div>"
+                f"<h1>Cream {i}</h1><div class='offer'><span class='price'>¥{i + 10}.00</span>"
+                f"<del>{was}</del></div><div class='muted'>{i * 7 + 3}条评价</div>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    rule = learn_detail([page(i, i % 2 == 0) for i in range(5)], LEX).fields["original_price"]
+    assert rule.post == ["money"]
+    loose = rule.model_copy(update={"xpath": "//*[contains(@class, 'muted')]"})
+    assert extract_record(loose, page(1, False)) is None     # "10条评价" is no old price
+    assert extract_record(loose, page(2, True)).amount == 42.5  # type: ignore[union-attr]
