@@ -337,7 +337,10 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
     listed = {m for r in ref_page.product_regions for rec in r.records for m in rec}
     for el in ref_page.body.iter("ol", "ul", "nav", "div", "p"):
         links = el.findall(".//a")
-        if not 2 <= len(links) <= 12 or el in listed:
+        # one link is a trail too where list items carry it (the parent linked, the
+        # category and the product not)
+        fewest = 1 if el.tag in ("ol", "ul") and len(el.findall("li")) >= 2 else 2
+        if not fewest <= len(links) <= 12 or el in listed:
             continue
         texts = [text_of(a) for a in links]
         if sum(len(t) for t in texts) > 200 or not all(texts):

@@ -184,3 +184,22 @@ def test_a_trail_of_links_and_separators_ends_with_its_unlinked_category(end: st
     rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
     assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
     assert record({"breadcrumb": rule}, view(3))["breadcrumb"] == list(CATEGORIES[3])
+
+
+def test_a_trail_with_one_link_is_a_breadcrumb() -> None:
+    """``<ol>`` items: the parent category linked, the category and the product not: one
+    link is enough for a trail of list items."""
+    def view(i: int) -> PageView:
+        top, leaf = CATEGORIES[i % 4]
+        html = (f"<html><body><ol class='crumbs'><li><a href='/c/{top.lower()}'>{top}</a></li>"
+                f"<li><span>{leaf}</span></li><li><span>{NAMES[i % 6]} {i}</span></li></ol>"
+                f"<main><div class='product'><h1>{NAMES[i % 6]} {i}</h1>"
+                f"<span class='price'>{PRICES[i % 6]}</span></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
+    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
+    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+    same = [view(4 * i + 1) for i in range(1, 5)]    # samples of one category, with its parent
+    rule = learn_detail(same, LEX, categories=[set(CATEGORIES[1])] * 4).fields["breadcrumb"]
+    assert rule.confidence >= 0.9, rule.evidence   # one trail here is no menu

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from structurer.learn import xpaths
 from structurer.learn.detail import learn_detail
 from structurer.learn.fields import common_prefix_post
@@ -182,3 +184,19 @@ def test_an_old_price_reads_nothing_where_its_xpath_reaches_a_count() -> None:
     loose = rule.model_copy(update={"xpath": "//*[contains(@class, 'muted')]"})
     assert extract_record(loose, page(1, False)) is None     # "10条评价" is no old price
     assert extract_record(loose, page(2, True)).amount == 42.5  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("label", ["Marca", "Marke", "Märke", "Бренд"])
+def test_brand_labels_of_many_languages(label: str) -> None:
+    rows = [("Lamp 1", "Köstlich"), ("Kettle 2", "Cuisson"), ("Pan 3", "Muskoka"),
+            ("Pot 4", "Cuisson")]
+
+    def page(i: int, name: str, brand: str) -> PageView:
+        html = (f"<html><head><title>{name} | Shop</title></head><body><main><div>"
+                f"<h1>{name}</h1><p class='price'>€{i + 5},00</p><table><tr><th>SKU</th>"
+                f"<td>A-{i}</td></tr><tr><th>{label}</th><td>{brand}</td></tr></table>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    rule = learn_detail([page(i, *r) for i, r in enumerate(rows)], LEX).fields["brand"]
+    assert rule.samples[:3] == ["Köstlich", "Cuisson", "Muskoka"]
