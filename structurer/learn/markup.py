@@ -98,6 +98,10 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
         bare = learn_bare_description(pages, lexicon, "description", anchors, cards, scope)
         if bare is not None:
             out["description"] = bare
+    elif "description" in rules:
+        longer = extend_prose(rules["description"], pages)
+        if longer is not None:
+            out["description"] = longer
     count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
                   and "aggregateRating.reviewCount" in f.structured), None)
     rated = (rules | out).get(rating or "")
@@ -293,6 +297,33 @@ def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: st
                              confidence=0.7, samples=[t[:200] for t in texts[:3]],
                              evidence=["prose under the product's title block, no heading"])
     return None
+
+
+def extend_prose(rule: FieldRule, pages: Sequence[PageView]) -> FieldRule | None:
+    """A description rule reading one paragraph that the same lists follow on every page
+    (``<p>…</p><ul><li>…</li></ul>``, no heading between): the lists are the
+    description's too, read joined to it. None where nothing is to add."""
+    if not rule.xpath or rule.post or "|" in rule.xpath:
+        return None
+    tags: list[str] | None = None
+    for page in pages:
+        got = [n for n in xpaths.evaluate(rule.xpath, page.tree) if isinstance(n, HtmlElement)]
+        if len(got) != 1 or got[0].tag != "p":
+            return None
+        run, nxt = [], got[0].getnext()
+        while nxt is not None and nxt.tag in ("ul", "ol") and text_of(nxt):
+            run.append(str(nxt.tag))
+            nxt = nxt.getnext()
+        if tags is not None and run != tags:
+            return None
+        tags = run
+    if not tags:
+        return None
+    full = " | ".join([rule.xpath] + [f"{rule.xpath}/following-sibling::*[{i}][self::{t}]"
+                                      for i, t in enumerate(tags, 1)])
+    return rule.model_copy(update={
+        "xpath": full, "post": ["join"],
+        "evidence": [*rule.evidence, "the lists right after the paragraph read with it"]})
 
 
 def _stars(raw: str | None) -> bool:

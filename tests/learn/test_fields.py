@@ -200,3 +200,23 @@ def test_brand_labels_of_many_languages(label: str) -> None:
 
     rule = learn_detail([page(i, *r) for i, r in enumerate(rows)], LEX).fields["brand"]
     assert rule.samples[:3] == ["Köstlich", "Cuisson", "Muskoka"]
+
+
+def test_a_description_paragraph_takes_the_list_right_after_it() -> None:
+    """``<p itemprop="description">`` followed by a bullet list, no heading between: the
+    description is both, joined."""
+    first = ["Made for everyday use.", "Every lamp is tested.", "Light and durable.",
+             "Designed with care."]
+
+    def page(i: int) -> PageView:
+        html = (f"<html><head><title>Lamp {i} | Shop</title></head><body><main><div>"
+                f"<h1>Lamp {i}</h1><p class='price'>${i + 10}.50</p>"
+                f"<p itemprop='description'>{first[i]}</p><ul>"
+                f"<li>Built from brass number {i}.</li><li>Backed by a warranty.</li></ul>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    pages = [page(i) for i in range(4)]
+    rule = learn_detail(pages, LEX).fields["description"]
+    assert extract_record(rule, pages[1]) == (
+        "Every lamp is tested. Built from brass number 1. Backed by a warranty.")
