@@ -342,18 +342,19 @@ def calibrate_breadcrumb(rule: FieldRule | None, pages: Sequence[PageView],
         return rule
     checked = right = 0
     trails: list[tuple[str, ...]] = []
-    listed: set[str] = set()
+    listed: set[frozenset[str]] = set()
     for page, names in zip(pages, categories, strict=False):
         crumbs, home = _crumbs(rule, page)
         trails.append(tuple(crumbs))
         wanted = {_norm(n) for n in names if n}
         if not wanted:
             continue
-        listed |= wanted
+        listed.add(frozenset(wanted))   # the category path's names: one product's
         checked += 1
         right += bool(crumbs) and not home and _norm(crumbs[-1]) in wanted
     if len(set(trails)) == 1 and len(listed) > 1:
-        right = 0     # one trail for products of several categories: a menu
+        right = 0     # one trail for products of several categories: a menu (pages of
+        #               one category, each naming its parent too, are not several)
     prior = min(rule.confidence, thresholds.unconfirmed_cap)
     if checked < 2:
         value, why = prior, "no category names to check the trail against"

@@ -23,14 +23,15 @@ from structurer.learn.fields import (
     agreement,
     assign,
     common_prefix_post,
-    money_order,
+    money_post,
+    order_money,
     rank_fields,
 )
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.markup import (
     learn_breadcrumb,
     learn_buy_control,
-    learn_rating,
+    markup_rules,
     scoped_candidates,
 )
 from structurer.learn.slots import Slot, collect_slots, label_slots
@@ -277,9 +278,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     hints = _hints(pages, fields, list_hints)
     ranked = rank_fields(slots, lexicon, "detail", fields, hints, [p.titles for p in pages])
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
-    if "price" in choices and "original_price" in choices and not money_order(
-            choices["price"][0], choices["original_price"][0]):
-        del choices["original_price"]
+    order_money(choices)
     rules: dict[str, FieldRule] = {}
     notes: list[str] = []
     anchors = _anchors(pages, choices, lexicon)
@@ -304,11 +303,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
         if control is not None:
             rules[stock] = control
-    rating = next((k for k, f in fields.items() if f.kind == "rating"), None)
-    if rating and rating not in rules:
-        stars = learn_rating(pages, lexicon, rating, anchors, cards, scope)
-        if stars is not None:
-            rules[rating] = stars
+    rules |= markup_rules(pages, lexicon, fields, rules, anchors, cards, scope)
     crumb = calibrate_breadcrumb(learn_breadcrumb(pages, lexicon, categories or []), pages,
                                  categories or [], lexicon.thresholds)
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
@@ -331,7 +326,8 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=runner.slot.samples(runner.view, 2))
     confidence = round(max(0.0, min(1.0, best.score)) * found[1], 2)
-    post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
+    post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else \
+        money_post(spec, best.slot.values(best.view))
     if best.slot.label is not None:
         post = label_rule(best.slot.label)[1]
     return FieldRule(xpath=found[0], kind=spec.kind, multiple=spec.multiple, post=post,

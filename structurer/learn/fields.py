@@ -20,7 +20,7 @@ from lxml.html import HtmlElement
 from structurer.kinds import parse_money
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, NUMBER_RE, norm_space
+from structurer.page.dom import MONEY_RE, norm_space
 from structurer.page.match import (
     label_match,
     label_text_match,
@@ -30,6 +30,8 @@ from structurer.page.match import (
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
 _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
+#: a rating written on its scale: "3,5 / 5", "4.1/5" (the scale is the evidence)
+_SCALE_RE = re.compile(r"^\D{0,12}(?<![\d.,])[0-5](?:[.,]\d{1,2})?\s*/\s*5(?:[.,]0+)?\D{0,12}$")
 _DATE_RE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 _RANGE_RE = re.compile(r"\d\s*(?:\S{0,4}\s*)?[-–—]\s*\S{0,4}\s*\d")
 _STRIKE_TAGS = frozenset({"del", "s", "strike"})
@@ -230,8 +232,16 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
     else:
         lex, why_lex = lexicon_match(example, spec, lexicon, lexicon.partial_ratio(name))
         lab, why_lab = label_match(example, spec)
+    if spec.kind == "rating" and lab < 0.6 and sum(
+            _SCALE_RE.match(values[i] or "") is not None for i in present) >= 0.8 * len(present):
+        lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5')"
     prior, struck, shape = _shape_prior(spec, slot, view, values, present)
     evidence = [w for w in (why_lex, why_lab) if w] + shape
+    if spec.kind == "money" and not spec.struck and lex and any(
+            lexicon_match(example, other, lexicon, 0.0, depth=0)[0] >= 0.5
+            for other in lexicon.fields.values() if other.kind == "money" and other.struck):
+        prior -= 0.4   # "old-price", "was-price": the word for the price is qualified
+        evidence.append("its markup names the price before a discount")
     if spec.kind == "money":
         extras = lexicon.signals.get("not_price", {})
         said = [phrase_in(values[i] or "", extras) for i in present]
@@ -285,6 +295,19 @@ def _inside(part: str | None, whole: str | None) -> bool:
     return bool(part and whole) and _norm_value(part or "") in _norm_value(whole or "")
 
 
+_AMOUNT_GOES_ON = re.compile(r"^(?:[.,'\u00a0\u202f]?\d|\s?[.,]\s?\d)")
+
+
+def _cuts_amount(part: str | None, whole: str | None) -> bool:
+    """Whether ``part`` stops inside an amount of ``whole``: "€ 50" of "€ 50,95" (cents
+    in a ``<sup>``) is a piece of the price, not a more specific value."""
+    if not part or not whole:
+        return False
+    p, w = _norm_value(part), _norm_value(whole)
+    at = w.find(p)
+    return at >= 0 and _AMOUNT_GOES_ON.match(w[at + len(p):]) is not None
+
+
 def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
     """Put first a close runner-up whose values sit inside the leader's in most records:
     the leader is a container ("Acme / 2008 / Paperback"), the runner-up the value."""
@@ -301,6 +324,8 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
         if len(set(filter(None, values))) <= 1 < sum(1 for v in values if v):
             continue   # the same text everywhere ("by", "Price:") is a label, not the value
         pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
+        if any(_cuts_amount(v, w) for v, w in pairs):
+            continue   # a piece of an amount ("€ 50" of "€ 50,95"), not the value
         strict = sum(_inside(v, w) and _norm_value(v) != _norm_value(w) for v, w in pairs)
         if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
                 pairs) >= 0.8 * sum(1 for w in lead_values if w):
@@ -331,6 +356,17 @@ def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
     return out
 
 
+def money_post(spec: FieldSpec, values: Sequence[str | None]) -> list[str]:
+    """The ``money`` post step for an optional price (the old one) whose every sample
+    shows its currency: a value without one (a count its XPath reaches on a product not
+    on sale) is dropped, not read as an amount."""
+    present = [v for v in values if v]
+    if spec.kind != "money" or spec.required or not present or not all(
+            MONEY_RE.search(v) for v in present):
+        return []
+    return ["money"]
+
+
 def common_prefix_post(values: Sequence[str | None]) -> list[str]:
     """A post step dropping a constant label before every value ('by Acme', 'SKU: 123')."""
     present = [v for v in values if v]
@@ -355,14 +391,6 @@ def _same_values(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
     return bool(pairs) and sum(x == y for x, y in pairs) >= 0.8 * len(pairs)
 
 
-def _amount(text: str) -> float | None:
-    """The number of the first money value in ``text`` (thousands separators dropped)."""
-    match = MONEY_RE.search(text)
-    digits = NUMBER_RE.findall((match.group(0) if match else text).replace(",", "")
-                               .replace("\u00a0", "").replace(" ", ""))
-    return float(digits[0]) if digits else None
-
-
 def money_order(price: FieldChoice, original: FieldChoice) -> bool:
     """False only when the 'original' slot clearly holds the smaller amount wherever both
     are present (the two were swapped); equal amounts prove nothing."""
@@ -371,9 +399,27 @@ def money_order(price: FieldChoice, original: FieldChoice) -> bool:
     for a, b in zip(price.slot.values(price.view), original.slot.values(original.view),
                     strict=True):
         if a and b:
-            na, nb = _amount(a), _amount(b)
+            na, nb = parse_money(a).amount, parse_money(b).amount
             if na is not None and nb is not None and na != nb:
                 both += 1
                 smaller += nb < na
     return both == 0 or smaller / both < 0.8
+
+
+def order_money(choices: dict[str, tuple[FieldChoice, FieldChoice | None]]) -> None:
+    """Where the 'original' price holds the smaller amount (:func:`money_order`), the two
+    were swapped (a class "old-price" read as the price): swap them back when the
+    'original' slot is shown at least as often (the price is on every record), else drop
+    the original price."""
+    if "price" not in choices or "original_price" not in choices:
+        return
+    (price, p_runner), (original, o_runner) = choices["price"], choices["original_price"]
+    if money_order(price, original):
+        return
+    def shown(c: FieldChoice) -> int:
+        return sum(1 for v in c.slot.values(c.view) if v)
+    if shown(original) >= shown(price):
+        choices["price"], choices["original_price"] = (original, p_runner), (price, o_runner)
+    else:
+        del choices["original_price"]
 

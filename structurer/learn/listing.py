@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
@@ -23,8 +23,10 @@ from structurer.learn.fields import (
     FieldChoice,
     assign,
     common_prefix_post,
-    money_order,
+    money_post,
+    order_money,
     rank_fields,
+    valid,
 )
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.listnames import full_name_rule
@@ -233,13 +235,19 @@ def _from_first(path: str, member: int) -> str:
     return sibling + path[1:] if path.startswith(".//") else f"{sibling}/{path[2:]}"
 
 
-def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str) -> str | None:
+def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
+                   invalid: Callable[[HtmlElement], bool] | None = None) -> str | None:
     """One XPath, relative to the record's first element, selecting the slot in each record
-    (in a later sibling of a record of several, through ``following-sibling``)."""
+    (in a later sibling of a record of several, through ``following-sibling``). With
+    ``invalid``, an XPath reaching, in a record without the slot, an element that cannot
+    be the field (a review count "(37)" where an item has no old price) loses for it."""
     cases: list[tuple[HtmlElement, list[HtmlElement]]] = []
+    absent: list[HtmlElement] = []
     ref: tuple[HtmlElement, HtmlElement, int] | None = None
     for rec, el in zip(records, slot.elements, strict=True):
         if el is None:
+            if rec:
+                absent.append(rec[0])
             continue
         index = next((i for i, m in enumerate(rec)
                       if m is el or any(a is m for a in el.iterancestors())), None)
@@ -251,17 +259,40 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str) -> s
     if ref is None:
         return None
     candidates = [_from_first(c, ref[2]) for c in xpaths.relative_candidates(ref[0], ref[1])]
-    best = xpaths.best_xpath(candidates, cases, first_only=True)
+    if invalid is None or not absent:
+        best = xpaths.best_xpath(candidates, cases, first_only=True)
+    else:
+        best = None
+        for xpath in candidates:
+            found = xpaths.best_xpath([xpath], cases, first_only=True)
+            if found is None or (best is not None and found[1] <= best[1] + 1e-9):
+                continue
+            wrong = sum(1 for item in absent if any(isinstance(n, HtmlElement) and invalid(n)
+                                                    for n in xpaths.evaluate(xpath, item)[:1]))
+            score = found[1] - wrong / (len(cases) + len(absent))
+            if best is None or score > best[1] + 1e-9:
+                best = (xpath, score)
+            if score >= 1.0:
+                break
     if best is None or best[1] < 0.9:
         return None
     return xpaths.for_view(best[0], view)
+
+
+def _misfit(name: str, lexicon: Lexicon) -> Callable[[HtmlElement], bool] | None:
+    """For fields whose values have a shape (money, counts, ratings): whether an element's
+    text cannot be one of them."""
+    spec = lexicon.fields[name]
+    if spec.kind not in ("money", "integer", "rating"):
+        return None
+    return lambda el: not valid(spec.kind, text_of(el), el, spec)
 
 
 def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
                 records: list[list[HtmlElement]], lexicon: Lexicon) -> dict[str, FieldRule]:
     rules: dict[str, FieldRule] = {}
     for name, (best, runner) in choices.items():
-        path = relative_xpath(best.slot, records, best.view)
+        path = relative_xpath(best.slot, records, best.view, _misfit(name, lexicon))
         if path is None:
             continue
         runner_up = None
@@ -271,7 +302,8 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
                 runner_up = Candidate(xpath=rpath, confidence=_conf(runner.score),
                                       samples=runner.slot.samples(runner.view, 2))
         spec = lexicon.fields[name]
-        post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else []
+        post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else \
+            money_post(spec, best.slot.values(best.view))
         rules[name] = calibrate(FieldRule(
             xpath=path, kind=spec.kind, multiple=spec.multiple, confidence=_conf(best.score),
             post=post,
@@ -317,11 +349,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     ranked = rank_fields(slots, lexicon, "list",
                          {k: v for k, v in fields.items() if v.kind != "url"})
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
-    if "price" in choices and "original_price" in choices and not money_order(
-            choices["price"][0], choices["original_price"][0]):
-        choices["price"], choices["original_price"] = (
-            (choices["original_price"][0], choices["price"][1]),
-            (choices["price"][0], choices["original_price"][1]))
+    order_money(choices)
     rules = field_rules(choices, records, lexicon)
     _whole_names(rules, choices, slots, records, lexicon)
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from time import thread_time
 from typing import TYPE_CHECKING, Any
 
+from structurer.page.dom import MONEY_RE
 from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
 from structurer.rules.model import FieldRule
 from structurer.structured import JsonLd
@@ -133,6 +134,9 @@ _SIMPLE: dict[str, Post] = {
     "last": lambda values, base: values[-1:],
     "join": lambda values, base: [" ".join(v.strip() for v in values)] if values else [],
     "absolute_url": _absolute,
+    # only texts showing an amount with its currency: where an old price is missing, the
+    # review count "(165)" its XPath reaches is no price
+    "money": lambda values, base: [v for v in values if MONEY_RE.search(v)],
 }
 _WITH_ARG: dict[str, Callable[[str], Post]] = {
     "regex": _regex,

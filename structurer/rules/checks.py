@@ -12,7 +12,8 @@ from urllib.parse import urlsplit
 
 from structurer.rules.regexes import check_regex
 
-_POST_OPS = {"strip", "lower", "upper", "first", "last", "join", "absolute_url", "collapse"}
+_POST_OPS = {"strip", "lower", "upper", "first", "last", "join", "absolute_url", "collapse",
+             "money"}
 _POST_ARG_OPS = {"regex", "remove", "split", "replace", "prefix", "suffix", "default"}
 
 

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from structurer.errors import RuleValidationError
-from structurer.learn.confidence import calibrate, confirm_lists, is_ambiguous
+from structurer.learn.confidence import calibrate, confidence, confirm_lists, is_ambiguous
 from structurer.learn.detail import learn_detail
 from structurer.learn.fields import FieldChoice
 from structurer.learn.slots import Slot
@@ -48,11 +48,16 @@ def test_a_price_structured_data_contradicts_is_not_confident() -> None:
 
 def test_a_price_missing_its_cents_is_not_confident() -> None:
     """The visible text splits the amount ("€ 352<sup>,50</sup>"): the element's own text
-    is 352 — the list page, read the same way, would agree with it."""
+    is 352 — the list page, read the same way, would agree with it. The ranking reads the
+    whole amount; a rule left reading the own text is doubted."""
     pages = [product_page(i, f"€ {10 + i}<sup>,50</sup>", None) for i in range(8)]
     price = learn_detail(pages, LEX).fields["price"]
-    assert price.samples[0] == "€ 10"            # the own text is chosen (0.86 before) ...
-    assert price.confidence <= 0.3 and "longer amount" in price.evidence[-1]   # ... but doubted
+    assert price.samples[0] == "€ 10,50"          # the own text "€ 10" was chosen before
+    own = [p.body.find(".//p") for p in pages]
+    slot = Slot("p.price", own, {"own": ["€ " + str(10 + i) for i in range(8)],
+                                 "text": [f"€ {10 + i},50" for i in range(8)]})
+    doubted, why = confidence(FieldChoice("price", slot, "own", 0.9), None, "money")
+    assert doubted <= 0.3 and "longer amount" in why
 
 
 def test_agreement_with_structured_data_earns_high_confidence() -> None:

@@ -161,3 +161,45 @@ def test_the_breadcrumb_is_the_trail_not_the_menu_beside_it() -> None:
     cats = [set(CATEGORIES[i % 4]) for i in range(4)]
     rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
     assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+
+
+@pytest.mark.parametrize("end", ["category", "product"])
+def test_a_trail_of_links_and_separators_ends_with_its_unlinked_category(end: str) -> None:
+    """``Home » Jackets » <span>Rain</span>`` in a block whose class another block shares
+    (the one holding a "Notify me" link on sold-out pages): the trail is the links and the
+    unlinked category at its end, from that block only — not an unlinked product name."""
+    def view(i: int) -> PageView:
+        top, leaf = CATEGORIES[i % 4]
+        notify = "<a href='#notify'>Notify me</a>" if i % 2 else ""
+        last = (f"<span>{leaf}</span>" if end == "category" else
+                f"<a href='/c/{top.lower()}/{leaf.lower()}/'>{leaf}</a> » <span>{NAMES[i]}</span>")
+        html = (f"<html><body><div class='w-full gap-2'><a href='/'>Start</a> » "
+                f"<a href='/c/{top.lower()}/'>{top}</a> » {last}</div>"
+                f"<main><div class='product'><h1>{NAMES[i]}</h1><div class='w-full gap-2'>"
+                f"<span class='price'>{PRICES[i]}</span>{notify}</div></div></main>"
+                f"</body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
+    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
+    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+    assert record({"breadcrumb": rule}, view(3))["breadcrumb"] == list(CATEGORIES[3])
+
+
+def test_a_trail_with_one_link_is_a_breadcrumb() -> None:
+    """``<ol>`` items: the parent category linked, the category and the product not: one
+    link is enough for a trail of list items."""
+    def view(i: int) -> PageView:
+        top, leaf = CATEGORIES[i % 4]
+        html = (f"<html><body><ol class='crumbs'><li><a href='/c/{top.lower()}'>{top}</a></li>"
+                f"<li><span>{leaf}</span></li><li><span>{NAMES[i % 6]} {i}</span></li></ol>"
+                f"<main><div class='product'><h1>{NAMES[i % 6]} {i}</h1>"
+                f"<span class='price'>{PRICES[i % 6]}</span></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
+    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
+    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+    same = [view(4 * i + 1) for i in range(1, 5)]    # samples of one category, with its parent
+    rule = learn_detail(same, LEX, categories=[set(CATEGORIES[1])] * 4).fields["breadcrumb"]
+    assert rule.confidence >= 0.9, rule.evidence   # one trail here is no menu

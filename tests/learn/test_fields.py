@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
+from structurer.learn import xpaths
 from structurer.learn.detail import learn_detail
 from structurer.learn.fields import common_prefix_post
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
+from structurer.replay.records import value_spec
+from structurer.rules.model import FieldRule
+from structurer.values import Base, field_value
 
 LEX = load_lexicon()
 
@@ -13,6 +19,12 @@ PRODUCTS = [("Trail Shoe A1", "SK-1001", "Acme", "$59.00", "$80.00"),
             ("Rain Jacket B2", "SK-1002", "Borealis", "$120.50", None),
             ("Camp Stove C3", "SK-1003", "Cinder", "$35.25", "$49.99"),
             ("Head Lamp D4", "SK-1004", "Acme", "$19.95", None)]
+
+
+def extract_record(rule: FieldRule, page: PageView) -> object:
+    """What the crawl reads with ``rule`` on ``page``."""
+    return field_value(xpaths.evaluate(rule.xpath or "", page.tree), value_spec(rule),
+                       Base(page.url))
 
 
 def detail_page(name: str, sku: str, brand: str, price: str, old: str | None) -> PageView:
@@ -47,3 +59,164 @@ def test_common_prefix_becomes_a_post_step() -> None:
         r"regex:^by[\s:：]*(.+)$"]
     assert common_prefix_post(["Acme", "Borealis", "Cinder"]) == []
     assert common_prefix_post(["Kestrel A", "Kestrel B"]) == []   # too few to tell
+
+
+def test_cents_in_sup_stay_part_of_the_price() -> None:
+    """``€ 50<span>,</span><sup>95</sup>``: the element's own first text ("€ 50") is not a
+    more specific value than its whole text ("€ 50,95"), it cuts the amount short."""
+    prices = [("50", "95"), ("352", "50"), ("412", "00"), ("34", "99")]
+
+    def page(i: int, whole: str, cents: str) -> PageView:
+        html = (f"<html><head><title>Lamp {i} | Shop</title></head><body><div class='product'>"
+                f"<h1>Lamp {i}</h1><div class='box'><p class='price'>€ {whole}"
+                f"<span class='sr-only'>,</span><sup>{cents}</sup></p></div>"
+                f"<p class='note'>Ships in {i + 2} days</p></div></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    learned = learn_detail([page(i, *p) for i, p in enumerate(prices)], LEX)
+    assert learned.fields["price"].samples[:2] == ["€ 50,95", "€ 352,50"]
+    assert "text()" not in (learned.fields["price"].xpath or "")
+
+
+def _rated_page(i: int, rating: str, reviews: int) -> PageView:
+    """A product page whose rating is only a text on a scale ("3,5 / 5"), with no class or
+    label naming it, and the review count in the element beside it."""
+    html = (f"<html><head><title>Kettle {i} | Shop</title></head><body><div class='a1'>"
+            f"<h1 class='b2'>Kettle {i}</h1><div class='c3 d4'><span>{rating} / 5</span> "
+            f"<span class='e5'>{reviews} отзывов</span></div>"
+            f"<p class='price'>{100 + i},00 ₽</p></div></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_rating_read_from_a_text_on_a_five_point_scale() -> None:
+    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 120)]
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    rule = learned.fields["rating"]
+    assert rule.samples[:2] == ["3,5 / 5", "4,1 / 5"]
+    assert "a rating on a scale of 5" in " ".join(rule.evidence)
+
+
+def test_review_count_beside_the_rating() -> None:
+    """No word names the count ("469 отзывов" in a class-less span): the integer right
+    after the learned rating is the review count."""
+    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 1200)]
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    rule = learned.fields["review_count"]
+    assert rule.samples[:2] == ["469 отзывов", "12 отзывов"]
+    assert rule.kind == "integer"
+
+
+def test_an_old_price_class_does_not_make_the_price() -> None:
+    """No class on the price, "old-price" on the old one (sale products only), amounts
+    written "1.161,95 €": the old price is never the price, even where its class holds
+    the word "price"."""
+    rows = [("761,00 €", "1.161,95 €"), ("109,50 €", None), ("7,25 €", "9,62 €"),
+            ("1.024,99 €", None), ("238,50 €", "301,00 €")]
+
+    def page(i: int, price: str, old: str | None) -> PageView:
+        was = f"<span class='old-price'>{old}</span>" if old else ""
+        html = (f"<html><head><title>Book {i} | Shop</title></head><body><main><div>"
+                f"<h1>Book {i}</h1><div><span>{price}</span>{was}</div>"
+                f"<p>Ships in {i + 2} days</p></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    fields = learn_detail([page(i, *r) for i, r in enumerate(rows)], LEX).fields
+    assert fields["price"].samples[:3] == ["761,00 €", "109,50 €", "7,25 €"]
+    assert "old-price" in (fields["original_price"].xpath or "")
+
+
+def test_brand_from_a_link_to_its_brand_page() -> None:
+    """The brand is only a link to the brand's page (``/brands/penrose``), as text or as a
+    logo whose alt names it: the link's address names the field."""
+    brands = ["Penrose", "Quill & Co", "Penrose", "Ashgrove"]
+
+    def page(i: int, brand: str, logo: bool) -> PageView:
+        slug = brand.lower().replace(" & ", "-")
+        inner = f"<img src='/img/{slug}.png' alt='{brand}'>" if logo else brand
+        html = (f"<html><head><title>{brand} Book {i} | Shop</title></head><body><main>"
+                f"<div><a href='/brands/{slug}'>{inner}</a><h1 class='title'>{brand} Book {i}</h1>"
+                f"<p class='price'>£{i + 3}.50</p></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    for logo in (False, True):
+        rule = learn_detail([page(i, b, logo) for i, b in enumerate(brands)], LEX).fields["brand"]
+        assert rule.samples[:2] == ["Penrose", "Quill & Co"]
+        assert "brand's own page" in " ".join(rule.evidence)
+
+
+def test_a_bare_description_under_the_title_block() -> None:
+    """No heading, class or label: a paragraph and a bullet list right under the title
+    block are the description, read whole (paragraph and bullets joined)."""
+    def page(i: int) -> PageView:
+        stock = ("<p>In stock (28 left)</p><form action='/cart'><button>Add</button></form>"
+                 if i % 2 else "<p>Sold out</p><a href='#notify'>Notify me</a>")
+        html = (f"<html><head><title>Lamp {i} | Shop</title></head><body><main><div>"
+                f"<div><img src='/img/{i}.jpg' alt=''></div><div><h1>Lamp {i}</h1>"
+                f"<p class='price'>${i + 10}.50</p>{stock}"
+                f"<p>The Lamp {i} is made for everyday use.</p><ul><li>Built from brass "
+                f"number {i}, it is light and durable.</li><li>Backed by a {i + 2}-year "
+                f"warranty.</li></ul></div></div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    pages = [page(i) for i in range(5)]
+    rule = learn_detail(pages, LEX).fields["description"]
+    assert "join" in rule.post
+    records = [extract_record(rule, p) for p in pages[:2]]
+    assert records == ["The Lamp 0 is made for everyday use. Built from brass number 0, it is "
+                       "light and durable. Backed by a 2-year warranty.",
+                       "The Lamp 1 is made for everyday use. Built from brass number 1, it is "
+                       "light and durable. Backed by a 3-year warranty."]
+
+
+def test_an_old_price_reads_nothing_where_its_xpath_reaches_a_count() -> None:
+    """The old price shares its class with the review count ("165条评价"): the rule keeps
+    only texts showing an amount with its currency, so a product not on sale has none."""
+    def page(i: int, old: bool) -> PageView:
+        was = f"<span class='muted'>¥{i + 40}.50</span>" if old else ""
+        html = (f"<html><head><title>Cream {i} | Shop</title></head><body><main><div>"
+                f"<h1>Cream {i}</h1><div class='offer'><span class='price'>¥{i + 10}.00</span>"
+                f"<del>{was}</del></div><div class='muted'>{i * 7 + 3}条评价</div>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    rule = learn_detail([page(i, i % 2 == 0) for i in range(5)], LEX).fields["original_price"]
+    assert rule.post == ["money"]
+    loose = rule.model_copy(update={"xpath": "//*[contains(@class, 'muted')]"})
+    assert extract_record(loose, page(1, False)) is None     # "10条评价" is no old price
+    assert extract_record(loose, page(2, True)).amount == 42.5  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("label", ["Marca", "Marke", "Märke", "Бренд"])
+def test_brand_labels_of_many_languages(label: str) -> None:
+    rows = [("Lamp 1", "Köstlich"), ("Kettle 2", "Cuisson"), ("Pan 3", "Muskoka"),
+            ("Pot 4", "Cuisson")]
+
+    def page(i: int, name: str, brand: str) -> PageView:
+        html = (f"<html><head><title>{name} | Shop</title></head><body><main><div>"
+                f"<h1>{name}</h1><p class='price'>€{i + 5},00</p><table><tr><th>SKU</th>"
+                f"<td>A-{i}</td></tr><tr><th>{label}</th><td>{brand}</td></tr></table>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    rule = learn_detail([page(i, *r) for i, r in enumerate(rows)], LEX).fields["brand"]
+    assert rule.samples[:3] == ["Köstlich", "Cuisson", "Muskoka"]
+
+
+def test_a_description_paragraph_takes_the_list_right_after_it() -> None:
+    """``<p itemprop="description">`` followed by a bullet list, no heading between: the
+    description is both, joined."""
+    first = ["Made for everyday use.", "Every lamp is tested.", "Light and durable.",
+             "Designed with care."]
+
+    def page(i: int) -> PageView:
+        html = (f"<html><head><title>Lamp {i} | Shop</title></head><body><main><div>"
+                f"<h1>Lamp {i}</h1><p class='price'>${i + 10}.50</p>"
+                f"<p itemprop='description'>{first[i]}</p><ul>"
+                f"<li>Built from brass number {i}.</li><li>Backed by a warranty.</li></ul>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    pages = [page(i) for i in range(4)]
+    rule = learn_detail(pages, LEX).fields["description"]
+    assert extract_record(rule, pages[1]) == (
+        "Every lamp is tested. Built from brass number 1. Backed by a warranty.")

@@ -218,3 +218,32 @@ def test_the_detail_link_confidence_is_the_share_of_items_with_their_own_link() 
     shared = PageView.from_html(pages[1].url, lxml_html.tostring(html, encoding="unicode"), LEX)
     learned = learn_list([pages[0], shared], LEX)
     assert learned.fields["url"].confidence == 0.9, learned.fields["url"]
+
+
+def _sale_page(page: int) -> PageView:
+    """Cards sharing one utility class between the old price (on sale items only) and the
+    review count (on every item): "text-muted"."""
+    cards = []
+    for i in range(6):
+        n = page * 10 + i
+        old = f"<span class='text-muted'>Was ${n + 40}.50</span>" if i % 2 == 0 else ""
+        cards.append(
+            f"<div class='card'><a class='stretched-link' href='/p/{n}.html'>Lamp {n}</a>"
+            f"<div class='price-box'><span class='price'>${n}.50</span>{old}</div>"
+            f"<div class='rate'><span class='stars'></span>"
+            f"<span class='text-muted'>({n * 3 + 7})</span></div></div>")
+    html = f"<html><body><main><h1>Lamps</h1><div class='grid'>{''.join(cards)}</div></main></body></html>"
+    return PageView.from_html(f"http://shop.test/c/{page}", html, LEX)
+
+
+def test_an_optional_field_reads_nothing_on_items_without_it() -> None:
+    """The old price's XPath must not reach the review count "(37)" of an item not on sale:
+    an item without the field reads null, not another value in the same class."""
+    learned = learn_list([_sale_page(1), _sale_page(2)], LEX)
+    unseen = _sale_page(3)
+    old = learned.fields["original_price"].xpath or ""
+    got = []
+    for item in items_on(learned.item_xpath, unseen):
+        found = xpaths.evaluate(old, item)  # type: ignore[arg-type]
+        got.append(" ".join(found[0].text_content().split()) if found else None)  # type: ignore[union-attr]
+    assert got == ["Was $70.50", None, "Was $72.50", None, "Was $74.50", None]
