@@ -120,6 +120,9 @@ class Thresholds(Strict):
     render_content_ratio: float = Field(0.5, gt=0, le=1, description=(
         "a level whose rules find fewer than this share of what they find in the rendered "
         "pages (list items, detail fields) in the pages as fetched needs a browser"))
+    render_new_links: int = Field(6, ge=1, description=(
+        "a list page whose rendered DOM has at least this many links the page as fetched "
+        "lacks (a grid a script built) is analyzed as rendered, however alike the two"))
 
 
 #: Every threshold at its default: what pure functions use when given no lexicon.

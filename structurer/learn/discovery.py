@@ -22,7 +22,7 @@ from __future__ import annotations
 import logging
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urljoin, urlsplit
@@ -67,8 +67,10 @@ def _same_host(url: str, base: str) -> bool:
 class _Finder:
     """The candidates of each source and what is known of each URL."""
 
-    def __init__(self, ex: Explorer, entry: PageView) -> None:
+    def __init__(self, ex: Explorer, entry: PageView,
+                 further: Callable[[str], bool] | None = None) -> None:
         self.ex, self.entry = ex, entry
+        self.further = further or (lambda url: False)
         self.found: dict[SourceKind, list[str]] = {k: [] for k in (*_PAGE_SOURCES, "sitemap")}
         self.sitemaps: list[str] = []
         self.pages_with: Counter[str] = Counter()   # URL -> pages (or files) giving it
@@ -76,7 +78,7 @@ class _Finder:
     def add(self, kind: SourceKind, urls: Sequence[str]) -> None:
         have = self.found[kind]
         for url in dict.fromkeys(urls):
-            if _same_host(url, self.entry.url):
+            if _same_host(url, self.entry.url) and not self.further(url):
                 self.pages_with[url] += 1
                 if url not in have:
                     have.append(url)
@@ -85,16 +87,20 @@ class _Finder:
         """List pages fetched (not the entry, a product page with a related grid, or a
         further page of a list)."""
         return sorted(u for u, v in self.ex.views.items()
-                      if v.kind == "list" and u not in exclude and u != self.entry.url)
+                      if v.kind == "list" and u not in exclude and u != self.entry.url
+                      and not self.further(u))
 
 
 async def discover(ex: Explorer, entry: PageView, group: LinkGroup | None,
                    details: Sequence[PageView], breadcrumb: str | None,
-                   pages: Sequence[str], menu: str | None = None) -> Discovery:
+                   pages: Sequence[str], menu: str | None = None,
+                   further: Callable[[str], bool] | None = None) -> Discovery:
     """The category sources of the shop (see the module docstring); ``pages`` are the
-    URLs of further list pages (pagination), which no category pattern may match;
-    ``menu`` is the category level's link XPath (what it reaches needs no check)."""
-    f = _Finder(ex, entry)
+    URLs of further list pages (pagination), which no category pattern may match, and
+    ``further`` tells any such page by its URL (a page number in it: never a candidate
+    nor an example); ``menu`` is the category level's link XPath (what it reaches needs
+    no check)."""
+    f = _Finder(ex, entry, further)
     if group is not None:
         f.add("menu", group.urls)
     if menu is not None:

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urldefrag, urljoin
 
 from structurer.config import Settings
@@ -29,6 +30,7 @@ from structurer.errors import AnalysisError, FetchError, NoRepeatedBlock
 from structurer.fetch.base import Expand, Fetcher, Page
 from structurer.fetch.retry import RetryPolicy
 from structurer.fetch.scope import strip_userinfo
+from structurer.learn import xpaths
 from structurer.learn.assemble import (
     assemble_rules,
     category_level,
@@ -41,6 +43,7 @@ from structurer.learn.assemble import (
 from structurer.learn.categories import LinkGroup, link_groups, same_site, url_shape
 from structurer.learn.detail import Layouts, learn_layouts
 from structurer.learn.discovery import deeper_lists, discover
+from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.listing import ListLayouts, learn_list_layouts
 from structurer.learn.pagewalk import PagingPlan, learn_paging
 from structurer.learn.pagination import PaginationGuess
@@ -48,9 +51,11 @@ from structurer.learn.plan import ListSource, best_group, detail_picks, list_sou
 from structurer.learn.render import rule_counter
 from structurer.learn.sampling import RenderSampler
 from structurer.lexicon import Lexicon
+from structurer.page.catlinks import url_matches
 from structurer.page.dom import link_href
 from structurer.page.view import PageView
 from structurer.replay.extract import compile_rules
+from structurer.replay.pagination import compile_pagination, further_page
 from structurer.rules.model import CategoryLevel, Levels, SiteRules
 from structurer.schema import RenderMode
 
@@ -85,7 +90,8 @@ class Explorer:
         # (sitemaps, the URLs they list), read once by category discovery
         self.sitemaps: tuple[list[str], list[str]] | None = None
         self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
-                                     settings.render, lexicon.thresholds.render_content_ratio)
+                                     settings.render, lexicon.thresholds.render_content_ratio,
+                                     lexicon.thresholds.render_new_links)
 
     # ----- fetching --------------------------------------------------------------------
     def _keep(self, url: str, page: Page) -> PageView:
@@ -123,6 +129,17 @@ class Explorer:
             else:
                 self._keep(url, result)
         return [self.views[u] for u in urls if u in self.views]
+
+    async def again(self, urls: Sequence[str], level: str) -> list[PageView]:
+        """Pages seen already, taken again as ``level`` needs them now (rendered where
+        the sampler says so; fetched pages are cached, nothing counts twice)."""
+        out: list[PageView] = []
+        for url in urls:
+            try:
+                out.append(self._keep(url, await self.sampler.page(url, level, record=False)))
+            except FetchError:
+                continue
+        return out
 
     async def walk_view(self, url: str) -> PageView | None:
         """A page of a pagination walk, fetched like a list page (None: it failed)."""
@@ -322,6 +339,12 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
                          decision("list")),
         detail=detail_level(detail_layouts, decision("detail")))
     levels = await _discovered(ex, entry, group, levels, sample.pages, pagination)
+    again = await _category_lists(ex, entry, lists, layouts, levels)
+    if again is not None:
+        lists, layouts, pagination = again
+        levels = levels.model_copy(update={"list": list_levels(
+            layouts, lists, pagination, ex.lexicon.pagination, decision("list"))})
+        levels = await _discovered(ex, entry, group, levels, sample.pages, pagination)
     rules = assemble_rules(levels, site=site_of(entry.url), start_url=url, lexicon=ex.lexicon,
                            template_path=template_path, lists=lists, details=sample.pages,
                            session=ex.settings.session)
@@ -348,7 +371,9 @@ async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, le
                  None) if levels.detail else None
     pages = sorted(u for u in (pagination.next_urls if pagination else []) if u)
     menu = levels.category.link_xpath if levels.category else None
-    found = await discover(ex, entry, group, details, crumb, pages, menu)
+    paging = compile_pagination(levels.list.pagination if levels.list else None, "pagination")
+    found = await discover(ex, entry, group, details, crumb, pages, menu,
+                           lambda url: further_page(paging, url))
     ex.report.notes.extend(found.notes)
     if not found.sources:
         return levels
@@ -359,6 +384,34 @@ async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, le
     update = {"render": render, "url_patterns": found.patterns, "sources": found.sources}
     data = {**(category.model_dump() if category else {}), **update}
     return levels.model_copy(update={"category": CategoryLevel.model_validate(data)})
+
+
+async def _category_lists(ex: Explorer, entry: PageView, lists: list[PageView],
+                          layouts: ListLayouts, levels: Levels
+                          ) -> tuple[list[PageView], ListLayouts, PaginationGuess | None] | None:
+    """The list level learned again from the category pages discovery found, when it was
+    learned from the entry page alone (a home page's featured block: the categories were
+    reached only through product breadcrumbs, inline JSON or a sitemap); their render
+    mode is judged on them, and the entry's block stays as a variant where the category
+    pages' rules find nothing on it (its products lead to those breadcrumbs). None: the
+    list level stands."""
+    if levels.category is None or any(p.url != entry.url for p in lists):
+        return None
+    compiled = [re.compile(p) for p in levels.category.url_patterns]
+    found = [v for u, v in sorted(ex.views.items())
+             if v.kind == "list" and u != entry.url and url_matches(compiled, u)]
+    if not found:
+        return None
+    ex.sampler.restart("list")
+    found = [p for p in await ex.again([p.url for p in found], "list") if p.kind == "list"]
+    if not found:
+        return None
+    pages, learned, pagination = await _lists(ex, entry, found)
+    if not xpaths.evaluate(learned.main.item_xpath, entry.tree):
+        when = distinguishing_condition([entry], pages)
+        if when is not None:
+            learned = replace(learned, variants=[*learned.variants, (when, layouts.main, [])])
+    return pages, learned, pagination
 
 
 def _by_content(ex: Explorer, rules: SiteRules) -> SiteRules:

@@ -122,6 +122,15 @@ def render_similarity(raw: Html, rendered: Html) -> float:
     return similarity(structure_features(raw), structure_features(rendered))
 
 
+def added_links(raw: Html, rendered: Html) -> int:
+    """How many distinct links the rendered page has that the page as fetched lacks (a
+    product grid a script filled adds one per product; the shell around it none)."""
+    def hrefs(page: Html) -> set[str]:
+        return {href.strip() for a in _body(page).iter("a")
+                if (href := a.get("href")) and not href.strip().startswith(("#", "javascript:"))}
+    return len(hrefs(rendered) - hrefs(raw))
+
+
 def rule_counter(compiled: CompiledRules, level: str) -> Count:
     """How much of ``level`` the rules find on a page: list items, filled detail fields
     (the page URL aside) or category links."""

@@ -27,7 +27,13 @@ from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
 from structurer.fetch.base import Fetcher, Page
 from structurer.fetch.scope import HostScope, strip_userinfo
-from structurer.learn.render import Count, decide_level, override, render_similarity
+from structurer.learn.render import (
+    Count,
+    added_links,
+    decide_level,
+    override,
+    render_similarity,
+)
 from structurer.rules.model import RenderDecision
 from structurer.schema import RenderMode
 
@@ -41,11 +47,13 @@ class RenderSampler:
     """Raw and rendered fetching for one analysis run; closes its browser at the end."""
 
     def __init__(self, http: Fetcher, settings: Settings, threshold: float,
-                 option: RenderMode = RenderMode.AUTO, content_ratio: float = 0.5) -> None:
+                 option: RenderMode = RenderMode.AUTO, content_ratio: float = 0.5,
+                 new_links: int = 6) -> None:
         self.http = http
         self.settings = settings
         self.threshold = threshold
         self.content_ratio = content_ratio
+        self.new_links = new_links
         self.option = option
         self.decisions: dict[str, RenderDecision] = {}
         self.samples: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
@@ -138,7 +146,10 @@ class RenderSampler:
         """The page to analyze for ``level``: rendered where the level needs a browser.
 
         ``record=False`` for pages not known to belong to ``level`` (a category link may
-        lead to a department page or to a list): they are compared, not counted.
+        lead to a department page or to a list): they are compared, not counted. A list
+        page whose rendered DOM links many pages the fetched one does not (a grid built
+        by a script beside a server-rendered side list) is analyzed as rendered even when
+        the structures are alike: its main list is the one a visitor sees.
         """
         if self.option == RenderMode.STATIC:
             return await self.fetch_raw(url)
@@ -158,7 +169,16 @@ class RenderSampler:
             return raw
         similarity = (self._record(level, raw.url, raw, rendered) if record
                       else render_similarity(raw.text, rendered.text))
-        return rendered if similarity < self.threshold else raw
+        if similarity < self.threshold or (
+                level == "list" and added_links(raw.text, rendered.text) >= self.new_links):
+            return rendered
+        return raw
+
+    def restart(self, level: str) -> None:
+        """Forget ``level``'s samples and decision: it is judged again on other pages."""
+        if self.option == RenderMode.AUTO:
+            self.samples.pop(level, None)
+            self.decisions.pop(level, None)
 
     async def confirm(self, level: str, urls: list[str]) -> None:
         """Make sure ``level`` is decided from these pages (two of them, fetched both ways

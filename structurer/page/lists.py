@@ -172,8 +172,9 @@ def find_regions(root: HtmlElement, lexicon: Lexicon) -> list[Region]:
     for el in iter_elements(scope):
         if len(el) >= lexicon.thresholds.min_items:
             regions.extend(regions_under(el, lexicon))
+    unsold = unsold_phrases(lexicon)
     for region in regions:
-        region.features = region_features(region, lexicon, totals)
+        region.features = region_features(region, lexicon, totals, unsold)
         region.score = product_list_score(region.features)
     regions.sort(key=lambda r: r.score, reverse=True)
     return regions
@@ -207,12 +208,33 @@ def _phrase_hits(text: str, vocab: dict[str, float]) -> float:
     return max((w for p, w in vocab.items() if p in low), default=0.0)
 
 
-def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float]) -> dict[str, float]:
+def unsold_phrases(lexicon: Lexicon) -> tuple[str, ...]:
+    """The lexicon's phrases of a product that cannot be bought now (its availability
+    field's values other than in stock: sold out, pre-order), lower case."""
+    spec = lexicon.fields.get("availability")
+    values = spec.values if spec is not None else {}
+    return tuple(sorted({p.lower() for state, phrases in values.items() if state != "in_stock"
+                         for p in [state, *phrases] if len(p) >= 4}))
+
+
+def _unsold(record: list[HtmlElement], text: str, phrases: tuple[str, ...]) -> bool:
+    """A record saying its product cannot be bought now, by its text or a class token
+    ("Sold out", ``class="card is-soldout"``): such a card shows no price."""
+    low = text.lower()
+    classes = " ".join(el.get("class") or "" for m in record for el in m.iter()
+                       if isinstance(el.tag, str)).lower()
+    compact = "".join(ch for ch in classes if ch.isalnum() or ch == " ")
+    return any(p in low or (" " not in p and len(p) >= 5 and p in compact) for p in phrases)
+
+
+def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float],
+                    unsold: tuple[str, ...] = ()) -> dict[str, float]:
     n = len(region.records)
     texts = [" ".join(text_of(m) for m in rec) for rec in region.records]
     links = 0
     imgs = 0
     money = 0
+    offers = 0      # records with a price, or saying why they have none (sold out)
     hrefs: set[str] = set()
     nodes = 0
     for rec, text in zip(region.records, texts, strict=True):
@@ -224,6 +246,9 @@ def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float]) 
             imgs += 1
         if has_money(text):
             money += 1
+            offers += 1
+        elif unsold and _unsold(rec, text, unsold):
+            offers += 1
         nodes += sum(1 for m in rec for _ in m.iter())
     noise_vocab = lexicon.signals.get("noise", {})
     main_vocab = lexicon.signals.get("main_content", {})
@@ -242,6 +267,7 @@ def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float]) 
         "link_frac": links / n,
         "img_frac": imgs / n,
         "money_frac": money / n,
+        "offer_frac": offers / n,
         "distinct_links": min(len(hrefs) / n, 1.0),
         "text_share": sum(len(t) for t in texts) / totals["text"],
         "node_share": nodes / totals["nodes"],
@@ -266,8 +292,10 @@ def product_list_score(f: dict[str, float]) -> float:
 
 
 def is_product_region(f: dict[str, float]) -> bool:
-    """Records that sell something: most show a price, and a link or a picture."""
-    return f["money_frac"] >= 0.6 and (f["link_frac"] >= 0.7 or f["img_frac"] >= 0.5)
+    """Records that sell something: most show a price (or, sold out, say so instead;
+    some priced), and a link or a picture."""
+    offers = max(f["money_frac"], f.get("offer_frac", 0.0) if f["money_frac"] > 0 else 0.0)
+    return offers >= 0.6 and (f["link_frac"] >= 0.7 or f["img_frac"] >= 0.5)
 
 
 def link_region_score(f: dict[str, float]) -> float:

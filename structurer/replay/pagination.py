@@ -21,8 +21,8 @@ from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
 from structurer.rules.model import Pagination
 from structurer.values import Base, link_target
 
-__all__ = ["CompiledPagination", "compile_pagination", "first_link", "guesses", "label",
-           "next_url", "pattern_next"]
+__all__ = ["CompiledPagination", "compile_pagination", "first_link", "further_page", "guesses",
+           "label", "next_url", "pattern_next"]
 
 _LINKED: XPathFn = etree.XPath("//a[contains(@href, $needle)]/@href | "
                                "//link[contains(@href, $needle)]/@href")
@@ -139,3 +139,17 @@ def guesses(p: CompiledPagination | None) -> bool:
 def pattern_next(p: CompiledPagination, url: str) -> str:
     """The page after ``url`` by the pagination's URL pattern (analysis walks with it)."""
     return _pattern_next(p, url)[0]
+
+
+def further_page(p: CompiledPagination | None, url: str) -> bool:
+    """Is ``url`` a numbered page of a list by the pagination's URL pattern (its page
+    parameter set, or its path ending in the pattern's tail)? Such a URL is never a
+    category of its own."""
+    if p is None or p.pattern is None:
+        return False
+    url = url.split("#", 1)[0]
+    if p.param is not None:
+        found = p.param.search(url)
+        return bool(found and found[2])
+    assert p.suffix is not None
+    return p.suffix.search(urlsplit(url).path if p.pattern.startswith("/") else url) is not None

@@ -22,6 +22,7 @@ from structurer.fetch import HttpFetcher, Page
 from structurer.fetch.browser import BrowserFetcher
 from structurer.learn.render import (
     BITS,
+    added_links,
     decide_level,
     fingerprint,
     override,
@@ -255,3 +256,15 @@ def test_pages_whose_rules_find_as_much_raw_stay_static() -> None:
         got = decide_level([("http://shop.test/c/1", raw, JSON_FILLED)], THRESHOLD,
                            count=_card_counter(), min_pages=1)
         assert got.mode == mode
+
+
+def test_links_a_script_added_are_counted() -> None:
+    """A grid built in the browser beside a server-rendered side list: the rendered DOM
+    links products the page as fetched does not (the sampler then analyzes it rendered);
+    the shell's own links and anchors count for nothing."""
+    shell = ("<html><body><nav><a href='/'>Home</a><a href='#top'>Top</a></nav>"
+             "<aside><a href='/p/1'>Best 1</a><a href='/p/2'>Best 2</a></aside>"
+             "<main><div id='grid'>{}</div></main></body></html>")
+    grid = "".join(f"<div class='card'><a href='/p/{i}'>P {i}</a></div>" for i in range(2, 10))
+    assert added_links(shell.format(""), shell.format(grid)) == 7
+    assert added_links(shell.format(grid), shell.format(grid)) == 0

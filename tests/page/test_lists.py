@@ -155,3 +155,27 @@ def test_a_card_stepped_over_is_taken_back_when_like_other_members() -> None:
     assert len(best) == 1 and len(best[0]) == 11
     assert [i.get("class") for i in best[0].items].count("availability outofstock") == 1
     assert all(i.get("class") != "ad" for i in best[0].items)
+
+
+def _unpriced(i: int, state: str) -> str:
+    return (f'<li class="card {state}"><a href="/p/{i}"><img src="/i/{i}.jpg"></a>'
+            f'<h3><a href="/p/{i}">Product number {i}</a></h3>'
+            + ("<p>Nema na zalihi</p>" if not state else "") + "</li>")
+
+
+def test_sold_out_cards_without_a_price_still_make_a_product_list() -> None:
+    # half a category sold out, those cards show their stock state (text, or only a
+    # class) instead of a price: the page is still a list of products
+    for state in ("", "is-soldout"):
+        cards = "".join(card(i) if i % 2 else _unpriced(i, state) for i in range(12))
+        view = page(f"<main><h1>Science kits</h1><ul class='grid'>{cards}</ul></main>")
+        assert view.product_regions and len(view.product_regions[0]) == 12, state
+        assert view.kind == "list"
+
+
+def test_a_list_of_links_without_prices_is_no_product_list() -> None:
+    items = "".join(f'<li><a href="/blog/{i}"><img src="/i/{i}.jpg"></a>'
+                    f'<h3><a href="/blog/{i}">Unavailable post {i}</a></h3></li>'
+                    for i in range(12))
+    view = page(f"<main><ul>{items}</ul></main>")
+    assert not view.product_regions

@@ -8,7 +8,12 @@ import pytest
 from pydantic import ValidationError
 
 from structurer.clean import parse_html
-from structurer.replay.pagination import compile_pagination, next_url, pattern_next
+from structurer.replay.pagination import (
+    compile_pagination,
+    further_page,
+    next_url,
+    pattern_next,
+)
 from structurer.replay.xpaths import Clock
 from structurer.rules.model import Pagination
 from structurer.values import Base
@@ -31,6 +36,25 @@ def test_pattern_steps(pattern: str, first: int, step: int, url: str, want: str)
     compiled = compile_pagination(Pagination(method="pattern", url_pattern=pattern,
                                              first_page=first, step=step), "p")
     assert compiled is not None and pattern_next(compiled, url) == want
+
+
+@pytest.mark.parametrize(("pattern", "url", "want"), [
+    ("?page={page}", "http://s/collections/lips?page=3", True),
+    ("?page={page}", "http://s/collections/lips?sort=a&page=2#top", True),
+    ("?page={page}", "http://s/collections/lips", False),
+    ("?page={page}", "http://s/collections/lips?pages=3", False),
+    ("?start={page}", "http://s/c/x/?start=24", True),
+    ("/page/{page}/", "http://s/c/x/page/3/", True),
+    ("/page/{page}/", "http://s/c/page-turners/", False),
+    ("-{page}.html", "http://s/c/list-3.html", True),
+], ids=["query", "query-kept", "first", "other-param", "offset", "path", "path-no", "tail"])
+def test_a_numbered_page_of_a_list_is_told_by_its_url(pattern: str, url: str, want: bool
+                                                      ) -> None:
+    """Discovery never takes such a URL (a script pager's page list in inline JSON) for a
+    category of its own."""
+    compiled = compile_pagination(Pagination(method="pattern", url_pattern=pattern), "p")
+    assert further_page(compiled, url) is want
+    assert not further_page(None, url)
 
 
 def _next(rule: Pagination, items: int) -> str | None:
