@@ -9,6 +9,7 @@ hard-codes a field word.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -211,6 +212,118 @@ class PagingVocab(Strict):
         return self
 
 
+_CODE = re.compile(r"^[A-Z]{3}$")
+_STOCK = re.compile(r"^[a-z][a-z_]*$")
+
+
+def _phrases(value: list[str] | None) -> list[str] | None:
+    for i, phrase in enumerate(value or ()):
+        if not phrase.strip():
+            raise error_at([str(i)], "empty phrase")
+    return value
+
+
+class Vocabulary(Strict):
+    """Words of reading values and pages that are not a field's own: currencies, stock
+    phrases, breadcrumb and home labels, product counts, placeholder pictures, add-to-cart
+    buttons. A key a lexicon leaves out (None) takes the shipped ``ecommerce`` lexicon's
+    (:meth:`Lexicon.words`); analysis writes the keys that differ from it into the rule
+    file, so a crawl reads them with the rules alone."""
+
+    # ISO 4217 codes recognised in a price text ("12 CAD")
+    currency_codes: list[str] | None = None
+    # symbol or word -> ISO code ("$": USD, "zł": PLN); matched upper-cased
+    currency_symbols: dict[str, str] | None = None
+    # signs that name their currency anywhere in a price text, checked in this order
+    currency_signs: list[str] | None = None
+    # value -> phrases every availability field knows after its own (a field's `values`)
+    stock_phrases: dict[str, list[str]] | None = None
+    # a breadcrumb's first entry dropped ("Home", "首页"), and labels before it ("You are here:")
+    home_labels: list[str] | None = None
+    breadcrumb_labels: list[str] | None = None
+    # words after a number that counts a category's products ("Candles (34 products)")
+    product_count: list[str] | None = None
+    # parts of an image file name (`-`: a '-', a '_' or nothing) and folder names of
+    # lazy-loading stand-ins and "no image" pictures
+    placeholder_images: list[str] | None = None
+    placeholder_folders: list[str] | None = None
+    # attributes of an <img> holding a larger rendition than src (zoom, full size), best first
+    large_image_attributes: list[str] | None = None
+    # add-to-cart button texts ("…": up to 15 characters between words) and words of a
+    # button acting on several items ("Add selected to basket")
+    add_to_cart: list[str] | None = None
+    several_items: list[str] | None = None
+
+    @field_validator("currency_codes")
+    @classmethod
+    def _codes(cls, value: list[str] | None) -> list[str] | None:
+        for i, code in enumerate(value or ()):
+            if not _CODE.match(code):
+                raise error_at([str(i)], f"{code!r} is not an ISO 4217 code (3 capitals, "
+                                         "like 'EUR')")
+        return value
+
+    @field_validator("currency_symbols")
+    @classmethod
+    def _symbols(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        for symbol, code in (value or {}).items():
+            if not str(symbol).strip():
+                raise error_at([str(symbol)], "empty currency symbol")
+            if not _CODE.match(str(code)):
+                raise error_at([str(symbol)], f"currency symbol {symbol!r} names {code!r}, "
+                                              "not an ISO 4217 code (3 capitals, like 'EUR')")
+        return value
+
+    @field_validator("stock_phrases")
+    @classmethod
+    def _stock(cls, value: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+        for state, phrases in (value or {}).items():
+            if not _STOCK.match(str(state)):
+                raise error_at([str(state)], f"stock value {state!r} must be lower_snake_case "
+                                             "(like 'in_stock')")
+            for i, phrase in enumerate(phrases):
+                if not phrase.strip():
+                    raise error_at([str(state), str(i)], "empty phrase")
+        return value
+
+    @field_validator("currency_signs", "home_labels", "breadcrumb_labels", "product_count",
+                     "placeholder_images", "placeholder_folders", "add_to_cart",
+                     "several_items")
+    @classmethod
+    def _lists(cls, value: list[str] | None) -> list[str] | None:
+        return _phrases(value)
+
+    @field_validator("large_image_attributes")
+    @classmethod
+    def _attributes(cls, value: list[str] | None) -> list[str] | None:
+        for i, name in enumerate(value or ()):
+            if not _META_NAME.match(name):
+                raise error_at([str(i)], f"{name!r} is not an attribute name (like "
+                                         "'data-zoom-image')")
+        return value
+
+    @model_validator(mode="after")
+    def _signs_known(self) -> Vocabulary:
+        known = {s.upper() for s in self.currency_symbols or ()}
+        for i, sign in enumerate(self.currency_signs or ()):
+            if self.currency_symbols is not None and sign.upper() not in known:
+                raise error_at(["currency_signs", str(i)], f"currency sign {sign!r} is not a "
+                                                           "key of currency_symbols")
+        return self
+
+    def over(self, base: Vocabulary) -> Vocabulary:
+        """This vocabulary, with ``base``'s entry for every key it leaves out."""
+        mine = self.model_dump(exclude_none=True)
+        return base.model_copy(update=mine) if mine else base
+
+    def differing(self, base: Vocabulary) -> Vocabulary | None:
+        """Only the keys whose entries differ from ``base``'s (None: none differs)."""
+        theirs = base.model_dump()
+        changed = {k: v for k, v in self.model_dump(exclude_none=True).items()
+                   if v != theirs.get(k)}
+        return Vocabulary(**changed) if changed else None
+
+
 class Lexicon(Strict):
     """A whole matching template (``templates/*.yaml``)."""
 
@@ -224,6 +337,7 @@ class Lexicon(Strict):
         default_factory=lambda: dict(DEFAULT_LIST_STRUCTURES))
     signals: dict[str, dict[str, float]] = Field(default_factory=dict)
     pagination: PagingVocab = Field(default_factory=PagingVocab)
+    vocabulary: Vocabulary = Field(default_factory=Vocabulary)
     fields: dict[str, FieldSpec] = Field(min_length=1)
 
     @field_validator("name")
@@ -284,6 +398,10 @@ class Lexicon(Strict):
         """Field -> its OpenGraph meta names, for the fields meta tags can carry."""
         return {k: f.opengraph for k, f in self.fields.items() if f.opengraph}
 
+    def words(self) -> Vocabulary:
+        """The vocabulary in force: this lexicon's, the shipped one's where it says none."""
+        return self.vocabulary.over(shipped_vocabulary())
+
     def partial_ratio(self, field: str) -> float:
         spec = self.fields[field]
         if spec.partial_ratio is not None:
@@ -312,6 +430,13 @@ def resolve_template(name_or_path: str | Path) -> Path:
 def load_lexicon(name_or_path: str | Path = "ecommerce") -> Lexicon:
     """Load and validate a lexicon by shipped name or path; errors are one line."""
     return yamlio.load_model(Lexicon, resolve_template(name_or_path))
+
+
+@functools.cache
+def shipped_vocabulary() -> Vocabulary:
+    """The shipped ``ecommerce`` lexicon's vocabulary: what every key a lexicon (or a rule
+    file) leaves out means."""
+    return load_lexicon("ecommerce").vocabulary
 
 
 def dump_lexicon(lexicon: Lexicon) -> str:

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
+from structurer.lexicon import Vocabulary
 from structurer.rules.checks import DEFAULT_PORTS, check_post, split_host, url_host
 from structurer.rules.expressions import check_xpath
 from structurer.rules.regexes import check_regex
@@ -331,6 +332,9 @@ class RecordSpec(Strict):
     alone. Fields the rules have beyond these come after them."""
 
     columns: list[str] = Field(min_length=1)
+    # the words of reading values the lexicon changed from the shipped ones (currencies,
+    # stock phrases, home labels, ...): the crawl reads them here, not in the lexicon
+    vocabulary: Vocabulary | None = None
 
     @field_validator("columns")
     @classmethod
