@@ -50,15 +50,20 @@ class Words:
     placeholder: re.Pattern[str]     # a placeholder picture's file name
     placeholder_folder: re.Pattern[str]
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
+    add_to_cart: re.Pattern[str]     # an add-to-cart button's text (lower case)
+    several_items: re.Pattern[str]   # a button acting on several items ("add selected")
 
 
 def _alternatives(words: Sequence[str], dashed: bool = False) -> str:
     """An alternation of ``words`` (longest first, so the longest wins); ``dashed``: a
-    ``-`` in a word stands for '-', '_' or nothing, and such a word starts a word."""
+    ``-`` in a word stands for '-', '_' or nothing, and a part of two letters or fewer
+    before it (``no-image``) begins a word."""
     parts = []
     for word in sorted(dict.fromkeys(w.lower() for w in words), key=lambda w: (-len(w), w)):
         if dashed and "-" in word:
-            parts.append("(?<![a-z])" + "[-_]?".join(re.escape(p) for p in word.split("-")))
+            short = len(word.split("-", 1)[0]) <= 2
+            parts.append(("(?<![a-z])" if short else "")
+                         + "[-_]?".join(re.escape(p) for p in word.split("-")))
         else:
             parts.append(re.escape(word))
     return "|".join(parts) or "(?!)"
@@ -70,6 +75,25 @@ def compile_words(vocabulary: Vocabulary | None) -> Words:
     if vocabulary is None:
         return default_words()
     return _compiled(vocabulary.model_dump_json(exclude_none=True))
+
+
+def _gapped(phrases: Sequence[str]) -> str:
+    """Button texts: ``add … cart`` is the whole words "add" and "cart" at most 15
+    characters apart; a text without ``…`` matches anywhere."""
+    parts = []
+    for phrase in dict.fromkeys(p.lower() for p in phrases):
+        if "…" in phrase:
+            parts.append(".{0,15}".join(rf"\b{re.escape(w.strip())}\b"
+                                        for w in phrase.split("…")))
+        else:
+            parts.append(re.escape(phrase))
+    return "|".join(parts) or "(?!)"
+
+
+def _whole_ascii(words: Sequence[str]) -> str:
+    """Words of a-z letters as whole words, others (umlauts, CJK) anywhere."""
+    return "|".join(rf"\b{re.escape(w)}\b" if w.isascii() and w.isalpha() else re.escape(w)
+                    for w in dict.fromkeys(w.lower() for w in words)) or "(?!)"
 
 
 @functools.lru_cache(maxsize=16)
@@ -92,7 +116,9 @@ def _compiled(text: str) -> Words:
         placeholder=re.compile(_alternatives(v.placeholder_images or (), dashed=True)),
         placeholder_folder=re.compile(
             rf"/(?:{_alternatives(v.placeholder_folders or (), dashed=True)})/", re.IGNORECASE),
-        large_attrs=tuple(v.large_image_attributes or ()))
+        large_attrs=tuple(v.large_image_attributes or ()),
+        add_to_cart=re.compile(_gapped(v.add_to_cart or ())),
+        several_items=re.compile(_whole_ascii(v.several_items or ())))
 
 
 @functools.cache

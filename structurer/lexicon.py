@@ -243,8 +243,9 @@ class Vocabulary(Strict):
     breadcrumb_labels: list[str] | None = None
     # words after a number that counts a category's products ("Candles (34 products)")
     product_count: list[str] | None = None
-    # parts of an image file name (`-`: a '-', a '_' or nothing) and folder names of
-    # lazy-loading stand-ins and "no image" pictures
+    # parts of an image file name (`-`: a '-', a '_' or nothing; a part of two letters
+    # before it begins a word: `no-image`) and folder names of lazy-loading stand-ins and
+    # "no image" pictures
     placeholder_images: list[str] | None = None
     placeholder_folders: list[str] | None = None
     # attributes of an <img> holding a larger rendition than src (zoom, full size), best first

@@ -18,7 +18,6 @@ article body (text density), article structured data or og:type a detail page.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -27,6 +26,7 @@ from typing import Any, Literal
 from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
+from structurer.kinds import compile_words
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dom import (
@@ -235,14 +235,11 @@ def _titled(page: PageView, headings: Iterable[HtmlElement], least: int) -> Html
     return None
 
 
-_MANY = re.compile(r"\b(?:selected|all|checked|items)\b|ausgewählt|alle\b|sélection|所选|全部")
-_ADD_TO = re.compile(r"\badd\b.{0,15}\b(?:cart|basket|bag|trolley)\b|in den warenkorb|"
-                     r"ajouter au panier|añadir al carrito|加入购物车|カートに入れる")
-
-
 def can_buy(view: PageView) -> bool:
-    """An enabled add-to-cart control: the shop sells the product now."""
+    """An enabled add-to-cart control: the shop sells the product now (the lexicon's
+    ``vocabulary.add_to_cart`` texts, its ``add_to_cart`` signal's strong words)."""
     vocab = view.lexicon.signals.get("add_to_cart", {})
+    words = compile_words(view.lexicon.vocabulary)
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
     inside = listed(view) | {el for card in loose_cards(view) for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
@@ -251,9 +248,9 @@ def can_buy(view: PageView) -> bool:
         text = (text_of(el) if el.tag != "input" else el.get("value") or el.get("alt") or "")
         low = text.lower()
         names = " ".join(el.get(a) or "" for a in ("id", "name", "class")).lower()
-        if _MANY.search(low):
+        if words.several_items.search(low):
             continue    # "Add selected to basket": a list's button, not a product's
-        if (low and len(low) <= 40 and (_ADD_TO.search(low) or any(
+        if (low and len(low) <= 40 and (words.add_to_cart.search(low) or any(
                 w >= 10 and phrase in low for phrase, w in vocab.items()))) or (
                 "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
             return True
