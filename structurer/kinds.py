@@ -52,6 +52,9 @@ class Words:
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
     add_to_cart: re.Pattern[str]     # an add-to-cart button's text (lower case)
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
+    other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
+    other_money_class: re.Pattern[str]
+    not_product_image: re.Pattern[str]
 
 
 def _alternatives(words: Sequence[str], dashed: bool = False) -> str:
@@ -96,6 +99,16 @@ def _whole_ascii(words: Sequence[str]) -> str:
                     for w in dict.fromkeys(w.lower() for w in words)) or "(?!)"
 
 
+def _edged(words: Sequence[str]) -> str:
+    """Whole words: a word boundary at each end that is a letter or digit ("was", "/mo")."""
+    parts = []
+    for word in dict.fromkeys(w.lower() for w in words):
+        head = r"\b" if word[:1].isalnum() else ""
+        tail = r"\b" if word[-1:].isalnum() else ""
+        parts.append(head + re.escape(word) + tail)
+    return "|".join(parts) or "(?!)"
+
+
 @functools.lru_cache(maxsize=16)
 def _compiled(text: str) -> Words:
     from structurer.lexicon import Vocabulary, shipped_vocabulary
@@ -118,7 +131,12 @@ def _compiled(text: str) -> Words:
             rf"/(?:{_alternatives(v.placeholder_folders or (), dashed=True)})/", re.IGNORECASE),
         large_attrs=tuple(v.large_image_attributes or ()),
         add_to_cart=re.compile(_gapped(v.add_to_cart or ())),
-        several_items=re.compile(_whole_ascii(v.several_items or ())))
+        several_items=re.compile(_whole_ascii(v.several_items or ())),
+        other_money=re.compile("|".join(
+            [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
+        other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),
+                                     re.I),
+        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I))
 
 
 @functools.cache

@@ -254,6 +254,15 @@ class Vocabulary(Strict):
     # button acting on several items ("Add selected to basket")
     add_to_cart: list[str] | None = None
     several_items: list[str] | None = None
+    # extract-page: text beside a money amount that makes it another sum than the price
+    # (shipping, instalments, savings, totals, old prices, thresholds), matched anywhere
+    # (`ship` in "shipping") or, for `other_money_words`, as whole words ("was"); class and
+    # id words of such sums (`-`: a '-', a '_' or nothing); words of pictures that are no
+    # product's (logos, badges)
+    other_money: list[str] | None = None
+    other_money_words: list[str] | None = None
+    other_money_classes: list[str] | None = None
+    not_product_images: list[str] | None = None
 
     @field_validator("currency_codes")
     @classmethod
@@ -289,7 +298,8 @@ class Vocabulary(Strict):
 
     @field_validator("currency_signs", "home_labels", "breadcrumb_labels", "product_count",
                      "placeholder_images", "placeholder_folders", "add_to_cart",
-                     "several_items")
+                     "several_items", "other_money", "other_money_words",
+                     "other_money_classes", "not_product_images")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return _phrases(value)

@@ -15,6 +15,7 @@ from lxml import html as lxml_html
 
 from structurer import yamlio
 from structurer.crawler.products import build_product, category_name
+from structurer.generic.extract import extract_page_generic
 from structurer.kinds import (
     compile_words,
     currency_code,
@@ -203,3 +204,32 @@ def test_bad_entries_are_one_line_naming_file_and_key(tmp_path: Path, entry: str
     line = str(report.errors[0])
     at = 4 if "\n" in entry else 3   # the entry's own line
     assert "\n" not in line and line.startswith(f"{path}:{at}: ") and message in line, line
+
+
+_SHOP_PAGE = """<html><head><title>Bijenwas kaars</title></head><body><div class="product">
+<h1>Bijenwas kaars</h1><div class="buy"><span>{said}</span> <span class="{cls}">€ 4,95</span></div>
+<div><span>€ 12,95</span></div><img src="/img/winkel-embleem.png"><img src="/img/kaars.jpg">
+</div></body></html>"""
+
+
+@pytest.mark.parametrize(("key", "entry", "cls", "said"), [
+    ("other_money", "bezorg", "b", "bezorging"),
+    ("other_money_words", "porto", "b", "porto"),
+    ("other_money_classes", "verzend", "verzendkosten", ""),
+])
+def test_new_words_of_other_sums_leave_the_price_to_extract_page(
+        tmp_path: Path, key: str, entry: str, cls: str, said: str) -> None:
+    page = _SHOP_PAGE.format(cls=cls, said=said)
+    shipped = extract_page_generic(page, "http://s/p", load_lexicon("ecommerce"))["fields"]
+    assert shipped["price"] == 4.95    # the delivery charge, by its place beside the title
+    edited = extract_page_generic(page, "http://s/p", _edited(tmp_path, key, entry))
+    assert edited["fields"]["price"] == 12.95
+
+
+def test_a_new_not_product_image_word(tmp_path: Path) -> None:
+    page = _SHOP_PAGE.format(cls="b", said="")
+    shipped = extract_page_generic(page, "http://s/p", load_lexicon("ecommerce"))["fields"]
+    assert shipped["image"] == "http://s/img/winkel-embleem.png"
+    edited = extract_page_generic(page, "http://s/p",
+                                  _edited(tmp_path, "not_product_images", "embleem"))
+    assert edited["fields"]["image"] == "http://s/img/kaars.jpg"

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
+from structurer.kinds import compile_words
 from structurer.page.dom import MONEY_RE
 from structurer.page.match import label_text_match, lexicon_match
 from structurer.page.view import PageView
@@ -27,15 +28,8 @@ from structurer.values import parse_money
 _SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",
                    "nav", "footer", "header", "aside"})
 _STRUCK = frozenset({"del", "s", "strike"})
-_ELSEWHERE = re.compile(
-    r"\d\s*[×x]\s*(?:\D|$)|ship|deliver|postage|freight|versand|livraison|运费|邮费|配送|instal|"
-    r"per month|/\s*mo\b|"
-    r"monthly|a month|/月|分期|you save|save|saving|subtotal|total|basket|cart|购物车|"
-    r"\bwas\b|rrp|msrp|list price|retail|compare|original|regular|原价|市场价|"
-    r"\bfree\b|over\b|orders? (?:of|above|from)|满", re.I)
-_NOT_PRICE_ATTR = re.compile(r"mini-?cart|cart-?(?:total|summary|count)|basket|ship|deliver|"
-                             r"instal|klarna|afterpay|bnpl|old|strike|rrp|msrp|compare|save|saving|"
-                             r"total", re.I)
+#: "4 × $308.38": an instalment (words of other sums: the vocabulary's ``other_money``)
+_MULTIPLIED = re.compile(r"\d\s*[×x]\s*(?:\D|$)", re.I)
 
 
 @dataclass
@@ -111,6 +105,11 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     structured data is a product page)."""
     spec = view.lexicon.fields.get("price")
     old = view.lexicon.fields.get("original_price")
+    vocab = compile_words(view.lexicon.vocabulary)
+
+    def elsewhere(text: str) -> bool:
+        return bool(_MULTIPLIED.search(text) or vocab.other_money.search(text))
+
     chunks = list(text_chunks(view.body))
     anchor_order = None
     if anchor is not None:
@@ -124,7 +123,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         money = MONEY_RE.search(chunk.text)
         if money is None or chunk.owner in listed or _struck(chunk.owner):
             continue
-        parsed = parse_money(chunk.text)
+        parsed = parse_money(chunk.text, words=vocab)
         if parsed.amount is None:
             continue
         score = 1.0
@@ -134,7 +133,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
                                          or label_text_match(lead, spec)[0] > 0)
         if labelled:
             score += 1.0
-        if _ELSEWHERE.search(said) or _ELSEWHERE.search(chunk.text[money.end():][:30]):
+        if elsewhere(said) or elsewhere(chunk.text[money.end():][:30]):
             score -= 1.5
         if len(money.group(0)) < 0.5 * len(chunk.text):
             score -= 0.3
@@ -145,7 +144,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         score += 0.6 * words
         if old is not None and lexicon_match(chunk.owner, old, view.lexicon, 0.5, depth=1)[0]:
             score -= 0.8
-        elif _NOT_PRICE_ATTR.search(attrs):
+        elif vocab.other_money_class.search(attrs):
             score -= 0.5
         if anchor is not None and anchor_order is not None:
             score += max(0.0, 1.5 - 0.25 * _levels_apart(chunk.owner, anchor))
