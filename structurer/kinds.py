@@ -52,6 +52,8 @@ class Words:
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
     add_to_cart: re.Pattern[str]     # an add-to-cart button's text (lower case)
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
+    months: dict[str, int]           # month name (lower case) -> 1..12
+    time_words: tuple[str, ...]      # words between a date and its time of day
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
     not_product_image: re.Pattern[str]
@@ -132,6 +134,9 @@ def _compiled(text: str) -> Words:
         large_attrs=tuple(v.large_image_attributes or ()),
         add_to_cart=re.compile(_gapped(v.add_to_cart or ())),
         several_items=re.compile(_whole_ascii(v.several_items or ())),
+        months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
+                for n in names},
+        time_words=tuple(v.time_words or ()),
         other_money=re.compile("|".join(
             [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
         other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),

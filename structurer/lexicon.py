@@ -259,6 +259,10 @@ class Vocabulary(Strict):
     # (`ship` in "shipping") or, for `other_money_words`, as whole words ("was"); class and
     # id words of such sums (`-`: a '-', a '_' or nothing); words of pictures that are no
     # product's (logos, badges)
+    # month names and abbreviations, twelve lists, January first ("5. März 2024")
+    months: list[list[str]] | None = None
+    # words between a date and its time of day ("5. März 2024 um 14:30")
+    time_words: list[str] | None = None
     other_money: list[str] | None = None
     other_money_words: list[str] | None = None
     other_money_classes: list[str] | None = None
@@ -299,7 +303,7 @@ class Vocabulary(Strict):
     @field_validator("currency_signs", "home_labels", "breadcrumb_labels", "product_count",
                      "placeholder_images", "placeholder_folders", "add_to_cart",
                      "several_items", "other_money", "other_money_words",
-                     "other_money_classes", "not_product_images")
+                     "other_money_classes", "not_product_images", "time_words")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return _phrases(value)
@@ -311,6 +315,26 @@ class Vocabulary(Strict):
             if not _META_NAME.match(name):
                 raise error_at([str(i)], f"{name!r} is not an attribute name (like "
                                          "'data-zoom-image')")
+        return value
+
+    @field_validator("months")
+    @classmethod
+    def _months(cls, value: list[list[str]] | None) -> list[list[str]] | None:
+        if value is None:
+            return value
+        if len(value) != 12:
+            raise ValueError(f"months must be twelve lists of names, January first (got "
+                             f"{len(value)})")
+        seen: dict[str, int] = {}
+        for month, names in enumerate(value):
+            for i, name in enumerate(names):
+                key = name.strip().lower()
+                if not key:
+                    raise error_at([str(month), str(i)], "empty month name")
+                if seen.get(key, month) != month:
+                    raise error_at([str(month), str(i)], f"{name!r} names month {seen[key] + 1} "
+                                                         f"and month {month + 1}")
+                seen[key] = month
         return value
 
     @model_validator(mode="after")

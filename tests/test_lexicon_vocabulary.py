@@ -25,6 +25,7 @@ from structurer.kinds import (
     rule_phrases,
 )
 from structurer.lexicon import Lexicon, Vocabulary, load_lexicon, shipped_vocabulary
+from structurer.page.dates import find_dates, parse_datetime
 from structurer.page.view import PageView, can_buy
 from structurer.replay.extract import compile_rules, extract_detail
 from structurer.rules.io import rules_from_text
@@ -233,3 +234,46 @@ def test_a_new_not_product_image_word(tmp_path: Path) -> None:
     edited = extract_page_generic(page, "http://s/p",
                                   _edited(tmp_path, "not_product_images", "embleem"))
     assert edited["fields"]["image"] == "http://s/img/kaars.jpg"
+
+
+_DUTCH_MONTHS = """
+vocabulary:
+  months: [[januari], [februari], [maart], [april], [mei], [juni], [juli], [augustus],
+           [september], [oktober], [november], [december]]
+  time_words: [om]
+"""
+
+_ARTICLE = """<html><head><title>Nieuwe brug geopend</title></head><body><article>
+<h1>Nieuwe brug geopend</h1><p class="meta">Gepubliceerd op 5 maart 2024 om 14:30</p>
+<p>{body}</p></article></body></html>"""
+
+
+def test_new_month_names_and_time_words_read_dates(tmp_path: Path) -> None:
+    news = (Path(__file__).resolve().parent.parent / "templates" / "news.yaml").read_text(
+        encoding="utf-8")
+    (tmp_path / "nieuws.yaml").write_text(news + _DUTCH_MONTHS, encoding="utf-8")
+    dutch = load_lexicon(tmp_path / "nieuws.yaml")
+    words = compile_words(dutch.vocabulary)
+    assert find_dates("5 maart 2024") == []
+    assert [d.iso for d in find_dates("5 maart 2024", words)] == ["2024-03-05"]
+    assert [d.iso for d in find_dates("5.3.2024 om 9:15")] == ["2024-03-05"]
+    assert [d.iso for d in find_dates("5.3.2024 om 9:15", words)] == ["2024-03-05T09:15:00"]
+    assert parse_datetime("12 mei 2023") is None and parse_datetime("12 mei 2023", words) == \
+        "2023-05-12"
+    page = _ARTICLE.format(body="De brug over de rivier is vandaag geopend. " * 8)
+    assert extract_page_generic(page, "http://s/a", load_lexicon("news"))["fields"][
+        "published"] is None
+    assert extract_page_generic(page, "http://s/a", dutch)["fields"]["published"] == \
+        "2024-03-05T14:30:00"
+    assert dutch.vocabulary.currency_codes is None     # the other keys: the shipped ones
+
+
+def test_months_are_twelve_lists_each_name_one_month(tmp_path: Path) -> None:
+    for months, message in (("[[jan], [feb]]", "months must be twelve lists"),
+                            ("[[jan], [feb], [mar], [apr], [may], [jun], [jul], [aug], [sep], "
+                             "[oct], [nov], [dec, jan]]", "'jan' names month 1 and month 12")):
+        path = tmp_path / "m.yaml"
+        path.write_text(f"name: m\nvocabulary:\n  months: {months}\nfields:\n"
+                        "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
+        report = validate_file(path)
+        assert len(report.errors) == 1 and message in str(report.errors[0]), report.errors
