@@ -52,6 +52,9 @@ class Words:
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
     add_to_cart: re.Pattern[str]     # an add-to-cart button's text (lower case)
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
+    rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
+    rating_hints: tuple[str, ...]    # class words of a rating element
+    rating_numbers: dict[str, str]   # class number word -> digit ("three": "3")
     months: dict[str, int]           # month name (lower case) -> 1..12
     time_words: tuple[str, ...]      # words between a date and its time of day
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
@@ -134,6 +137,10 @@ def _compiled(text: str) -> Words:
         large_attrs=tuple(v.large_image_attributes or ()),
         add_to_cart=re.compile(_gapped(v.add_to_cart or ())),
         several_items=re.compile(_whole_ascii(v.several_items or ())),
+        rating_class=re.compile(rf"^(?:{_alternatives(v.rating_classes or ())})[-_]?([0-5])"
+                                r"(?:[-_.]([0-9]{1,2}))?$"),
+        rating_hints=tuple(dict.fromkeys(h.lower() for h in v.rating_classes or ())),
+        rating_numbers={n.lower(): str(i) for i, n in enumerate(v.rating_numbers or ())},
         months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
                 for n in names},
         time_words=tuple(v.time_words or ()),

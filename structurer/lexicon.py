@@ -259,6 +259,10 @@ class Vocabulary(Strict):
     # (`ship` in "shipping") or, for `other_money_words`, as whole words ("was"); class and
     # id words of such sums (`-`: a '-', a '_' or nothing); words of pictures that are no
     # product's (logos, badges)
+    # class words of a star rating given by markup ("rating-4-5", "stars three"), and the
+    # number words such classes use, zero first
+    rating_classes: list[str] | None = None
+    rating_numbers: list[str] | None = None
     # month names and abbreviations, twelve lists, January first ("5. März 2024")
     months: list[list[str]] | None = None
     # words between a date and its time of day ("5. März 2024 um 14:30")
@@ -303,7 +307,8 @@ class Vocabulary(Strict):
     @field_validator("currency_signs", "home_labels", "breadcrumb_labels", "product_count",
                      "placeholder_images", "placeholder_folders", "add_to_cart",
                      "several_items", "other_money", "other_money_words",
-                     "other_money_classes", "not_product_images", "time_words")
+                     "other_money_classes", "not_product_images", "time_words",
+                     "rating_classes", "rating_numbers")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return _phrases(value)
@@ -315,6 +320,14 @@ class Vocabulary(Strict):
             if not _META_NAME.match(name):
                 raise error_at([str(i)], f"{name!r} is not an attribute name (like "
                                          "'data-zoom-image')")
+        return value
+
+    @field_validator("rating_numbers")
+    @classmethod
+    def _numbers(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(value) > 6:
+            raise ValueError(f"rating_numbers names the stars 0 to 5: at most six words (got "
+                             f"{len(value)})")
         return value
 
     @field_validator("months")

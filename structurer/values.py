@@ -227,19 +227,19 @@ def image_source(el: Any, words: Words | None = None) -> str | None:
 
 
 #: star ratings given by markup alone: ``rating-4``/``rating-4-5`` classes, class number
-#: words (``stars three``: CSS class names are English), a star bar's width, attributes
-_RATING_CLASS = re.compile(r"^(?:rating|stars?|rated|score)[-_]?([0-5])(?:[-_.]([0-9]{1,2}))?$")
-_RATING_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
-_RATING_HINTS = ("rating", "star", "rated", "score")
+#: words (``stars three``; the vocabulary's ``rating_classes``, ``rating_numbers``), a star
+#: bar's width, attributes
 _RATING_ATTRS = ("aria-label", "title", "data-rating", "data-score", "data-value", "content")
 _WIDTH = re.compile(r"(?<![-\w])width\s*:\s*(\d{1,3}(?:\.\d+)?)\s*%")
 
 
-def rating_source(el: Any) -> str | None:
+def rating_source(el: Any, words: Words | None = None) -> str | None:
     """A star rating the markup gives without a number in the text (``4.5``): in an
     attribute (``aria-label="Rated 4.1 out of 5"``), a class (``rating-4-5``, ``stars
     three``) or a bar's width (``style="width:80%"`` is 4 of 5) of ``el`` or inside it;
     None when there is none (the text beside, a review count, is not read)."""
+    w = words or default_words()
+    hints = w.rating_hints
     for node in el.iter():
         if not isinstance(node.tag, str):
             continue
@@ -248,16 +248,16 @@ def rating_source(el: Any) -> str | None:
             if value and _DIGIT.search(value) and len(value) <= 60:
                 return str(value)
         tokens = (node.get("class") or "").lower().split()
-        rated = any(h in t for t in tokens for h in _RATING_HINTS)
+        rated = any(h in t for t in tokens for h in hints)
         for token in tokens:
-            found = _RATING_CLASS.match(token)
+            found = w.rating_class.match(token)
             if found:
                 return f"{found[1]}.{found[2] or 0}"
-            if rated and token in _RATING_WORDS:
-                return _RATING_WORDS[token]
+            if rated and token in w.rating_numbers:
+                return w.rating_numbers[token]
         width = _WIDTH.search(node.get("style") or "")
         if width and (rated or any(h in (a.get("class") or "").lower() for a in
-                                   node.iterancestors() for h in _RATING_HINTS)):
+                                   node.iterancestors() for h in hints)):
             return f"{float(width[1]) / 20:g}"
     return None
 
@@ -298,7 +298,7 @@ def _raw(node: Any, kind: str, words: Words | None = None) -> str | None:
     if kind == "image":
         return image_source(node, words)
     if kind == "rating":
-        return _rating_raw(node)
+        return _rating_raw(node, words)
     if kind == "url":
         return link_target(node)
     if kind == "html":
@@ -318,10 +318,10 @@ def _raw(node: Any, kind: str, words: Words | None = None) -> str | None:
     return str(node.get("class") or "") if kind == "availability" else text
 
 
-def _rating_raw(node: Any) -> str | None:
+def _rating_raw(node: Any, words: Words | None = None) -> str | None:
     """A rating element's value: what its markup says (:func:`rating_source`), else its
     text when that reads as a rating (a first number of at most 5, not a review count)."""
-    marked = rating_source(node)
+    marked = rating_source(node, words)
     if marked is not None:
         return marked
     text = element_text(node)

@@ -31,7 +31,7 @@ from structurer.replay.extract import compile_rules, extract_detail
 from structurer.rules.io import rules_from_text
 from structurer.rules.model import RecordSpec
 from structurer.validate import validate_file
-from structurer.values import image_source
+from structurer.values import image_source, rating_source
 from tests.conftest import rule_text
 
 
@@ -277,3 +277,18 @@ def test_months_are_twelve_lists_each_name_one_month(tmp_path: Path) -> None:
                         "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
         report = validate_file(path)
         assert len(report.errors) == 1 and message in str(report.errors[0]), report.errors
+
+
+def test_new_rating_class_and_number_words(tmp_path: Path) -> None:
+    classed = _img('<span class="sterren-4"></span>')
+    assert rating_source(classed) is None
+    words = compile_words(_edited(tmp_path, "rating_classes", "sterren").vocabulary)
+    assert rating_source(classed, words) == "4.0"
+    spelled = _img('<p class="star-rating vier"></p>')
+    assert rating_source(spelled) is None
+    dutch = Vocabulary(rating_numbers=["nul", "een", "twee", "drie", "vier", "vijf"])
+    assert rating_source(spelled, compile_words(dutch)) == "4"
+    path = tmp_path / "r.yaml"
+    path.write_text("name: r\nvocabulary:\n  rating_numbers: [a, b, c, d, e, f, g]\nfields:\n"
+                    "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
+    assert "at most six words" in str(validate_file(path).errors[0])
