@@ -39,6 +39,7 @@ class Words:
     """A lexicon's (or a rule file's) :class:`~structurer.lexicon.Vocabulary`, compiled:
     the word tables of reading values. :func:`default_words` is the shipped one."""
 
+    money: re.Pattern[str]           # a money amount on a page ("$12", "12,50 €")
     codes: frozenset[str]            # ISO 4217 codes
     symbols: dict[str, str]          # upper-cased symbol -> ISO code
     signs: tuple[str, ...]           # symbols naming their currency anywhere in a text
@@ -120,7 +121,10 @@ def _compiled(text: str) -> Words:
 
     v = Vocabulary.model_validate_json(text).over(shipped_vocabulary())
     counted = _alternatives(v.product_count or ())
+    marks = "(?:" + ("|".join(re.escape(m) for m in v.money_marks or ()) or "(?!)") + ")"
     return Words(
+        money=re.compile(rf"(?:{marks}\s?-?\d[\d.,'\u00a0\u202f ]*)|"
+                         rf"(?:\d[\d.,'\u00a0\u202f ]*\s?{marks})"),
         codes=frozenset(v.currency_codes or ()),
         symbols={k.strip().upper(): c for k, c in (v.currency_symbols or {}).items()},
         signs=tuple(v.currency_signs or ()),

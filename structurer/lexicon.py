@@ -230,6 +230,8 @@ class Vocabulary(Strict):
     (:meth:`Lexicon.words`); analysis writes the keys that differ from it into the rule
     file, so a crawl reads them with the rules alone."""
 
+    # symbols and codes that make a number on a page a money amount, as written (case counts)
+    money_marks: list[str] | None = None
     # ISO 4217 codes recognised in a price text ("12 CAD")
     currency_codes: list[str] | None = None
     # symbol or word -> ISO code ("$": USD, "zł": PLN); matched upper-cased
@@ -304,7 +306,8 @@ class Vocabulary(Strict):
                     raise error_at([str(state), str(i)], "empty phrase")
         return value
 
-    @field_validator("currency_signs", "home_labels", "breadcrumb_labels", "product_count",
+    @field_validator("money_marks", "currency_signs", "home_labels", "breadcrumb_labels",
+                     "product_count",
                      "placeholder_images", "placeholder_folders", "add_to_cart",
                      "several_items", "other_money", "other_money_words",
                      "other_money_classes", "not_product_images", "time_words",

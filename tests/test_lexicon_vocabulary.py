@@ -292,3 +292,13 @@ def test_new_rating_class_and_number_words(tmp_path: Path) -> None:
     path.write_text("name: r\nvocabulary:\n  rating_numbers: [a, b, c, d, e, f, g]\nfields:\n"
                     "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
     assert "at most six words" in str(validate_file(path).errors[0])
+
+
+def test_a_new_money_mark_makes_a_price(tmp_path: Path) -> None:
+    page = """<html><head><title>Qilim i leshit</title></head><body><div class="product">
+<h1>Qilim i leshit</h1><p>Çmimi: 4 500 Lek</p><p>Një qilim i punuar me dorë.</p>
+</div></body></html>"""
+    shipped = extract_page_generic(page, "http://s/p", load_lexicon("ecommerce"))["fields"]
+    assert shipped.get("price") is None
+    edited = extract_page_generic(page, "http://s/p", _edited(tmp_path, "money_marks", "Lek"))
+    assert edited["fields"]["price"] == 4500.0

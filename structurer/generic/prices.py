@@ -20,7 +20,6 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from structurer.kinds import compile_words
-from structurer.page.dom import MONEY_RE
 from structurer.page.match import label_text_match, lexicon_match
 from structurer.page.view import PageView
 from structurer.values import parse_money
@@ -120,7 +119,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     previous = ""
     for chunk in chunks:
         label, previous = previous, chunk.text
-        money = MONEY_RE.search(chunk.text)
+        money = vocab.money.search(chunk.text)
         if money is None or chunk.owner in listed or _struck(chunk.owner):
             continue
         parsed = parse_money(chunk.text, words=vocab)

@@ -30,7 +30,6 @@ from structurer.kinds import compile_words
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dom import (
-    MONEY_RE,
     SECTION_NOISE_TAGS,
     heading_before,
     link_href,
@@ -190,9 +189,10 @@ def loose_cards(page: PageView) -> list[HtmlElement]:
     the products of a list too short to repeat (the last page of a category)."""
     inside = listed(page)
     noise = page.lexicon.signals.get("noise", {})
+    money = compile_words(page.lexicon.vocabulary).money
     cards: dict[HtmlElement, None] = {}
     for el in page.body.iter():
-        if (isinstance(el.tag, str) and el not in inside and el.text and MONEY_RE.search(el.text)
+        if (isinstance(el.tag, str) and el not in inside and el.text and money.search(el.text)
                 and not any(a.tag in SECTION_NOISE_TAGS for a in el.iterancestors())):
             node = el
             for _ in range(4):
@@ -264,6 +264,7 @@ def _money_near_title(page: PageView) -> bool:
     if anchor is None:
         return False
     inside = listed(page)
+    money = compile_words(page.lexicon.vocabulary).money
     node = anchor
     for _ in range(5):
         node = node.getparent()
@@ -271,7 +272,7 @@ def _money_near_title(page: PageView) -> bool:
             return False
         for el in node.iter():
             if (isinstance(el.tag, str) and el not in inside and el.text
-                    and MONEY_RE.search(el.text) and not _in_card(el, node, _title_text(page))):
+                    and money.search(el.text) and not _in_card(el, node, _title_text(page))):
                 return True
     return False
 
@@ -319,8 +320,9 @@ def _classify_products(page: PageView) -> PageKind:
     main = regions[0] if regions else None
     main_items = len(main) if main else 0
     h1 = page.body.xpath("//h1")
+    money = compile_words(page.lexicon.vocabulary).money
     money_nodes = sum(1 for el in page.body.iter() if isinstance(el.tag, str)
-                      and el.text and MONEY_RE.search(el.text))
+                      and el.text and money.search(el.text))
     # a buy button outside every product card is this page's own: a strong sign
     buy = can_buy(page)
     cart = 2.0 if buy else _signal_hits(page, "add_to_cart")
