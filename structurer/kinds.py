@@ -83,7 +83,18 @@ def compile_words(vocabulary: Vocabulary | None) -> Words:
     compiled once per distinct vocabulary."""
     if vocabulary is None:
         return default_words()
-    return _compiled(vocabulary.model_dump_json(exclude_none=True))
+    seen = _BY_ID.get(id(vocabulary))
+    if seen is not None and seen[0] is vocabulary:
+        return seen[1]
+    words = _compiled(vocabulary.model_dump_json(exclude_none=True))
+    if len(_BY_ID) >= 32:
+        _BY_ID.clear()
+    _BY_ID[id(vocabulary)] = (vocabulary, words)
+    return words
+
+
+#: a lexicon's vocabulary (frozen) -> its compiled words, without dumping it on every page
+_BY_ID: dict[int, tuple[Vocabulary, Words]] = {}
 
 
 def _gapped(phrases: Sequence[str]) -> str:
