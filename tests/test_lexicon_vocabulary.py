@@ -28,7 +28,7 @@ from structurer.lexicon import Lexicon, Vocabulary, load_lexicon, shipped_vocabu
 from structurer.page.dates import find_dates, parse_datetime
 from structurer.page.view import PageView, can_buy
 from structurer.replay.extract import compile_rules, extract_detail
-from structurer.rules.io import rules_from_text
+from structurer.rules.io import dump_rules, rules_from_text
 from structurer.rules.model import RecordSpec
 from structurer.validate import validate_file
 from structurer.values import image_source, rating_source
@@ -302,3 +302,17 @@ def test_a_new_money_mark_makes_a_price(tmp_path: Path) -> None:
     assert shipped.get("price") is None
     edited = extract_page_generic(page, "http://s/p", _edited(tmp_path, "money_marks", "Lek"))
     assert edited["fields"]["price"] == 4500.0
+
+
+def test_a_rule_file_keeps_an_emptied_list() -> None:
+    """``home_labels: []`` (keep "Home" in breadcrumbs) is a lexicon's choice the crawl
+    must see, not an empty default a written rule file may drop."""
+    base = rules_from_text(rule_text("s", _DETAIL), "rules.yaml")
+    mine = Vocabulary(home_labels=[])
+    rules = base.model_copy(update={"record": RecordSpec(
+        columns=["url"], vocabulary=mine.differing(shipped_vocabulary()))})
+    again = rules_from_text(dump_rules(rules), "rules.yaml")
+    assert again.record is not None and again.record.vocabulary == Vocabulary(home_labels=[])
+    words = compile_rules(again).words
+    assert parse_breadcrumb(["Home", "Tools"], words) == ["Home", "Tools"]
+    assert parse_breadcrumb(["Home", "Tools"]) == ["Tools"]
