@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
-    from structurer.lexicon import Vocabulary
+    from structurer.vocabulary import Vocabulary
 
 __all__ = ["Money", "Phrases", "Words", "compile_phrases", "compile_words", "crumb_separated",
            "currency_code", "default_words", "parse_availability", "parse_breadcrumb",
@@ -169,7 +169,7 @@ def _compiled(text: str) -> Words:
 @functools.cache
 def default_words() -> Words:
     """The shipped lexicon's vocabulary, compiled (read once, when first needed)."""
-    from structurer.lexicon import Vocabulary
+    from structurer.vocabulary import Vocabulary
 
     return _compiled(Vocabulary().model_dump_json(exclude_none=True))
 

@@ -18,11 +18,11 @@ from urllib.parse import urlsplit
 
 from pydantic import AfterValidator, Field, field_validator, model_validator
 
-from structurer.lexicon import Vocabulary
 from structurer.rules.checks import DEFAULT_PORTS, check_post, split_host, url_host
 from structurer.rules.expressions import check_xpath
 from structurer.rules.regexes import check_regex
 from structurer.schema import LevelMode, RenderMode, Strict, ValueKind, error_at
+from structurer.vocabulary import Vocabulary
 
 SCHEMA_VERSION = 1      # the rule-file format this code reads and writes (a fact, not a knob)
 
