@@ -10,13 +10,18 @@ Pure and table-driven; shared by replay, analysis and ``extract-page``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
-from typing import NamedTuple
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
-__all__ = ["DEFAULT_AVAILABILITY", "Money", "Phrases", "compile_phrases", "crumb_separated",
-           "currency_code", "parse_availability", "parse_breadcrumb", "parse_integer",
-           "parse_money", "parse_rating"]
+if TYPE_CHECKING:
+    from structurer.vocabulary import Vocabulary
+
+__all__ = ["Money", "Phrases", "Words", "compile_phrases", "compile_words", "crumb_separated",
+           "currency_code", "default_words", "parse_availability", "parse_breadcrumb",
+           "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
 
 
 class Money(NamedTuple):
@@ -28,37 +33,169 @@ class Money(NamedTuple):
     currency: str | None
 
 
+# ----- the vocabulary ---------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class Words:
+    """A lexicon's (or a rule file's) :class:`~structurer.lexicon.Vocabulary`, compiled:
+    the word tables of reading values. :func:`default_words` is the shipped one."""
+
+    money: re.Pattern[str]           # a money amount on a page ("$12", "12,50 €")
+    codes: frozenset[str]            # ISO 4217 codes
+    symbols: dict[str, str]          # upper-cased symbol -> ISO code
+    signs: tuple[str, ...]           # symbols naming their currency anywhere in a text
+    stock: Phrases                   # availability phrases after a field's own
+    home: frozenset[str]             # a breadcrumb's first entry dropped (lower case)
+    crumb_label: re.Pattern[str]     # a leading "You are here:"
+    count: re.Pattern[str]           # a product count after a category's name
+    said_count: re.Pattern[str]      # ... that is surely one ("(34)", "34 products")
+    placeholder: re.Pattern[str]     # a placeholder picture's file name
+    placeholder_folder: re.Pattern[str]
+    large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
+    add_to_cart: re.Pattern[str]     # an add-to-cart button's text (lower case)
+    several_items: re.Pattern[str]   # a button acting on several items ("add selected")
+    rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
+    rating_hints: tuple[str, ...]    # class words of a rating element
+    rating_numbers: dict[str, str]   # class number word -> digit ("three": "3")
+    months: dict[str, int]           # month name (lower case) -> 1..12
+    time_words: tuple[str, ...]      # words between a date and its time of day
+    other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
+    other_money_class: re.Pattern[str]
+    not_product_image: re.Pattern[str]
+
+
+def _alternatives(words: Sequence[str], dashed: bool = False) -> str:
+    """An alternation of ``words`` (longest first, so the longest wins); ``dashed``: a
+    ``-`` in a word stands for '-', '_' or nothing, and a part of two letters or fewer
+    before it (``no-image``) begins a word."""
+    parts = []
+    for word in sorted(dict.fromkeys(w.lower() for w in words), key=lambda w: (-len(w), w)):
+        if dashed and "-" in word:
+            short = len(word.split("-", 1)[0]) <= 2
+            parts.append(("(?<![a-z])" if short else "")
+                         + "[-_]?".join(re.escape(p) for p in word.split("-")))
+        else:
+            parts.append(re.escape(word))
+    return "|".join(parts) or "(?!)"
+
+
+def compile_words(vocabulary: Vocabulary | None) -> Words:
+    """The compiled tables of a vocabulary (keys it leaves out: the shipped ones);
+    compiled once per distinct vocabulary."""
+    if vocabulary is None:
+        return default_words()
+    seen = _BY_ID.get(id(vocabulary))
+    if seen is not None and seen[0] is vocabulary:
+        return seen[1]
+    words = _compiled(vocabulary.model_dump_json(exclude_none=True))
+    if len(_BY_ID) >= 32:
+        _BY_ID.clear()
+    _BY_ID[id(vocabulary)] = (vocabulary, words)
+    return words
+
+
+#: a lexicon's vocabulary (frozen) -> its compiled words, without dumping it on every page
+_BY_ID: dict[int, tuple[Vocabulary, Words]] = {}
+
+
+def _gapped(phrases: Sequence[str]) -> str:
+    """Button texts: ``add … cart`` is the whole words "add" and "cart" at most 15
+    characters apart; a text without ``…`` matches anywhere."""
+    parts = []
+    for phrase in dict.fromkeys(p.lower() for p in phrases):
+        if "…" in phrase:
+            parts.append(".{0,15}".join(rf"\b{re.escape(w.strip())}\b"
+                                        for w in phrase.split("…")))
+        else:
+            parts.append(re.escape(phrase))
+    return "|".join(parts) or "(?!)"
+
+
+def _whole_ascii(words: Sequence[str]) -> str:
+    """Words of a-z letters as whole words, others (umlauts, CJK) anywhere."""
+    return "|".join(rf"\b{re.escape(w)}\b" if w.isascii() and w.isalpha() else re.escape(w)
+                    for w in dict.fromkeys(w.lower() for w in words)) or "(?!)"
+
+
+def _edged(words: Sequence[str]) -> str:
+    """Whole words: a word boundary at each end that is a letter or digit ("was", "/mo")."""
+    parts = []
+    for word in dict.fromkeys(w.lower() for w in words):
+        head = r"\b" if word[:1].isalnum() else ""
+        tail = r"\b" if word[-1:].isalnum() else ""
+        parts.append(head + re.escape(word) + tail)
+    return "|".join(parts) or "(?!)"
+
+
+@functools.lru_cache(maxsize=16)
+def _compiled(text: str) -> Words:
+    from structurer.lexicon import Vocabulary, shipped_vocabulary
+
+    v = Vocabulary.model_validate_json(text).over(shipped_vocabulary())
+    counted = _alternatives(v.product_count or ())
+    marks = "(?:" + ("|".join(re.escape(m) for m in v.money_marks or ()) or "(?!)") + ")"
+    return Words(
+        money=re.compile(rf"(?:{marks}\s?-?\d[\d.,'\u00a0\u202f ]*)|"
+                         rf"(?:\d[\d.,'\u00a0\u202f ]*\s?{marks})"),
+        codes=frozenset(v.currency_codes or ()),
+        symbols={k.strip().upper(): c for k, c in (v.currency_symbols or {}).items()},
+        signs=tuple(v.currency_signs or ()),
+        stock=compile_phrases(v.stock_phrases or {}),
+        home=frozenset(h.lower() for h in v.home_labels or ()),
+        crumb_label=re.compile(rf"^\s*(?:{_alternatives(v.breadcrumb_labels or ())})\s*[:：]\s*",
+                               re.IGNORECASE),
+        count=re.compile(rf"\s*[(\[]?\s*\d[\d,.]*\s*(?:{counted})?\s*[)\]]?"),
+        said_count=re.compile(rf"\s*(?:\(\s*\d[\d,.]*\s*(?:{counted})?\s*\)"
+                              rf"|\d[\d,.]*\s*(?:{counted}))$", re.IGNORECASE),
+        placeholder=re.compile(_alternatives(v.placeholder_images or (), dashed=True)),
+        placeholder_folder=re.compile(
+            rf"/(?:{_alternatives(v.placeholder_folders or (), dashed=True)})/", re.IGNORECASE),
+        large_attrs=tuple(v.large_image_attributes or ()),
+        add_to_cart=re.compile(_gapped(v.add_to_cart or ())),
+        several_items=re.compile(_whole_ascii(v.several_items or ())),
+        rating_class=re.compile(rf"^(?:{_alternatives(v.rating_classes or ())})[-_]?([0-5])"
+                                r"(?:[-_.]([0-9]{1,2}))?$"),
+        rating_hints=tuple(dict.fromkeys(h.lower() for h in v.rating_classes or ())),
+        rating_numbers={n.lower(): str(i) for i, n in enumerate(v.rating_numbers or ())},
+        months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
+                for n in names},
+        time_words=tuple(v.time_words or ()),
+        other_money=re.compile("|".join(
+            [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
+        other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),
+                                     re.I),
+        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I))
+
+
+@functools.cache
+def default_words() -> Words:
+    """The shipped lexicon's vocabulary, compiled (read once, when first needed)."""
+    from structurer.vocabulary import Vocabulary
+
+    return _compiled(Vocabulary().model_dump_json(exclude_none=True))
+
+
 # ----- currencies -------------------------------------------------------------------------------
-_ISO = frozenset(re.findall("[A-Z]{3}", """
-    AED ARS AUD BGN BRL CAD CHF CLP CNY COP CZK DKK EGP EUR GBP HKD HUF IDR ILS INR JPY KES
-    KRW MXN MYR NGN NOK NZD PEN PHP PLN QAR RON RUB SAR SEK SGD THB TRY TWD UAH USD VND ZAR"""))
-_SYMBOLS = {
-    "$": "USD", "US$": "USD", "USD$": "USD", "CA$": "CAD", "C$": "CAD", "CAD$": "CAD",
-    "A$": "AUD", "AU$": "AUD", "NZ$": "NZD", "HK$": "HKD", "S$": "SGD", "SG$": "SGD",
-    "NT$": "TWD", "R$": "BRL", "MX$": "MXN", "€": "EUR", "£": "GBP", "¥": "CNY", "￥": "CNY",
-    "元": "CNY", "RMB": "CNY", "円": "JPY", "₹": "INR", "RS": "INR", "RS.": "INR", "₩": "KRW",
-    "원": "KRW", "₽": "RUB", "РУБ": "RUB", "РУБ.": "RUB", "ZŁ": "PLN", "KČ": "CZK", "FT": "HUF",
-    "LEI": "RON", "ЛВ": "BGN", "₺": "TRY", "TL": "TRY", "₴": "UAH", "₪": "ILS", "฿": "THB",
-    "₫": "VND", "₱": "PHP", "RM": "MYR", "RP": "IDR", "FR.": "CHF", "SFR.": "CHF",
-}
 _CODE = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
 
 
-def currency_code(text: str, symbol: str | None = None) -> str | None:
+def currency_code(text: str, symbol: str | None = None,
+                  words: Words | None = None) -> str | None:
     """ISO 4217 code of a price text: a code written in it (``$12 CAD``) wins, then the
-    symbol (``$`` is USD, ``¥``/``￥``/``元``/``RMB`` CNY, ``円`` JPY, ``CA$`` CAD, ...)."""
+    symbol (``$`` is USD, ``¥``/``￥``/``元``/``RMB`` CNY, ``円`` JPY, ``CA$`` CAD, ...),
+    then a sign anywhere in it — by the vocabulary's currency tables."""
+    w = words or default_words()
     for code in _CODE.findall(text):
-        if code in _ISO:
+        if code in w.codes:
             return str(code)
     if symbol:
         key = symbol.strip().upper()
-        if key in _ISO:
+        if key in w.codes:
             return key
-        if key in _SYMBOLS:
-            return _SYMBOLS[key]
-    for char in ("元", "円", "￥", "¥", "€", "£", "$"):
+        if key in w.symbols:
+            return w.symbols[key]
+    for char in w.signs:
         if char in text:
-            return _SYMBOLS[char]
+            return w.symbols.get(char.upper())
     return None
 
 
@@ -73,24 +210,26 @@ _CODE_WORD = re.compile(r"[A-Z]{2}")
 _MULTIPLIER = re.compile(r"(?<![\d.,])\d{1,2}\s*[×xX]\s*(?:[^\d\s]{1,4}\s*){0,2}\d")
 
 
-def _names_currency(words: str) -> bool:
-    return bool(_CODE_WORD.search(words)) or any(
-        w.rstrip(".:") in _SYMBOLS or w in _SYMBOLS for w in words.upper().split())
+def _names_currency(text: str, symbols: dict[str, str]) -> bool:
+    return bool(_CODE_WORD.search(text)) or any(
+        w.rstrip(".:") in symbols or w in symbols for w in text.upper().split())
 
 
-def parse_money(text: str, currency: str | None = None) -> Money:
+def parse_money(text: str, currency: str | None = None, words: Words | None = None) -> Money:
     """Amount, raw text and ISO currency of a price text (``$1,299.00``, ``1.299,00 €``,
     ``¥1299``, ``From $5.00``, ``£12.99 incl. VAT``; ``Now $5 Was $9`` is 5); a
     multiplier (``or 4 × $308.38``, an instalment) has no amount.
 
     Plain ``$1,299.00``-style texts take an exact shortcut; everything else goes through
-    ``price-parser``. ``currency`` is used when the text itself does not say."""
+    ``price-parser``. ``currency`` is used when the text itself does not say; ``words``
+    hold the currency tables (the shipped ones by default)."""
+    w = words or default_words()
     text = " ".join(text.split())
     if _MULTIPLIER.search(text):
         return Money(None, text, currency.upper() if currency else None)  # "or 4 × $308.38"
     fast = _FAST_MONEY.fullmatch(text)
     if fast is not None and (fast["lead"] or fast["trail"]) and _names_currency(
-            f"{fast['lead'] or ''} {fast['trail'] or ''}"):
+            f"{fast['lead'] or ''} {fast['trail'] or ''}", w.symbols):
         fast = None  # words around the number might name a currency: leave it to price-parser
     if fast is not None:  # one number with a symbol or code, maybe words without digits
         _, pre, whole, dec, post, _ = fast.groups()
@@ -100,16 +239,16 @@ def parse_money(text: str, currency: str | None = None) -> Money:
         for mark in (pre, post):
             if mark:
                 mark = mark.upper()
-                if mark in _ISO:
+                if mark in w.codes:
                     found = mark
                     break
-                found = found or _SYMBOLS.get(mark)
+                found = found or w.symbols.get(mark)
     else:
         from price_parser import Price  # here: its import compiles large patterns
 
         price = Price.fromstring(text)
         amount = float(price.amount) if price.amount is not None else None
-        found = currency_code(text, price.currency) if amount is not None else None
+        found = currency_code(text, price.currency, w) if amount is not None else None
     return Money(amount, text, found or (currency.upper() if currency else None))
 
 
@@ -148,28 +287,23 @@ def compile_phrases(values: dict[str, list[str]]) -> Phrases:
     return tuple(sorted(pairs, key=lambda pair: (-len(pair[0]), pair[1] != "out_of_stock")))
 
 
+def rule_phrases(values: dict[str, list[str]], words: Words | None = None) -> Phrases:
+    """A field's own stock phrases (its ``values``), then the vocabulary's."""
+    stock = (words or default_words()).stock
+    return compile_phrases(values) + stock if values else stock
+
+
 def _fold(text: str) -> str:
     return " ".join(text.lower().replace("_", " ").replace("-", " ").split())
 
 
-DEFAULT_AVAILABILITY: Phrases = compile_phrases({
-    "in_stock": ["in stock", "instock", "available", "ships today", "ready to ship",
-                 "add to cart", "add to basket", "buy now", "limited availability",
-                 "limitedavailability", "only a few left", "有货", "现货", "在售", "库存充足",
-                 "auf lager", "lieferbar", "en stock", "disponible", "在庫あり"],
-    "out_of_stock": ["out of stock", "outofstock", "sold out", "soldout", "unavailable",
-                     "not available", "not in stock", "no stock", "currently unavailable",
-                     "discontinued", "无货", "缺货", "售罄", "已售完", "暂时缺货", "到货通知",
-                     "ausverkauft", "nicht lieferbar", "rupture de stock", "agotado", "在庫切れ",
-                     "品切れ"],
-})
-
-
-def parse_availability(text: str, phrases: Phrases = DEFAULT_AVAILABILITY) -> str | None:
+def parse_availability(text: str, phrases: Phrases | None = None) -> str | None:
     """``in_stock``/``out_of_stock`` (or another value of the rule's map) by the first,
-    longest phrase found — the rule's phrases, then the built-in English, German, French,
-    Spanish, Chinese and Japanese ones and schema.org URLs; ``unknown`` for text that
-    says neither, None for no text at all."""
+    longest phrase found — the rule's phrases, then the vocabulary's ``stock_phrases``
+    (``phrases`` None: those alone); ``unknown`` for text that says neither, None for
+    no text at all."""
+    if phrases is None:
+        phrases = default_words().stock
     folded = _fold(text)
     if not folded:
         return None
@@ -182,23 +316,20 @@ def parse_availability(text: str, phrases: Phrases = DEFAULT_AVAILABILITY) -> st
 
 
 _CRUMB_SPLIT = re.compile(r"\s*(?:›|»|>|＞|/|\||→|▸|≫|\\)\s*")
-_CRUMB_LABEL = re.compile(r"^\s*(?:you are here|location|当前位置|您的位置|当前的位置|位置|"
-                          r"sie sind hier|vous êtes ici)\s*[:：]\s*", re.IGNORECASE)
-_HOME = frozenset({"home", "home page", "homepage", "首页", "start", "startseite", "accueil",
-                   "inicio", "ホーム", "トップ", "主页", "返回首页"})
 
 
-def parse_breadcrumb(items: Sequence[str]) -> list[str]:
+def parse_breadcrumb(items: Sequence[str], words: Words | None = None) -> list[str]:
     """Category names, top first: one text split on separators (› > / » |) or one name
     per node; empty items, separators, a leading label (``当前位置：``) and a leading
-    "Home"/"首页"/"Start" dropped."""
+    "Home"/"首页"/"Start" dropped (the vocabulary's ``breadcrumb_labels``, ``home_labels``)."""
+    w = words or default_words()
     if items:
-        items = [_CRUMB_LABEL.sub("", items[0]), *items[1:]]
+        items = [w.crumb_label.sub("", items[0]), *items[1:]]
     if len(items) == 1:
         items = _CRUMB_SPLIT.split(items[0])
     names = [" ".join(item.split()) for item in items]
     names = [n for n in names if n and not _CRUMB_SPLIT.fullmatch(n)]
-    if names and names[0].lower() in _HOME:
+    if names and names[0].lower() in w.home:
         del names[0]
     return names
 

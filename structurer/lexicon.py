@@ -9,6 +9,7 @@ hard-codes a field word.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from pathlib import Path
@@ -18,6 +19,7 @@ from pydantic import Field, field_validator, model_validator
 from structurer import yamlio
 from structurer.errors import RuleError
 from structurer.schema import FieldLevel, Strict, ValueKind, error_at
+from structurer.vocabulary import Vocabulary as Vocabulary  # re-exported: a lexicon's part
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 
@@ -227,6 +229,7 @@ class Lexicon(Strict):
         default_factory=lambda: dict(DEFAULT_LIST_STRUCTURES))
     signals: dict[str, dict[str, float]] = Field(default_factory=dict)
     pagination: PagingVocab = Field(default_factory=PagingVocab)
+    vocabulary: Vocabulary = Field(default_factory=Vocabulary)
     fields: dict[str, FieldSpec] = Field(min_length=1)
 
     @field_validator("name")
@@ -287,6 +290,10 @@ class Lexicon(Strict):
         """Field -> its OpenGraph meta names, for the fields meta tags can carry."""
         return {k: f.opengraph for k, f in self.fields.items() if f.opengraph}
 
+    def words(self) -> Vocabulary:
+        """The vocabulary in force: this lexicon's, the shipped one's where it says none."""
+        return self.vocabulary.over(shipped_vocabulary())
+
     def partial_ratio(self, field: str) -> float:
         spec = self.fields[field]
         if spec.partial_ratio is not None:
@@ -315,6 +322,13 @@ def resolve_template(name_or_path: str | Path) -> Path:
 def load_lexicon(name_or_path: str | Path = "ecommerce") -> Lexicon:
     """Load and validate a lexicon by shipped name or path; errors are one line."""
     return yamlio.load_model(Lexicon, resolve_template(name_or_path))
+
+
+@functools.cache
+def shipped_vocabulary() -> Vocabulary:
+    """The shipped ``ecommerce`` lexicon's vocabulary: what every key a lexicon (or a rule
+    file) leaves out means."""
+    return load_lexicon("ecommerce").vocabulary
 
 
 def dump_lexicon(lexicon: Lexicon) -> str:

@@ -29,24 +29,28 @@ from urllib.parse import urljoin, urlsplit
 from lxml import etree
 
 from structurer.kinds import (
-    DEFAULT_AVAILABILITY,
     Money,
     Phrases,
+    Words,
     compile_phrases,
+    compile_words,
     crumb_separated,
     currency_code,
+    default_words,
     parse_availability,
     parse_breadcrumb,
     parse_integer,
     parse_money,
     parse_rating,
+    rule_phrases,
 )
 
 __all__ = [
-    "DEFAULT_AVAILABILITY", "Base", "Money", "Phrases", "Post", "ValueSpec", "compile_phrases",
-    "currency_code", "element_text", "field_value", "image_source", "link_target",
+    "Base", "Money", "Phrases", "Post", "ValueSpec", "Words", "compile_phrases",
+    "compile_words", "currency_code", "default_words", "element_text", "field_value",
+    "image_source", "link_target",
     "parse_availability", "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating",
-    "plain_text", "rating_source",
+    "plain_text", "rating_source", "rule_phrases",
 ]
 
 Post = Callable[[list[str], "Base"], list[str]]
@@ -150,29 +154,22 @@ def _inner_html(el: Any) -> str:
                            for child in el)).strip()
 
 
-#: attributes holding a larger rendition than ``src`` (zoom, lightbox, full size), best first
-_LARGE_ATTRS = ("data-zoom-image", "data-zoom", "data-large_image", "data-large-image",
-                "data-large", "data-full", "data-full-image", "data-highres", "data-hires",
-                "data-big", "data-zoom-src")
 _LAZY_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-original-src")
 _SRCSETS = ("srcset", "data-srcset")
-_PLACEHOLDER = re.compile(r"blank|spacer|1x1|placeholder|pixel\.|transparent\.|loading\.|"
-                          r"lazy\.|grey\.gif|gray\.gif|empty\.|(?<![a-z])no[-_]?(?:image|img|photo|picture)|"
-                          r"image[-_]?(?:coming|not[-_]?available|missing)|coming[-_]?soon|"
-                          r"missing[-_]?(?:image|img)")
-_PLACEHOLDER_DIR = re.compile(r"/(?:placeholders?|no[-_]?image)/", re.IGNORECASE)
 _IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|webp|gif|avif|svg|bmp|tiff?)(?:[?#]|$)", re.IGNORECASE)
 _BG_URL = re.compile(r"url\(\s*['\"]?([^'\")]+)")
 
 
-def _is_placeholder(src: str) -> bool:
-    """A lazy-loading stand-in or the shop's "no image" picture, not the product's."""
+def _is_placeholder(src: str, words: Words | None = None) -> bool:
+    """A lazy-loading stand-in or the shop's "no image" picture, not the product's (the
+    vocabulary's ``placeholder_images`` and ``placeholder_folders``)."""
     src = src.strip()
     if not src or src[:5].lower() == "data:":
         return True
+    w = words or default_words()
     path = src.split("?", 1)[0]
-    return (_PLACEHOLDER.search(src.lower(), src.rfind("/") + 1) is not None
-            or _PLACEHOLDER_DIR.search(path) is not None)
+    return (w.placeholder.search(src.lower(), src.rfind("/") + 1) is not None
+            or w.placeholder_folder.search(path) is not None)
 
 
 def _largest(srcset: str) -> str | None:
@@ -202,43 +199,47 @@ def _zoom_link(img: Any) -> str | None:
     return None
 
 
-def image_source(el: Any) -> str | None:
+def image_source(el: Any, words: Words | None = None) -> str | None:
     """The real picture of an ``<img>`` (or of the first one inside ``el``) at the best
     size the page offers: a zoom or full-size attribute (``data-zoom-image``), the
     largest ``srcset`` entry, a link around it to the picture file, then ``src`` unless
     it is a lazy-loading or "no image" placeholder, else ``data-src``/``data-original``;
-    a CSS ``background-image`` as a last resort. A placeholder is no picture (None)."""
+    a CSS ``background-image`` as a last resort. A placeholder is no picture (None).
+    ``words``: the vocabulary (large-rendition attributes, placeholders); the shipped one
+    by default."""
+    w = words or default_words()
     if el.tag not in ("img", "source"):
         img = next(el.iter("img"), None)
         if img is None:
             style = el.get("style") or ""
             url = _BG_URL.search(style) if "url(" in style else None
-            return url.group(1).strip() if url and not _is_placeholder(url.group(1)) else None
+            return url.group(1).strip() if url and not _is_placeholder(url.group(1), w) \
+                else None
         el = img
-    found: list[str | None] = [el.get(a) for a in _LARGE_ATTRS]
+    found: list[str | None] = [el.get(a) for a in w.large_attrs]
     found += [_largest(el.get(a) or "") for a in _SRCSETS]
     found += [_zoom_link(el), el.get("src")]
     found += [el.get(a) for a in _LAZY_ATTRS]
     for candidate in found:
-        if candidate and candidate.strip() and not _is_placeholder(candidate):
+        if candidate and candidate.strip() and not _is_placeholder(candidate, w):
             return str(candidate).strip()
     return None
 
 
 #: star ratings given by markup alone: ``rating-4``/``rating-4-5`` classes, class number
-#: words (``stars three``: CSS class names are English), a star bar's width, attributes
-_RATING_CLASS = re.compile(r"^(?:rating|stars?|rated|score)[-_]?([0-5])(?:[-_.]([0-9]{1,2}))?$")
-_RATING_WORDS = {"zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5"}
-_RATING_HINTS = ("rating", "star", "rated", "score")
+#: words (``stars three``; the vocabulary's ``rating_classes``, ``rating_numbers``), a star
+#: bar's width, attributes
 _RATING_ATTRS = ("aria-label", "title", "data-rating", "data-score", "data-value", "content")
 _WIDTH = re.compile(r"(?<![-\w])width\s*:\s*(\d{1,3}(?:\.\d+)?)\s*%")
 
 
-def rating_source(el: Any) -> str | None:
+def rating_source(el: Any, words: Words | None = None) -> str | None:
     """A star rating the markup gives without a number in the text (``4.5``): in an
     attribute (``aria-label="Rated 4.1 out of 5"``), a class (``rating-4-5``, ``stars
     three``) or a bar's width (``style="width:80%"`` is 4 of 5) of ``el`` or inside it;
     None when there is none (the text beside, a review count, is not read)."""
+    w = words or default_words()
+    hints = w.rating_hints
     for node in el.iter():
         if not isinstance(node.tag, str):
             continue
@@ -247,16 +248,16 @@ def rating_source(el: Any) -> str | None:
             if value and _DIGIT.search(value) and len(value) <= 60:
                 return str(value)
         tokens = (node.get("class") or "").lower().split()
-        rated = any(h in t for t in tokens for h in _RATING_HINTS)
+        rated = any(h in t for t in tokens for h in hints)
         for token in tokens:
-            found = _RATING_CLASS.match(token)
+            found = w.rating_class.match(token)
             if found:
                 return f"{found[1]}.{found[2] or 0}"
-            if rated and token in _RATING_WORDS:
-                return _RATING_WORDS[token]
+            if rated and token in w.rating_numbers:
+                return w.rating_numbers[token]
         width = _WIDTH.search(node.get("style") or "")
         if width and (rated or any(h in (a.get("class") or "").lower() for a in
-                                   node.iterancestors() for h in _RATING_HINTS)):
+                                   node.iterancestors() for h in hints)):
             return f"{float(width[1]) / 20:g}"
     return None
 
@@ -279,12 +280,13 @@ _TEXTUAL = frozenset({"text", "money", "integer", "availability", "breadcrumb",
                       "datetime"})
 
 
-def _raw(node: Any, kind: str) -> str | None:
+def _raw(node: Any, kind: str, words: Words | None = None) -> str | None:
     """The string a selected node stands for, by value kind (None: nothing there)."""
     if isinstance(node, str):  # attribute / text() / string() results are used as is
-        if kind == "image" and getattr(node, "is_attribute", False) and _is_placeholder(node):
+        if kind == "image" and getattr(node, "is_attribute", False) and _is_placeholder(
+                node, words):
             owner = node.getparent()  # type: ignore[attr-defined]
-            return image_source(owner) if owner is not None else None
+            return image_source(owner, words) if owner is not None else None
         return node
     tag = node.tag
     if kind in _TEXTUAL and tag not in _OWN_VALUE and not len(node):
@@ -294,9 +296,9 @@ def _raw(node: Any, kind: str) -> str | None:
     if not isinstance(tag, str):  # comments, processing instructions
         return None
     if kind == "image":
-        return image_source(node)
+        return image_source(node, words)
     if kind == "rating":
-        return _rating_raw(node)
+        return _rating_raw(node, words)
     if kind == "url":
         return link_target(node)
     if kind == "html":
@@ -316,10 +318,10 @@ def _raw(node: Any, kind: str) -> str | None:
     return str(node.get("class") or "") if kind == "availability" else text
 
 
-def _rating_raw(node: Any) -> str | None:
+def _rating_raw(node: Any, words: Words | None = None) -> str | None:
     """A rating element's value: what its markup says (:func:`rating_source`), else its
     text when that reads as a rating (a first number of at most 5, not a review count)."""
-    marked = rating_source(node)
+    marked = rating_source(node, words)
     if marked is not None:
         return marked
     text = element_text(node)
@@ -348,9 +350,10 @@ class ValueSpec:
     kind: str = "text"
     multiple: bool = False
     post: tuple[Post, ...] = ()
-    phrases: Phrases = DEFAULT_AVAILABILITY
+    phrases: Phrases | None = None    # None: the vocabulary's stock phrases alone
     needs_all: bool = False  # look past the first usable node (multiple, joins, breadcrumbs)
     memo: dict[str, str | None] = field(default_factory=dict)  # stock text -> value
+    words: Words | None = None        # the vocabulary (None: the shipped one)
 
 
 def _scalar_text(value: object) -> str:
@@ -366,7 +369,8 @@ def _availability(raw: str, spec: ValueSpec, base: Base, currency: str | None) -
     memo = spec.memo
     if raw in memo:
         return memo[raw]
-    value = parse_availability(raw, spec.phrases)
+    value = parse_availability(raw, spec.phrases if spec.phrases is not None
+                               else (spec.words or default_words()).stock)
     if len(memo) < 512:
         memo[raw] = value
     return value
@@ -378,7 +382,7 @@ def _text(raw: str, spec: ValueSpec, base: Base, currency: str | None) -> str | 
 
 _FINISH: dict[str, Callable[[str, ValueSpec, Base, str | None], Any]] = {
     "text": _text, "datetime": _text, "html": _text, "breadcrumb": _text,
-    "money": lambda raw, spec, base, currency: parse_money(raw, currency),
+    "money": lambda raw, spec, base, currency: parse_money(raw, currency, spec.words),
     "url": lambda raw, spec, base, currency: base.join(raw),
     "image": lambda raw, spec, base, currency: base.join(raw),
     "integer": lambda raw, spec, base, currency: parse_integer(raw),
@@ -406,13 +410,13 @@ def field_value(selected: object, spec: ValueSpec, base: Base,
     finish = _FINISH[kind]
     if not spec.needs_all and not spec.post:
         for node in nodes:
-            raw = _raw(node, kind)
+            raw = _raw(node, kind, spec.words)
             if raw and not raw.isspace():
                 return finish(raw, spec, base, currency)
         return None
     raws: list[str] = []
     for node in nodes:
-        raw = _raw(node, kind)
+        raw = _raw(node, kind, spec.words)
         if raw and not raw.isspace():
             raws.append(raw)
             if not spec.needs_all:
@@ -420,7 +424,7 @@ def field_value(selected: object, spec: ValueSpec, base: Base,
     for step in spec.post:
         raws = step(raws, base)
     if kind == "breadcrumb":
-        return parse_breadcrumb(raws) or None
+        return parse_breadcrumb(raws, spec.words) or None
     if spec.multiple:
         values = [finish(raw, spec, base, currency) for raw in raws if raw.strip()]
         return [v for v in values if v is not None]

@@ -20,13 +20,13 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from structurer.crawler.stats import price_disagreement
+from structurer.kinds import Words, default_words
 from structurer.replay.extract import CompiledRules
 from structurer.replay.records import BASE_COLUMNS
 from structurer.replay.records import record_columns as columns_of
@@ -75,35 +75,29 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-# what menus add to a category's name: "Consoles 16", "Candles (34 products)", "手机 (120)"
-_COUNT = re.compile(r"\s*[(\[]?\s*\d[\d,.]*\s*(?:products?|items?|results?|件商品|件|个)?\s*[)\]]?")
-
-
-_SAID_COUNT = re.compile(r"\s*(?:\(\s*\d[\d,.]*\s*(?:products?|items?|件)?\s*\)"
-                         r"|\d[\d,.]*\s*(?:products?|items?|件商品))$", re.IGNORECASE)
-
-
-def category_name(text: str) -> str:
+def category_name(text: str, words: Words | None = None) -> str:
     """A category link's text without the product count menus add ("Candles (34)",
-    "Candles 34 products"); a bare trailing number ("Route 66") stays."""
+    "Candles 34 products": the rule file's ``product_count`` words); a bare trailing
+    number ("Route 66") stays."""
     text = " ".join(text.split())
-    return _SAID_COUNT.sub("", text) or text
+    return (words or default_words()).said_count.sub("", text) or text
 
 
-def _names(link: str, crumb: str) -> bool:
+def _names(link: str, crumb: str, words: Words) -> bool:
     """Does a category link's text name this breadcrumb entry (a count may follow)?"""
     link, crumb = _norm(link), _norm(crumb)
     return link == crumb or (link.startswith(crumb) and bool(crumb)
-                             and _COUNT.fullmatch(link[len(crumb):]) is not None)
+                             and words.count.fullmatch(link[len(crumb):]) is not None)
 
 
-def _refine(path: Sequence[str], crumbs: Sequence[str] | None) -> tuple[str, ...]:
+def _refine(path: Sequence[str], crumbs: Sequence[str] | None,
+            words: Words) -> tuple[str, ...]:
     """The path a category really has: the breadcrumb up to the category's own name when
     the product's breadcrumb names it (menus often show sub-categories without parents,
     or with a product count)."""
     if crumbs and path:
         for i, crumb in enumerate(crumbs):
-            if _names(path[-1], crumb):
+            if _names(path[-1], crumb, words):
                 return tuple(crumbs[:i + 1])
     return tuple(path)
 
@@ -131,8 +125,10 @@ class ProductRecord(dict[str, Any]):
 
 
 def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] | None,
-                  columns: Sequence[str] = ()) -> dict[str, Any]:
-    """The product record of ``url`` from its listings and detail record (see module doc)."""
+                  columns: Sequence[str] = (), words: Words | None = None) -> dict[str, Any]:
+    """The product record of ``url`` from its listings and detail record (see module doc);
+    ``words``: the rule file's vocabulary (None: the shipped one)."""
+    words = words or default_words()
     ordered = sorted(listings, key=lambda item: (-len(item[1]), item[0]))
     structured = detail.get(STRUCTURED_PRICE) if detail else None
     if detail and STRUCTURED_PRICE in detail:
@@ -150,7 +146,7 @@ def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] 
                 merged.setdefault(key, None)
     merged["url"] = url
     crumbs = _crumbs(merged.get("category"))
-    paths: set[tuple[str, ...]] = {_refine(path, crumbs) for _, path, _ in ordered if path}
+    paths: set[tuple[str, ...]] = {_refine(path, crumbs, words) for _, path, _ in ordered if path}
     if crumbs:
         paths.add(tuple(crumbs))
     longest = sorted(paths, key=lambda p: (-len(p), p))
@@ -208,7 +204,8 @@ def unemitted(frontier: Frontier, run: int, after: str, limit: int, *,
 
 
 def emit_records(frontier: Frontier, keys: Sequence[str], run: int,
-                 columns: Sequence[str], *, force: bool = False) -> list[dict[str, Any]]:
+                 columns: Sequence[str], *, force: bool = False,
+                 words: Words | None = None) -> list[dict[str, Any]]:
     """Build the records of ``keys`` and put the new or changed ones in the outbox (call
     inside a transaction); returns those. Products already emitted in this run are left
     alone, and so are those whose detail page is pending, unless ``force``."""
@@ -227,7 +224,7 @@ def emit_records(frontier: Frontier, keys: Sequence[str], run: int,
             for page, path, fields in db.execute(
                 "SELECT page, path, fields FROM listings WHERE product = ?", (key,))]
         record = build_product(url, listings, json.loads(detail) if detail else None,
-                               columns)
+                               columns, words)
         digest = record_hash(record)
         db.execute("UPDATE products SET emitted = ?, emitted_run = ? WHERE key = ?",
                    (digest, run, key))

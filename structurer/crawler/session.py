@@ -202,7 +202,7 @@ class Crawler:
             lists_done = not f.lists_pending()
             if lists_done and self.lists_done and settled:
                 stats.count("record", emit_records(f, settled, self.run_no,
-                                                   self.sink.columns))
+                                                   self.sink.columns, words=self.c.words))
             if lists_done != self.lists_done:
                 self.lists_done = lists_done
                 f.set(lists_done=lists_done)
@@ -224,7 +224,8 @@ class Crawler:
                 keys = unemitted(f, self.run_no, after, EMIT_CHUNK, force=force)
                 if keys:
                     self.stats.count("record", emit_records(
-                        f, keys, self.run_no, self.sink.columns, force=force))
+                        f, keys, self.run_no, self.sink.columns, force=force,
+                        words=self.c.words))
                     f.set(stats=self.stats.as_dict())
             if not keys:
                 return

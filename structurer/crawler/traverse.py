@@ -175,7 +175,7 @@ class PageReader:
 
     def category_path(self, parent: tuple[str, ...], name: str, url: str) -> tuple[str, ...]:
         parts = urlsplit(url)
-        name = category_name(name) or parts.path.rstrip("/").rsplit("/", 1)[-1]
+        name = category_name(name, self.c.words) or parts.path.rstrip("/").rsplit("/", 1)[-1]
         here = parts.netloc + parts.path
         under = [(p, path) for p, path in self.prefixes
                  if not parts.query and len(here) > len(p) and here.startswith(p)]

@@ -27,7 +27,7 @@ from structurer.page import byline, density
 from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
 from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
-from structurer.values import plain_text
+from structurer.values import compile_words, plain_text
 
 
 def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any]:
@@ -130,11 +130,12 @@ def news_fields(view: PageView, article: dict[str, Any] | None
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     lexicon = view.lexicon
+    words = compile_words(lexicon.vocabulary)
     for name, paths in lexicon.structured_paths().items() if article is not None else ():
         value = next((v for v in (jsonld_value(article, p) for p in paths)
                       if isinstance(v, str) and v.strip()), None)
         if value is not None:
-            values[name] = (parse_datetime(value) or value) \
+            values[name] = (parse_datetime(value, words) or value) \
                 if lexicon.fields[name].kind == "datetime" else plain_text(value)
             sources[name] = "jsonld"
     title = density.title_of(view.tree)
@@ -147,7 +148,8 @@ def news_fields(view: PageView, article: dict[str, Any] | None
     if "published" not in values:
         values["published"] = byline.published_of(view.tree,
                                                   found.element if found else None, heading,
-                                                  th=lexicon.thresholds)
+                                                  th=lexicon.thresholds,
+                                                  words=words)
         sources["published"] = "meta/near-title"
     if "author" not in values:
         values["author"] = byline.author_of(view.tree, heading, th=lexicon.thresholds)

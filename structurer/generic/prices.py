@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.page.dom import MONEY_RE, split_money
+from structurer.kinds import compile_words
+from structurer.page.dom import split_money
 from structurer.page.match import label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
 from structurer.values import parse_money
@@ -27,15 +28,8 @@ from structurer.values import parse_money
 _SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",
                    "nav", "footer", "header", "aside"})
 _STRUCK = frozenset({"del", "s", "strike"})
-_ELSEWHERE = re.compile(
-    r"\d\s*[×x]\s*(?:\D|$)|ship|deliver|postage|freight|versand|livraison|运费|邮费|配送|instal|"
-    r"per month|/\s*mo\b|"
-    r"monthly|a month|/月|分期|you save|save|saving|subtotal|total|basket|cart|购物车|"
-    r"\bwas\b|rrp|msrp|list price|retail|compare|original|regular|原价|市场价|"
-    r"\bfree\b|over\b|orders? (?:of|above|from)|满", re.I)
-_NOT_PRICE_ATTR = re.compile(r"mini-?cart|cart-?(?:total|summary|count)|basket|ship|deliver|"
-                             r"instal|klarna|afterpay|bnpl|old|strike|rrp|msrp|compare|save|saving|"
-                             r"total", re.I)
+#: "4 × $308.38": an instalment (words of other sums: the vocabulary's ``other_money``)
+_MULTIPLIED = re.compile(r"\d\s*[×x]\s*(?:\D|$)", re.I)
 
 
 @dataclass
@@ -117,6 +111,11 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     spec = view.lexicon.fields.get("price")
     old = view.lexicon.fields.get("original_price")
     not_price = view.lexicon.signals.get("not_price", {})
+    vocab = compile_words(view.lexicon.vocabulary)
+
+    def elsewhere(text: str) -> bool:
+        return bool(_MULTIPLIED.search(text) or vocab.other_money.search(text))
+
     chunks = list(text_chunks(view.body))
     anchor_order = None
     if anchor is not None:
@@ -127,10 +126,10 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     previous = ""
     for chunk in chunks:
         label, previous = previous, chunk.text
-        money = MONEY_RE.search(chunk.text)
+        money = vocab.money.search(chunk.text)
         if money is None or chunk.owner in listed or _struck(chunk.owner):
             continue
-        parsed = parse_money(chunk.text)
+        parsed = parse_money(chunk.text, words=vocab)
         if parsed.amount is None:
             continue
         score = 1.0
@@ -141,8 +140,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         if labelled:
             score += 1.0
         after = chunk.text[money.end():][:30]
-        if _ELSEWHERE.search(said) or _ELSEWHERE.search(after) or \
-                phrase_in(f"{said} {after}", not_price):
+        if elsewhere(said) or elsewhere(after) or phrase_in(f"{said} {after}", not_price):
             score -= 1.5    # shipping, an instalment, a unit price: not the price to pay
         if len(money.group(0)) < 0.5 * len(chunk.text):
             score -= 0.3
@@ -153,7 +151,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         score += 0.6 * words
         if old is not None and lexicon_match(chunk.owner, old, view.lexicon, 0.5, depth=1)[0]:
             score -= 0.8
-        elif _NOT_PRICE_ATTR.search(attrs):
+        elif vocab.other_money_class.search(attrs):
             score -= 0.5
         if anchor is not None and anchor_order is not None:
             score += max(0.0, 1.5 - 0.25 * _levels_apart(chunk.owner, anchor))

@@ -31,7 +31,9 @@ from structurer.structured import (
 from structurer.values import (
     Base,
     ValueSpec,
+    Words,
     compile_phrases,
+    compile_words,
     field_value,
     image_source,
     parse_availability,
@@ -195,7 +197,8 @@ def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases) -> str |
         if not any(ch.isalpha() for ch in own):
             continue    # a bare count ("0" items in the cart) is no stock phrase
         if len(own) <= 40 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
-            value = parse_availability(own, phrases) if phrases else parse_availability(own)
+            value = parse_availability(own, phrases) if phrases else parse_availability(
+                own, compile_words(view.lexicon.vocabulary).stock)
             if value in ("in_stock", "out_of_stock"):
                 return value
     return None
@@ -246,7 +249,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     elif "availability" not in values and can_buy(view):
         put("availability", "in_stock", "add-to-cart")
     if "image" not in values and anchor is not None:
-        put("image", _image_near(anchor, str(values.get("name") or "")), "near-title")
+        put("image", _image_near(anchor, str(values.get("name") or ""),
+                                 compile_words(lexicon.vocabulary)), "near-title")
     if "description" not in values:
         content = density.main_content(view.tree, lexicon.thresholds.min_block_text)
         if content is not None:
@@ -288,20 +292,17 @@ def _by_label(name: str, spec: FieldSpec) -> bool:
     return spec.kind in ("text", "availability") and not spec.title and name not in _OWN_READERS
 
 
-_NOT_PRODUCT_IMAGE = re.compile(r"banner|logo|icon|sprite|badge|flag|rating|star", re.I)
-
-
-def _image_near(anchor: HtmlElement, name: str) -> str | None:
+def _image_near(anchor: HtmlElement, name: str, words: Words) -> str | None:
     """The picture closest to the title: one whose alt text names the product wins,
-    banners, logos and icons lose."""
+    banners, logos and icons (the vocabulary's ``not_product_images``) lose."""
     node = anchor.getparent()
     for _ in range(4):
         if node is None:
             return None
         fallback = None
         for img in node.iter("img"):
-            src = image_source(img)
-            if not src or _NOT_PRODUCT_IMAGE.search(src):
+            src = image_source(img, words)
+            if not src or words.not_product_image.search(src):
                 continue
             if name and density.similarity(img.get("alt") or img.get("title") or "", name) > 0.6:
                 return src
@@ -317,6 +318,7 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
     numbers, a price as amount + currency (+ its text), stock as a state, URLs absolute."""
     out = dict(values)
     base = Base(view.url)
+    words = compile_words(view.lexicon.vocabulary)
     for key, value in values.items():
         spec = view.lexicon.fields.get(key)
         kind = spec.kind if spec is not None else "text"
@@ -325,9 +327,9 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
         if kind == "text":
             out[key] = plain_text(str(value))
         elif kind in ("integer", "rating"):
-            out[key] = field_value(value, ValueSpec(kind), base)
+            out[key] = field_value(value, ValueSpec(kind, words=words), base)
     if out.get("price") is not None:
-        money = parse_money(str(out["price"]), out.get("currency"))
+        money = parse_money(str(out["price"]), out.get("currency"), words)
         out["price_text"] = str(out["price"])
         out["price"] = money.amount
         out["currency"] = money.currency or out.get("currency")
@@ -335,8 +337,7 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
         phrases = compile_phrases(view.lexicon.fields["availability"].values) \
             if "availability" in view.lexicon.fields else ()
         raw = str(out["availability"])
-        out["availability"] = parse_availability(raw, phrases) if phrases else \
-            parse_availability(raw)
+        out["availability"] = parse_availability(raw, phrases or words.stock)
     if isinstance(out.get("image"), dict):
         out["image"] = out["image"].get("url") or out["image"].get("contentUrl")
     if isinstance(out.get("image"), str):

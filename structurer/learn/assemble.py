@@ -26,7 +26,7 @@ from structurer.learn.confidence import confirm_lists
 from structurer.learn.detail import Layouts
 from structurer.learn.listing import ListLayouts, ListLearned
 from structurer.learn.pagination import PaginationGuess, learn_pagination
-from structurer.lexicon import Lexicon, PagingVocab
+from structurer.lexicon import Lexicon, PagingVocab, shipped_vocabulary
 from structurer.page.view import PageView
 from structurer.replay.extract import CompiledRules, compile_rules, extract_detail, extract_list
 from structurer.replay.records import record_columns_for
@@ -181,7 +181,9 @@ def assemble_rules(levels: Levels, *, site: str, start_url: str, lexicon: Lexico
         schema_version=SCHEMA_VERSION, site=site, start_url=start_url, session=session,
         generated_at=datetime.now(UTC).replace(microsecond=0),
         generator=f"structurer {__version__}", template=template_ref(lexicon, template_path),
-        record=RecordSpec(columns=record_columns_for(lexicon)), levels=levels)
+        record=RecordSpec(columns=record_columns_for(lexicon),
+                          vocabulary=lexicon.vocabulary.differing(shipped_vocabulary())),
+        levels=levels)
     return with_baselines(confirm_lists(rules, lists, details, lexicon), lists, details)
 
 

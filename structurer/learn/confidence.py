@@ -29,13 +29,13 @@ from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
 from structurer.kinds import (
-    DEFAULT_AVAILABILITY,
-    compile_phrases,
+    compile_words,
     parse_availability,
     parse_breadcrumb,
     parse_integer,
     parse_money,
     parse_rating,
+    rule_phrases,
 )
 from structurer.learn import xpaths
 from structurer.lexicon import DEFAULT_THRESHOLDS, FieldSpec, Lexicon, Thresholds
@@ -91,7 +91,7 @@ def _same(value: str, hint: str, kind: str, phrases: Any) -> bool:
 
 
 def agreement(values: Column, hints: Column | None, kind: str,
-              phrases: Any = DEFAULT_AVAILABILITY) -> tuple[float, int]:
+              phrases: Any = None) -> tuple[float, int]:
     """(share of the records the source speaks for whose value says the same, how many
     records it speaks for). A record the source has a value for and the field has none
     counts against it: an empty main value is no confirmation."""
@@ -183,7 +183,7 @@ def confidence(best: FieldChoice, runner: FieldChoice | None, kind: str, *,
                fit: float = 1.0, sources: Sequence[tuple[str, Column | None]] = (),
                titles: Sequence[Sequence[str]] | None = None,
                thresholds: Thresholds = DEFAULT_THRESHOLDS,
-               phrases: Any = DEFAULT_AVAILABILITY) -> tuple[float, str]:
+               phrases: Any = None) -> tuple[float, str]:
     """(confidence that ``best``'s values are right, what it rests on). ``sources`` are
     named independent columns, most trusted first; ``titles`` the pages' title texts
     (for a field that names the record)."""
@@ -236,8 +236,7 @@ def calibrate(rule: FieldRule, best: FieldChoice, runner: FieldChoice | None, *,
     module docstring); the learners call this once per field rule they build. ``pages``:
     the sample pages of a page-wide (detail) rule, where an XPath selecting several
     elements is confirmed by structured data only."""
-    phrases = compile_phrases(rule.values) + DEFAULT_AVAILABILITY if rule.values \
-        else DEFAULT_AVAILABILITY
+    phrases = rule_phrases(rule.values)
     sources = [("structured data", structured), ("the list page", hints)]
     value, why = confidence(best, runner, rule.kind, fit=fit, sources=sources, titles=titles,
                             thresholds=thresholds, phrases=phrases)
@@ -313,8 +312,7 @@ def confirm_lists(rules: SiteRules, lists: Sequence[PageView], details: Sequence
             sources.append(("the detail page", [None if records[p.url].get(name) in
                                                 (None, "", []) else str(records[p.url][name])
                                                 for _, p in items]))
-        phrases = compile_phrases(rule.values) + DEFAULT_AVAILABILITY if rule.values \
-            else DEFAULT_AVAILABILITY
+        phrases = rule_phrases(rule.values, compile_words(lexicon.vocabulary))
         fields[name] = _recheck(rule, [item.get(name) for item, _ in items], sources, phrases)
     return rules.model_copy(update={"levels": rules.levels.model_copy(
         update={"list": level.model_copy(update={"fields": fields})})})

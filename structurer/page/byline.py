@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, visible_text
+from structurer.kinds import Words
 from structurer.lexicon import DEFAULT_THRESHOLDS, Thresholds
 from structurer.page.dates import find_dates, parse_datetime
 from structurer.page.density import _meta, is_noise, title_element
@@ -82,23 +83,24 @@ def _updated(text: str, at: int, floor: int) -> bool:
     return bool(_UPDATED.search(text[max(floor, at - 40):at]))
 
 
-def _date_near(walk: _Around, th: Thresholds) -> str | None:
+def _date_near(walk: _Around, th: Thresholds, words: Words | None) -> str | None:
     """The date nearest after the title (within ``th.byline_after`` characters), else
     nearest before it (within ``th.byline_before``: a dateline), "updated" ones last."""
     text = walk.text
     ahead, back = th.byline_after, th.byline_before
     after: list[tuple[int, str]] = [(pos, stamp) for pos, stamp in walk.stamps
                                     if walk.end <= pos < walk.end + ahead]
-    after += [(walk.end + d.start, d.iso) for d in find_dates(text[walk.end:walk.end + ahead])]
+    after += [(walk.end + d.start, d.iso)
+              for d in find_dates(text[walk.end:walk.end + ahead], words)]
     before = [(walk.start - back + d.start, d.iso)
-              for d in find_dates(text[max(0, walk.start - back):walk.start])]
+              for d in find_dates(text[max(0, walk.start - back):walk.start], words)]
     before += [(pos, stamp) for pos, stamp in walk.stamps
                if walk.start - back <= pos < walk.start]
     ranked = sorted(after) + sorted(before, reverse=True)
     fresh = [iso for pos, iso in ranked
              if not _updated(text, pos, walk.end if pos >= walk.end else 0)]
     for iso in fresh + [iso for _, iso in ranked]:
-        found = parse_datetime(iso)
+        found = parse_datetime(iso, words)
         if found:
             return found
     return None
@@ -118,23 +120,25 @@ def _keep(tree: HtmlElement, title: str | None) -> tuple[HtmlElement | None, set
 
 def published_of(tree: HtmlElement, content: HtmlElement | None = None,
                  title: str | None = None, *,
-                 th: Thresholds = DEFAULT_THRESHOLDS) -> str | None:
+                 th: Thresholds = DEFAULT_THRESHOLDS,
+                 words: Words | None = None) -> str | None:
     """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
     the title, <time> elements, date-ish classes, then the content's text. ``title``:
     the page's title (:func:`~structurer.page.density.title_of`) when already known;
-    ``th``: the lexicon's thresholds (how far from the title to look)."""
+    ``th``: the lexicon's thresholds (how far from the title to look); ``words``: its
+    vocabulary (month names)."""
     for _, value in _meta(tree, _TIME_METAS):
-        found = parse_datetime(value)
+        found = parse_datetime(value, words)
         if found:
             return found
     for el in tree.xpath('//*[@itemprop="datePublished"]'):
         for value in (el.get("content"), el.get("datetime"), el.text_content()):
-            found = parse_datetime(value or "")
+            found = parse_datetime(value or "", words)
             if found:
                 return found
     anchor, keep = _keep(tree, title)
     if anchor is not None:
-        found = _date_near(_around(tree, anchor), th)
+        found = _date_near(_around(tree, anchor), th, words)
         if found:
             return found
     for el in tree.xpath('//time[@datetime]|//time[@pubdate]|//*[contains(@class, "date") or '
@@ -142,12 +146,12 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
         if _in_noise(el, keep):
             continue
         for value in (el.get("datetime"), visible_text(el)[:200]):
-            found = parse_datetime(value or "")
+            found = parse_datetime(value or "", words)
             if found:
                 return found
     for el in (content, tree):
         if el is not None:
-            found = parse_datetime(visible_text(el)[:3000])
+            found = parse_datetime(visible_text(el)[:3000], words)
             if found:
                 return found
     return None

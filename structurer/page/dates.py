@@ -8,44 +8,39 @@ callers that weigh where on the page a date stands. Pure functions.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
 
 from structurer.clean import normalize_space
+from structurer.kinds import Words, default_words
 
-_MONTHS = {
-    **{m: i + 1 for i, m in enumerate(["january", "february", "march", "april", "may", "june",
-                                       "july", "august", "september", "october", "november",
-                                       "december"])},
-    **{m: i + 1 for i, m in enumerate(["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug",
-                                       "sep", "oct", "nov", "dec"])},
-    "sept": 9,
-    **{m: i + 1 for i, m in enumerate(["januar", "februar", "märz", "april", "mai", "juni",
-                                       "juli", "august", "september", "oktober", "november",
-                                       "dezember"])},
-    "jän": 1, "jänner": 1, "mrz": 3, "okt": 10, "dez": 12,
-    **{m: i + 1 for i, m in enumerate(["janvier", "février", "mars", "avril", "mai", "juin",
-                                       "juillet", "août", "septembre", "octobre", "novembre",
-                                       "décembre"])},
-    "janv": 1, "févr": 2, "avr": 4, "juil": 7, "déc": 12,
-    **{m: i + 1 for i, m in enumerate(["enero", "febrero", "marzo", "abril", "mayo", "junio",
-                                       "julio", "agosto", "septiembre", "octubre", "noviembre",
-                                       "diciembre"])},
-}
-_MONTH = "|".join(sorted((re.escape(m) for m in _MONTHS), key=len, reverse=True))
-_DATE_PATTERNS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"(?<!\d)(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日"), "ymd"),
-    (re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), "ymd"),
-    (re.compile(r"(?<!\d)(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})(?!\d)"), "dmy"),
-    (re.compile(r"(?<!\d)(\d{1,2})-(\d{1,2})-(\d{4})(?!\d)"), "dmy"),
-    (re.compile(r"(?<!\d)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"), "mdy"),
-    (re.compile(rf"\b({_MONTH})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I), "Mdy"),
-    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?({_MONTH})\.?,?\s+(?:de\s+)?"
-                rf"(\d{{4}})\b", re.I), "dMy"),
-]
-_CLOCK = re.compile(r"^[\s,;:\-–—|·T]*(?:at|um|à|a las|于)?\s*(\d{1,2})[:：h](\d{2})"
-                    r"(?::(\d{2}))?\s*([ap]\.?\s?m\.?)?(?![\d])", re.I)
+
+@functools.lru_cache(maxsize=8)
+def _clock(words: Words) -> re.Pattern[str]:
+    """A time of day right after a date, maybe after one of the vocabulary's time words."""
+    said = "|".join(re.escape(w) for w in words.time_words) or "(?!)"
+    return re.compile(rf"^[\s,;:\-–—|·T]*(?:{said})?\s*(\d{{1,2}})[:：h](\d{{2}})"
+                      r"(?::(\d{2}))?\s*([ap]\.?\s?m\.?)?(?![\d])", re.I)
+
+
+@functools.lru_cache(maxsize=8)
+def _patterns(words: Words) -> list[tuple[re.Pattern[str], str]]:
+    """The date patterns, with the vocabulary's month names (longest first)."""
+    month = "|".join(sorted((re.escape(m) for m in words.months), key=len, reverse=True))
+    month = month or "(?!)"
+    return [
+        (re.compile(r"(?<!\d)(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日"), "ymd"),
+        (re.compile(r"(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)"), "ymd"),
+        (re.compile(r"(?<!\d)(\d{1,2})\.\s?(\d{1,2})\.\s?(\d{4})(?!\d)"), "dmy"),
+        (re.compile(r"(?<!\d)(\d{1,2})-(\d{1,2})-(\d{4})(?!\d)"), "dmy"),
+        (re.compile(r"(?<!\d)(\d{1,2})/(\d{1,2})/(\d{4})(?!\d)"), "mdy"),
+        (re.compile(rf"\b({month})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.I),
+         "Mdy"),
+        (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\.?\s+(?:de\s+)?({month})\.?,?\s+(?:de\s+)?"
+                    rf"(\d{{4}})\b", re.I), "dMy"),
+    ]
 
 
 @dataclass(frozen=True)
@@ -55,7 +50,7 @@ class DateFound:
     end: int        # position after the date (and its time of day)
 
 
-def _ymd(order: str, a: str, b: str, c: str) -> date | None:
+def _ymd(order: str, a: str, b: str, c: str, months: dict[str, int]) -> date | None:
     try:
         if order == "ymd":
             year, month, day = int(a), int(b), int(c)
@@ -66,17 +61,17 @@ def _ymd(order: str, a: str, b: str, c: str) -> date | None:
             if month > 12:
                 month, day = day, month
         elif order == "Mdy":
-            year, month, day = int(c), _MONTHS[a.lower()], int(b)
+            year, month, day = int(c), months[a.lower()], int(b)
         else:
-            year, month, day = int(c), _MONTHS[b.lower()], int(a)
+            year, month, day = int(c), months[b.lower()], int(a)
         return date(year, month, day) if 1900 <= year <= 2100 else None
     except (ValueError, KeyError):
         return None
 
 
-def _with_clock(day: date, text: str, end: int) -> tuple[str, int]:
+def _with_clock(day: date, text: str, end: int, words: Words) -> tuple[str, int]:
     """The date, plus the time of day written right after it (if any)."""
-    clock = _CLOCK.match(text[end:end + 30])
+    clock = _clock(words).match(text[end:end + 30])
     if clock is None:
         return day.isoformat(), end
     hour, minute = int(clock.group(1)), int(clock.group(2))
@@ -91,18 +86,21 @@ def _with_clock(day: date, text: str, end: int) -> tuple[str, int]:
         end + clock.end()
 
 
-def find_dates(text: str) -> list[DateFound]:
-    """Every date in ``text`` (each position once, earliest pattern wins), in order."""
+def find_dates(text: str, words: Words | None = None) -> list[DateFound]:
+    """Every date in ``text`` (each position once, earliest pattern wins), in order;
+    ``words``: the vocabulary of month names (None: the shipped one)."""
     found: dict[int, DateFound] = {}
     taken: list[tuple[int, int]] = []
-    for pattern, order in _DATE_PATTERNS:
+    w = words or default_words()
+    for pattern, order in _patterns(w):
         for match in pattern.finditer(text):
             if any(s < match.end() and match.start() < e for s, e in taken):
                 continue
-            day = _ymd(order, *match.groups())
+            a, b, c = match.groups()
+            day = _ymd(order, a, b, c, w.months)
             if day is None:
                 continue
-            iso, end = _with_clock(day, text, match.end())
+            iso, end = _with_clock(day, text, match.end(), w)
             found[match.start()] = DateFound(iso, match.start(), end)
             taken.append((match.start(), match.end()))
     return [found[k] for k in sorted(found)]
@@ -116,12 +114,12 @@ def _iso_stamp(text: str) -> str | None:
     return stamp.isoformat() if "T" in text or ":" in text else stamp.date().isoformat()
 
 
-def parse_datetime(text: str) -> str | None:
+def parse_datetime(text: str, words: Words | None = None) -> str | None:
     """The first date in ``text`` as ISO, with its time of day when one is written."""
     text = normalize_space(text)
     if not text:
         return None
-    found = find_dates(text)
+    found = find_dates(text, words)
     return _iso_stamp(text) or (found[0].iso if found else None)
 
 

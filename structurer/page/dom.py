@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from lxml import etree
 from lxml.html import HtmlElement
+
+from structurer.kinds import default_words
 
 # Tags whose content never holds product data worth comparing.
 NOISE_TAGS = frozenset({"script", "style", "noscript", "svg", "template", "iframe", "head",
@@ -29,11 +32,25 @@ _SPLIT = re.compile(r"[^0-9a-zA-Z\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _DIGITS = re.compile(r"\d+")
 
-_CUR = (r"(?:US\$|CA\$|C\$|A\$|AU\$|NZ\$|HK\$|S\$|R\$|\$|€|£|¥|￥|₹|₩|₽|₺|₫|฿|₪|"
-        r"USD|EUR|GBP|CNY|RMB|JPY|CAD|AUD|CHF|SEK|NOK|DKK|PLN|CZK|HUF|INR|BRL|KRW|"
-        r"zł|kr|Kč|Fr\.|元|円|руб)")
-MONEY_RE = re.compile(
-    rf"(?:{_CUR}\s?-?\d[\d.,'\u00a0\u202f ]*)|(?:\d[\d.,'\u00a0\u202f ]*\s?{_CUR})")
+class _ShippedMoney:
+    """A money amount on a page ("$12", "12,50 €") by the shipped vocabulary's
+    ``money_marks``, compiled when first used (a module constant would read the lexicon on
+    import); a page with its lexicon at hand uses ``compile_words(...).money``."""
+
+    def search(self, text: str) -> re.Match[str] | None:
+        return default_words().money.search(text)
+
+    def findall(self, text: str) -> list[Any]:
+        return default_words().money.findall(text)
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        return default_words().money.finditer(text)
+
+    def fullmatch(self, text: str) -> re.Match[str] | None:
+        return default_words().money.fullmatch(text)
+
+
+MONEY_RE = _ShippedMoney()
 NUMBER_RE = re.compile(r"\d+(?:[.,]\d+)?")
 _RANGE = re.compile(r"\s*[-–—~〜]\s*")
 

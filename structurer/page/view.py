@@ -27,11 +27,10 @@ from typing import Any, Literal
 from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
-from structurer.kinds import compile_phrases, parse_availability
+from structurer.kinds import compile_phrases, compile_words, parse_availability
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dom import (
-    MONEY_RE,
     SECTION_NOISE_TAGS,
     heading_before,
     link_href,
@@ -215,9 +214,10 @@ def loose_cards(page: PageView) -> list[HtmlElement]:
     the products of a list too short to repeat (the last page of a category)."""
     inside = listed(page)
     noise = page.lexicon.signals.get("noise", {})
+    money = compile_words(page.lexicon.vocabulary).money
     cards: dict[HtmlElement, None] = {}
     for el in page.body.iter():
-        if (isinstance(el.tag, str) and el not in inside and el.text and MONEY_RE.search(el.text)
+        if (isinstance(el.tag, str) and el not in inside and el.text and money.search(el.text)
                 and not any(a.tag in SECTION_NOISE_TAGS for a in el.iterancestors())):
             node = el
             for _ in range(4):
@@ -260,14 +260,11 @@ def _titled(page: PageView, headings: Iterable[HtmlElement], least: int) -> Html
     return None
 
 
-_MANY = re.compile(r"\b(?:selected|all|checked|items)\b|ausgewählt|alle\b|sélection|所选|全部")
-_ADD_TO = re.compile(r"\badd\b.{0,15}\b(?:cart|basket|bag|trolley)\b|in den warenkorb|"
-                     r"ajouter au panier|añadir al carrito|加入购物车|カートに入れる")
-
-
 def can_buy(view: PageView) -> bool:
-    """An enabled add-to-cart control: the shop sells the product now."""
+    """An enabled add-to-cart control: the shop sells the product now (the lexicon's
+    ``vocabulary.add_to_cart`` texts, its ``add_to_cart`` signal's strong words)."""
     vocab = view.lexicon.signals.get("add_to_cart", {})
+    words = compile_words(view.lexicon.vocabulary)
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
     inside = listed(view) | {el for card in loose_cards(view) for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
@@ -276,9 +273,9 @@ def can_buy(view: PageView) -> bool:
         text = (text_of(el) if el.tag != "input" else el.get("value") or el.get("alt") or "")
         low = text.lower()
         names = " ".join(el.get(a) or "" for a in ("id", "name", "class")).lower()
-        if _MANY.search(low):
+        if words.several_items.search(low):
             continue    # "Add selected to basket": a list's button, not a product's
-        if (low and len(low) <= 40 and (_ADD_TO.search(low) or any(
+        if (low and len(low) <= 40 and (words.add_to_cart.search(low) or any(
                 w >= 10 and phrase in low for phrase, w in vocab.items()))) or (
                 "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
             return True
@@ -303,7 +300,8 @@ def _posts_to_cart(el: HtmlElement, vocab: dict[str, float]) -> bool:
 def _money_near_title(page: PageView) -> bool:
     """A price close to the page's single h1, outside every product list and page
     section: a product page."""
-    return _near_title(page, _shows_money)
+    money = compile_words(page.lexicon.vocabulary).money
+    return _near_title(page, lambda el: _shows_money(el, money))
 
 
 def _stock_near_title(page: PageView) -> bool:
@@ -349,9 +347,10 @@ def _near_title(page: PageView, shows: Callable[[HtmlElement], bool]) -> bool:
     return False
 
 
-def _shows_money(el: HtmlElement) -> bool:
-    """A money text in the element's own text, or split over its inline children."""
-    return bool(el.text and MONEY_RE.search(el.text)) or split_money(el) is not None
+def _shows_money(el: HtmlElement, money: re.Pattern[str]) -> bool:
+    """A money text (by the lexicon's ``money`` pattern) in the element's own text, or
+    split over its inline children."""
+    return bool(el.text and money.search(el.text)) or split_money(el) is not None
 
 
 def priced(lexicon: Lexicon) -> bool:
@@ -397,8 +396,9 @@ def _classify_products(page: PageView) -> PageKind:
     main = regions[0] if regions else None
     main_items = len(main) if main else 0
     h1 = page.body.xpath("//h1")
+    money = compile_words(page.lexicon.vocabulary).money
     money_nodes = sum(1 for el in page.body.iter() if isinstance(el.tag, str)
-                      and _shows_money(el))
+                      and _shows_money(el, money))
     # a buy button outside every product card is this page's own: a strong sign
     buy = can_buy(page)
     cart = 2.0 if buy else _signal_hits(page, "add_to_cart")

@@ -23,6 +23,7 @@ from urllib.parse import urljoin
 from lxml import etree
 
 from structurer.errors import RuleError
+from structurer.kinds import Words, compile_words
 from structurer.replay.pagination import (
     CompiledPagination,
     compile_pagination,
@@ -81,6 +82,7 @@ class CompiledRules:
     category_xpath: XPathFn | None
     items_per_page: float | None
     category_label: str = ""
+    words: Words | None = None           # the rule file's vocabulary (None: the shipped one)
 
     @property
     def has_list(self) -> bool:
@@ -118,6 +120,7 @@ def _merged(own: dict[str, Any], main: dict[str, Any]) -> dict[str, Any]:
 def compile_rules(rules: SiteRules) -> CompiledRules:
     """Compile every XPath, post step and phrase table of ``rules`` once."""
     levels = rules.levels
+    words = compile_words(rules.record.vocabulary if rules.record is not None else None)
     lists: list[CompiledList] = []
     if levels.list is not None:
         main = levels.list
@@ -128,7 +131,8 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
         for name, when, layout, where in layouts:
             link = layout.detail_link_xpath or main.detail_link_xpath
             plan = compile_fields(_merged(layout.fields, main.fields), f"{where}.fields",
-                                  ((link, f"{where}.detail_link_xpath"),) if link else ())
+                                  ((link, f"{where}.detail_link_xpath"),) if link else (),
+                                  words)
             lists.append(CompiledList(
                 name, compile_xpath(when, f"{where}.when") if when else None,
                 compile_xpath(layout.item_xpath, f"{where}.item_xpath"),
@@ -145,7 +149,8 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
         for name, when, dlayout, where in dlayouts:
             details.append(CompiledDetail(
                 name, compile_xpath(when, f"{where}.when") if when else None,
-                compile_fields(_merged(dlayout.fields, main_d.fields), f"{where}.fields"),
+                compile_fields(_merged(dlayout.fields, main_d.fields), f"{where}.fields",
+                               words=words),
                 label(f"{where}.when", when)))
     category = levels.category
     baseline = levels.list.baseline if levels.list is not None else None
@@ -154,7 +159,7 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
         compile_xpath(category.link_xpath, "levels.category.link_xpath")
         if category and category.link_xpath else None,
         baseline.items_per_page if baseline is not None else None,
-        label("levels.category.link_xpath", category.link_xpath if category else None))
+        label("levels.category.link_xpath", category.link_xpath if category else None), words)
 
 
 # ----- helpers --------------------------------------------------------------------------------

@@ -28,13 +28,13 @@ from structurer.replay.xpaths import Clock, XPathFn, compile_xpath
 from structurer.rules.model import FieldRule
 from structurer.structured import JsonLd
 from structurer.values import (
-    DEFAULT_AVAILABILITY,
     Base,
     Post,
     ValueSpec,
-    compile_phrases,
+    Words,
     currency_code,
     field_value,
+    rule_phrases,
 )
 
 if TYPE_CHECKING:
@@ -161,13 +161,13 @@ def compile_post(steps: Iterable[str]) -> tuple[Post, ...]:
 _NEEDS_ALL_POST = ("join", "last", "split:")
 
 
-def value_spec(rule: FieldRule) -> ValueSpec:
-    """How a field rule turns selected nodes into a value: kind, post steps, phrases."""
+def value_spec(rule: FieldRule, words: Words | None = None) -> ValueSpec:
+    """How a field rule turns selected nodes into a value: kind, post steps, phrases;
+    ``words``: the rule file's vocabulary (None: the shipped one)."""
     needs_all = (rule.multiple or rule.kind == "breadcrumb"
                  or any(step.startswith(_NEEDS_ALL_POST) for step in rule.post))
-    phrases = compile_phrases(rule.values) + DEFAULT_AVAILABILITY if rule.values \
-        else DEFAULT_AVAILABILITY
-    return ValueSpec(rule.kind, rule.multiple, compile_post(rule.post), phrases, needs_all)
+    return ValueSpec(rule.kind, rule.multiple, compile_post(rule.post),
+                     rule_phrases(rule.values, words), needs_all, words=words)
 
 
 # ----- fields ---------------------------------------------------------------------------------
@@ -199,9 +199,10 @@ class FieldPlan:
 
 
 def compile_fields(fields: dict[str, FieldRule], where: str,
-                   extra: tuple[tuple[str, str], ...] = ()) -> FieldPlan:
+                   extra: tuple[tuple[str, str], ...] = (),
+                   words: Words | None = None) -> FieldPlan:
     """Compile a level's fields; ``extra`` are (expression, rule path) pairs evaluated
-    with them, such as the list's detail link."""
+    with them, such as the list's detail link; ``words``: the rule file's vocabulary."""
     unique: dict[tuple[str, bool], int] = {}
     xpaths: list[XPathFn] = []
     labels: list[str] = []
@@ -217,7 +218,7 @@ def compile_fields(fields: dict[str, FieldRule], where: str,
     compiled = tuple(
         CompiledField(
             name=name,
-            spec=value_spec(rule),
+            spec=value_spec(rule, words),
             # lazy-image fallbacks need the element behind an attribute result
             xpath=index(rule.xpath, f"{where}.{name}.xpath", rule.kind == "image")
             if rule.xpath else None,
@@ -279,7 +280,7 @@ def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
             currencies[name] = value.currency if value is not None else None
             continue
         if name == "currency" and isinstance(value, str):
-            value = currency_code(value, value) or value
+            value = currency_code(value, value, spec.words) or value
         elif name == "url" and record.get("url") is not None:
             continue  # the detail link wins over a url field
         record[name] = value

@@ -42,7 +42,12 @@ def dump_rules(rules: SiteRules) -> str:
         "# XPaths of list fields are relative to one item; detail fields to the page.\n"
         "# Edit freely, then check with: structurer validate <this file>\n"
     )
-    return yamlio.dump(_prune(rules.model_dump(mode="json")), header)
+    data = _prune(rules.model_dump(mode="json"))
+    if rules.record is not None and rules.record.vocabulary is not None:
+        # an empty list is a lexicon's word ("no home labels"), not a default to drop
+        data["record"]["vocabulary"] = rules.record.vocabulary.model_dump(mode="json",
+                                                                          exclude_none=True)
+    return yamlio.dump(data, header)
 
 
 def _umask() -> int:

@@ -22,6 +22,7 @@ from structurer.rules.checks import DEFAULT_PORTS, check_post, split_host, url_h
 from structurer.rules.expressions import check_xpath
 from structurer.rules.regexes import check_regex
 from structurer.schema import LevelMode, RenderMode, Strict, ValueKind, error_at
+from structurer.vocabulary import Vocabulary
 
 SCHEMA_VERSION = 1      # the rule-file format this code reads and writes (a fact, not a knob)
 
@@ -331,6 +332,9 @@ class RecordSpec(Strict):
     alone. Fields the rules have beyond these come after them."""
 
     columns: list[str] = Field(min_length=1)
+    # the words of reading values the lexicon changed from the shipped ones (currencies,
+    # stock phrases, home labels, ...): the crawl reads them here, not in the lexicon
+    vocabulary: Vocabulary | None = None
 
     @field_validator("columns")
     @classmethod

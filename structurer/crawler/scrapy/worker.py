@@ -92,7 +92,7 @@ class Site:
         return outcome
 
     def records(self, rows: Sequence[Row]) -> list[dict[str, Any]]:
-        return [build_product(url, listings, detail, self.columns)
+        return [build_product(url, listings, detail, self.columns, self.compiled.words)
                 for _, url, listings, detail in rows]
 
 

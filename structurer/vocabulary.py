@@ -1,0 +1,180 @@
+"""A lexicon's vocabulary: the words of reading values and pages beyond its fields' own.
+
+Input: the ``vocabulary`` section of a lexicon (``templates/*.yaml``) or of a rule file's
+``record``. Output: a validated, frozen :class:`Vocabulary` — currency tables, stock
+phrases, breadcrumb and home labels, product-count words, placeholder pictures, button
+words, month names, words of other sums than the price. Compiled for use by
+:func:`structurer.kinds.compile_words`; the shipped one is
+:func:`structurer.lexicon.shipped_vocabulary`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from pydantic import field_validator, model_validator
+
+from structurer.schema import Strict, error_at
+
+_META_NAME = re.compile(r"^[a-z][a-z0-9_:.-]*$")
+_CODE = re.compile(r"^[A-Z]{3}$")
+_STOCK = re.compile(r"^[a-z][a-z_]*$")
+
+
+def _phrases(value: list[str] | None) -> list[str] | None:
+    for i, phrase in enumerate(value or ()):
+        if not phrase.strip():
+            raise error_at([str(i)], "empty phrase")
+    return value
+
+
+class Vocabulary(Strict):
+    """Words of reading values and pages that are not a field's own: currencies, stock
+    phrases, breadcrumb and home labels, product counts, placeholder pictures, add-to-cart
+    buttons. A key a lexicon leaves out (None) takes the shipped ``ecommerce`` lexicon's
+    (:meth:`Lexicon.words`); analysis writes the keys that differ from it into the rule
+    file, so a crawl reads them with the rules alone."""
+
+    # symbols and codes that make a number on a page a money amount, as written (case counts)
+    money_marks: list[str] | None = None
+    # ISO 4217 codes recognised in a price text ("12 CAD")
+    currency_codes: list[str] | None = None
+    # symbol or word -> ISO code ("$": USD, "zł": PLN); matched upper-cased
+    currency_symbols: dict[str, str] | None = None
+    # signs that name their currency anywhere in a price text, checked in this order
+    currency_signs: list[str] | None = None
+    # value -> phrases every availability field knows after its own (a field's `values`)
+    stock_phrases: dict[str, list[str]] | None = None
+    # a breadcrumb's first entry dropped ("Home", "首页"), and labels before it ("You are here:")
+    home_labels: list[str] | None = None
+    breadcrumb_labels: list[str] | None = None
+    # words after a number that counts a category's products ("Candles (34 products)")
+    product_count: list[str] | None = None
+    # parts of an image file name (`-`: a '-', a '_' or nothing; a part of two letters
+    # before it begins a word: `no-image`) and folder names of lazy-loading stand-ins and
+    # "no image" pictures
+    placeholder_images: list[str] | None = None
+    placeholder_folders: list[str] | None = None
+    # attributes of an <img> holding a larger rendition than src (zoom, full size), best first
+    large_image_attributes: list[str] | None = None
+    # add-to-cart button texts ("…": up to 15 characters between words) and words of a
+    # button acting on several items ("Add selected to basket")
+    add_to_cart: list[str] | None = None
+    several_items: list[str] | None = None
+    # extract-page: text beside a money amount that makes it another sum than the price
+    # (shipping, instalments, savings, totals, old prices, thresholds), matched anywhere
+    # (`ship` in "shipping") or, for `other_money_words`, as whole words ("was"); class and
+    # id words of such sums (`-`: a '-', a '_' or nothing); words of pictures that are no
+    # product's (logos, badges)
+    # class words of a star rating given by markup ("rating-4-5", "stars three"), and the
+    # number words such classes use, zero first
+    rating_classes: list[str] | None = None
+    rating_numbers: list[str] | None = None
+    # month names and abbreviations, twelve lists, January first ("5. März 2024")
+    months: list[list[str]] | None = None
+    # words between a date and its time of day ("5. März 2024 um 14:30")
+    time_words: list[str] | None = None
+    other_money: list[str] | None = None
+    other_money_words: list[str] | None = None
+    other_money_classes: list[str] | None = None
+    not_product_images: list[str] | None = None
+
+    @field_validator("currency_codes")
+    @classmethod
+    def _codes(cls, value: list[str] | None) -> list[str] | None:
+        for i, code in enumerate(value or ()):
+            if not _CODE.match(code):
+                raise error_at([str(i)], f"{code!r} is not an ISO 4217 code (3 capitals, "
+                                         "like 'EUR')")
+        return value
+
+    @field_validator("currency_symbols")
+    @classmethod
+    def _symbols(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        for symbol, code in (value or {}).items():
+            if not str(symbol).strip():
+                raise error_at([str(symbol)], "empty currency symbol")
+            if not _CODE.match(str(code)):
+                raise error_at([str(symbol)], f"currency symbol {symbol!r} names {code!r}, "
+                                              "not an ISO 4217 code (3 capitals, like 'EUR')")
+        return value
+
+    @field_validator("stock_phrases")
+    @classmethod
+    def _stock(cls, value: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
+        for state, phrases in (value or {}).items():
+            if not _STOCK.match(str(state)):
+                raise error_at([str(state)], f"stock value {state!r} must be lower_snake_case "
+                                             "(like 'in_stock')")
+            for i, phrase in enumerate(phrases):
+                if not phrase.strip():
+                    raise error_at([str(state), str(i)], "empty phrase")
+        return value
+
+    @field_validator("money_marks", "currency_signs", "home_labels", "breadcrumb_labels",
+                     "product_count",
+                     "placeholder_images", "placeholder_folders", "add_to_cart",
+                     "several_items", "other_money", "other_money_words",
+                     "other_money_classes", "not_product_images", "time_words",
+                     "rating_classes", "rating_numbers")
+    @classmethod
+    def _lists(cls, value: list[str] | None) -> list[str] | None:
+        return _phrases(value)
+
+    @field_validator("large_image_attributes")
+    @classmethod
+    def _attributes(cls, value: list[str] | None) -> list[str] | None:
+        for i, name in enumerate(value or ()):
+            if not _META_NAME.match(name):
+                raise error_at([str(i)], f"{name!r} is not an attribute name (like "
+                                         "'data-zoom-image')")
+        return value
+
+    @field_validator("rating_numbers")
+    @classmethod
+    def _numbers(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(value) > 6:
+            raise ValueError(f"rating_numbers names the stars 0 to 5: at most six words (got "
+                             f"{len(value)})")
+        return value
+
+    @field_validator("months")
+    @classmethod
+    def _months(cls, value: list[list[str]] | None) -> list[list[str]] | None:
+        if value is None:
+            return value
+        if len(value) != 12:
+            raise ValueError(f"months must be twelve lists of names, January first (got "
+                             f"{len(value)})")
+        seen: dict[str, int] = {}
+        for month, names in enumerate(value):
+            for i, name in enumerate(names):
+                key = name.strip().lower()
+                if not key:
+                    raise error_at([str(month), str(i)], "empty month name")
+                if seen.get(key, month) != month:
+                    raise error_at([str(month), str(i)], f"{name!r} names month {seen[key] + 1} "
+                                                         f"and month {month + 1}")
+                seen[key] = month
+        return value
+
+    @model_validator(mode="after")
+    def _signs_known(self) -> Vocabulary:
+        known = {s.upper() for s in self.currency_symbols or ()}
+        for i, sign in enumerate(self.currency_signs or ()):
+            if self.currency_symbols is not None and sign.upper() not in known:
+                raise error_at(["currency_signs", str(i)], f"currency sign {sign!r} is not a "
+                                                           "key of currency_symbols")
+        return self
+
+    def over(self, base: Vocabulary) -> Vocabulary:
+        """This vocabulary, with ``base``'s entry for every key it leaves out."""
+        mine = self.model_dump(exclude_none=True)
+        return base.model_copy(update=mine) if mine else base
+
+    def differing(self, base: Vocabulary) -> Vocabulary | None:
+        """Only the keys whose entries differ from ``base``'s (None: none differs)."""
+        theirs = base.model_dump()
+        changed = {k: v for k, v in self.model_dump(exclude_none=True).items()
+                   if v != theirs.get(k)}
+        return Vocabulary(**changed) if changed else None

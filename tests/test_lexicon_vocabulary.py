@@ -1,0 +1,318 @@
+"""The lexicon's ``vocabulary``: the word tables of reading values and pages are data.
+
+Each case edits one key of a copy of the shipped lexicon and shows the behaviour it
+drives change (a currency, a stock phrase, a home label, a product count, a placeholder
+picture, an add-to-cart button recognised), that a rule file carries the keys a lexicon
+changed to the crawl, and that bad entries are one clear line naming file and key.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import html as lxml_html
+
+from structurer import yamlio
+from structurer.crawler.products import build_product, category_name
+from structurer.generic.extract import extract_page_generic
+from structurer.kinds import (
+    compile_words,
+    currency_code,
+    parse_availability,
+    parse_breadcrumb,
+    parse_money,
+    rule_phrases,
+)
+from structurer.lexicon import Lexicon, Vocabulary, load_lexicon, shipped_vocabulary
+from structurer.page.dates import find_dates, parse_datetime
+from structurer.page.view import PageView, can_buy
+from structurer.replay.extract import compile_rules, extract_detail
+from structurer.rules.io import dump_rules, rules_from_text
+from structurer.rules.model import RecordSpec
+from structurer.validate import validate_file
+from structurer.values import image_source, rating_source
+from tests.conftest import rule_text
+
+
+def _edited(tmp_path: Path, key: str, entry: str) -> Lexicon:
+    """The shipped ecommerce lexicon with one vocabulary key's list extended by ``entry``
+    (a YAML flow item, written as a person editing the file would)."""
+    text = (Path(__file__).resolve().parent.parent / "templates" / "ecommerce.yaml").read_text(
+        encoding="utf-8")
+    top, section, below = text.partition("\nvocabulary:")
+    head, sep, rest = below.partition(f"\n  {key}: ")
+    assert section and sep, key
+    head = top + section + head
+    opener = rest[0]
+    rest = rest[0] + f"{entry}, " + rest[1:] if opener in "[{" else rest
+    path = tmp_path / "edited.yaml"
+    path.write_text(head + sep + rest, encoding="utf-8")
+    return load_lexicon(path)
+
+
+def test_the_shipped_lexicon_sets_every_key_and_others_inherit_it() -> None:
+    shipped = load_lexicon("ecommerce").vocabulary
+    assert all(value is not None for value in shipped.model_dump().values())
+    news = load_lexicon("news")
+    assert news.vocabulary == Vocabulary() and news.words() == shipped
+    assert Vocabulary(home_labels=["inicio"]).over(shipped).currency_codes == \
+        shipped.currency_codes
+
+
+def test_a_new_currency_symbol_is_recognised(tmp_path: Path) -> None:
+    # "kr" is Swedish, Danish or Norwegian: the shipped table leaves it open, a Swedish
+    # shop's lexicon can say
+    edited = compile_words(_edited(tmp_path, "currency_symbols", "kr: SEK").vocabulary)
+    assert parse_money("199 kr") == (199.0, "199 kr", None)
+    assert parse_money("199 kr", words=edited) == (199.0, "199 kr", "SEK")
+    assert currency_code("199", "kr", edited) == "SEK" and currency_code("199", "kr") is None
+
+
+def test_a_new_currency_code_is_recognised(tmp_path: Path) -> None:
+    edited = compile_words(_edited(tmp_path, "currency_codes", "GHS").vocabulary)
+    assert currency_code("GHS 40") is None
+    assert currency_code("GHS 40", words=edited) == "GHS"
+
+
+def test_a_new_sign_names_its_currency_anywhere(tmp_path: Path) -> None:
+    lexicon = _edited(tmp_path, "currency_symbols", "₦: NGN")
+    assert currency_code("Total ₦5 000") is None
+    edited = lexicon.vocabulary.model_copy(
+        update={"currency_signs": [*(lexicon.vocabulary.currency_signs or []), "₦"]})
+    assert currency_code("Total ₦5 000", words=compile_words(edited)) == "NGN"
+
+
+def test_a_new_stock_phrase_is_recognised(tmp_path: Path) -> None:
+    text = (Path(__file__).resolve().parent.parent / "templates" / "ecommerce.yaml").read_text(
+        encoding="utf-8").replace("    in_stock: [in stock, instock,",
+                                  "    in_stock: [ready for pickup, in stock, instock,", 1)
+    (tmp_path / "stock.yaml").write_text(text, encoding="utf-8")
+    edited = compile_words(load_lexicon(tmp_path / "stock.yaml").vocabulary)
+    assert parse_availability("Ready for pickup") == "unknown"
+    assert parse_availability("Ready for pickup", rule_phrases({}, edited)) == "in_stock"
+    # a field's own phrases still come first
+    own = rule_phrases({"out_of_stock": ["ready for pickup soon"]}, edited)
+    assert parse_availability("Ready for pickup soon", own) == "out_of_stock"
+
+
+def test_new_home_and_breadcrumb_labels_are_dropped(tmp_path: Path) -> None:
+    home = compile_words(_edited(tmp_path, "home_labels", "startpagina").vocabulary)
+    assert parse_breadcrumb(["Startpagina", "Gereedschap"]) == ["Startpagina", "Gereedschap"]
+    assert parse_breadcrumb(["Startpagina", "Gereedschap"], home) == ["Gereedschap"]
+    label = compile_words(_edited(tmp_path, "breadcrumb_labels", "u bent hier").vocabulary)
+    assert parse_breadcrumb(["U bent hier: Tuin › Scharen"]) == ["U bent hier: Tuin", "Scharen"]
+    assert parse_breadcrumb(["U bent hier: Tuin › Scharen"], label) == ["Tuin", "Scharen"]
+
+
+def test_a_new_product_count_word_is_cut_from_category_names(tmp_path: Path) -> None:
+    words = compile_words(_edited(tmp_path, "product_count", "artikelen").vocabulary)
+    assert category_name("Kaarsen (34 artikelen)") == "Kaarsen (34 artikelen)"
+    assert category_name("Kaarsen (34 artikelen)", words) == "Kaarsen"
+    # a menu's "Kaarsen 34 artikelen" names the breadcrumb's "Kaarsen": the path is refined
+    listings = [("http://s/l", ("Wonen", "Kaarsen 34 artikelen"), {"name": "Bijenwas"})]
+    detail = {"category": ["Huis", "Kaarsen"]}
+    assert build_product("http://s/p", listings, detail, ("url",))["categories"] == [
+        ["Huis", "Kaarsen"], ["Wonen", "Kaarsen 34 artikelen"]]
+    assert build_product("http://s/p", listings, detail, ("url",), words)["categories"] == [
+        ["Huis", "Kaarsen"]]
+
+
+def _img(markup: str) -> object:
+    return lxml_html.fragment_fromstring(markup)
+
+
+def test_new_placeholder_words_and_large_image_attributes(tmp_path: Path) -> None:
+    stand_in = _img('<img src="/media/geen-foto.png" data-src="/media/p1.jpg">')
+    assert image_source(stand_in) == "/media/geen-foto.png"
+    words = compile_words(_edited(tmp_path, "placeholder_images", "geen-foto").vocabulary)
+    assert image_source(stand_in, words) == "/media/p1.jpg"
+    folder = compile_words(_edited(tmp_path, "placeholder_folders", "dummy").vocabulary)
+    assert image_source(_img('<img src="/dummy/x.png">')) == "/dummy/x.png"
+    assert image_source(_img('<img src="/dummy/x.png">'), folder) is None
+    big = _img('<img src="/m/p1-300.jpg" data-superzoom="/m/p1-2000.jpg">')
+    assert image_source(big) == "/m/p1-300.jpg"
+    zoom = compile_words(_edited(tmp_path, "large_image_attributes", "data-superzoom")
+                         .vocabulary)
+    assert image_source(big, zoom) == "/m/p1-2000.jpg"
+
+
+_BUY_PAGE = """<html><body><h1>Bijenwas kaars</h1><p class="prijs">€ 12,95</p>
+<form><button type="submit">{label}</button></form></body></html>"""
+
+
+def test_new_add_to_cart_and_several_items_words(tmp_path: Path) -> None:
+    shipped = load_lexicon("ecommerce")
+    page = _BUY_PAGE.format(label="Legg i handlekurv")
+    assert not can_buy(PageView.from_html("http://s/p", page, shipped))
+    edited = _edited(tmp_path, "add_to_cart", "legg i handlekurv")
+    assert can_buy(PageView.from_html("http://s/p", page, edited))
+    several = _BUY_PAGE.format(label="Add chosen to cart")
+    assert can_buy(PageView.from_html("http://s/p", several, shipped))
+    not_one = _edited(tmp_path, "several_items", "chosen")
+    assert not can_buy(PageView.from_html("http://s/p", several, not_one))
+
+
+_DETAIL = """
+detail:
+  fields:
+    name: {xpath: '//h1', kind: text}
+    price: {xpath: '//span[@class="price"]', kind: money}
+"""
+
+
+def test_the_rule_file_carries_the_changed_keys_to_the_crawl(tmp_path: Path) -> None:
+    """A worker on another machine reads the edited words from the rule file alone."""
+    edited = _edited(tmp_path, "currency_symbols", "kr: SEK").vocabulary
+    changed = edited.differing(shipped_vocabulary())
+    assert changed is not None and set(changed.model_dump(exclude_none=True)) == {
+        "currency_symbols"}
+    assert load_lexicon("ecommerce").vocabulary.differing(shipped_vocabulary()) is None
+    base = rules_from_text(rule_text("s", _DETAIL), "rules.yaml")
+    page = lxml_html.document_fromstring(
+        '<html><body><h1>Kaffekopp</h1><span class="price">199 kr</span></body></html>')
+    plain = extract_detail(compile_rules(base), page, "http://s/p")
+    carried = base.model_copy(update={"record": RecordSpec(columns=["url"],
+                                                           vocabulary=changed)})
+    text = yamlio.dump(carried.model_dump(mode="json", exclude_none=True))
+    assert "kr: SEK" in text
+    read = extract_detail(compile_rules(rules_from_text(text, "rules.yaml")), page, "http://s/p")
+    assert (plain["price"], plain["currency"]) == (199.0, None)
+    assert (read["price"], read["currency"]) == (199.0, "SEK")
+
+
+@pytest.mark.parametrize(("entry", "message"), [
+    ('currency_symbols: {"$": usd}',
+     "vocabulary.currency_symbols.$: currency symbol '$' names 'usd', not an ISO 4217 code"),
+    ("currency_codes: [EUR, euro]", "vocabulary.currency_codes.1: 'euro' is not an ISO 4217"),
+    ('currency_symbols: {"$": USD}\n  currency_signs: ["€"]',
+     "vocabulary.currency_signs.0: currency sign '€' is not a key of currency_symbols"),
+    ("stock_phrases: {In-Stock: [here]}",
+     "vocabulary.stock_phrases.In-Stock: stock value 'In-Stock' must be lower_snake_case"),
+    ('home_labels: [home, " "]', "vocabulary.home_labels.1: empty phrase"),
+    ("large_image_attributes: [Data Zoom]",
+     "vocabulary.large_image_attributes.0: 'Data Zoom' is not an attribute name"),
+    ("product_count: items", "vocabulary.product_count: Input should be a valid list"),
+    ("placeholder_image: [blank]", "vocabulary.placeholder_image: unknown key"),
+])
+def test_bad_entries_are_one_line_naming_file_and_key(tmp_path: Path, entry: str,
+                                                      message: str) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text(f"name: mine\nvocabulary:\n  {entry}\nfields:\n"
+                    "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
+    report = validate_file(path)
+    assert not report.ok and len(report.errors) == 1
+    line = str(report.errors[0])
+    at = 4 if "\n" in entry else 3   # the entry's own line
+    assert "\n" not in line and line.startswith(f"{path}:{at}: ") and message in line, line
+
+
+_SHOP_PAGE = """<html><head><title>Bijenwas kaars</title></head><body><div class="product">
+<h1>Bijenwas kaars</h1><div class="buy"><span>{said}</span> <span class="{cls}">€ 4,95</span></div>
+<div><span>€ 12,95</span></div><img src="/img/winkel-embleem.png"><img src="/img/kaars.jpg">
+</div></body></html>"""
+
+
+@pytest.mark.parametrize(("key", "entry", "cls", "said"), [
+    ("other_money", "bezorg", "b", "bezorging"),
+    ("other_money_words", "porto", "b", "porto"),
+    ("other_money_classes", "verzend", "verzendkosten", ""),
+])
+def test_new_words_of_other_sums_leave_the_price_to_extract_page(
+        tmp_path: Path, key: str, entry: str, cls: str, said: str) -> None:
+    page = _SHOP_PAGE.format(cls=cls, said=said)
+    shipped = extract_page_generic(page, "http://s/p", load_lexicon("ecommerce"))["fields"]
+    assert shipped["price"] == 4.95    # the delivery charge, by its place beside the title
+    edited = extract_page_generic(page, "http://s/p", _edited(tmp_path, key, entry))
+    assert edited["fields"]["price"] == 12.95
+
+
+def test_a_new_not_product_image_word(tmp_path: Path) -> None:
+    page = _SHOP_PAGE.format(cls="b", said="")
+    shipped = extract_page_generic(page, "http://s/p", load_lexicon("ecommerce"))["fields"]
+    assert shipped["image"] == "http://s/img/winkel-embleem.png"
+    edited = extract_page_generic(page, "http://s/p",
+                                  _edited(tmp_path, "not_product_images", "embleem"))
+    assert edited["fields"]["image"] == "http://s/img/kaars.jpg"
+
+
+_DUTCH_MONTHS = """
+vocabulary:
+  months: [[januari], [februari], [maart], [april], [mei], [juni], [juli], [augustus],
+           [september], [oktober], [november], [december]]
+  time_words: [om]
+"""
+
+_ARTICLE = """<html><head><title>Nieuwe brug geopend</title></head><body><article>
+<h1>Nieuwe brug geopend</h1><p class="meta">Gepubliceerd op 5 maart 2024 om 14:30</p>
+<p>{body}</p></article></body></html>"""
+
+
+def test_new_month_names_and_time_words_read_dates(tmp_path: Path) -> None:
+    news = (Path(__file__).resolve().parent.parent / "templates" / "news.yaml").read_text(
+        encoding="utf-8")
+    (tmp_path / "nieuws.yaml").write_text(news + _DUTCH_MONTHS, encoding="utf-8")
+    dutch = load_lexicon(tmp_path / "nieuws.yaml")
+    words = compile_words(dutch.vocabulary)
+    assert find_dates("5 maart 2024") == []
+    assert [d.iso for d in find_dates("5 maart 2024", words)] == ["2024-03-05"]
+    assert [d.iso for d in find_dates("5.3.2024 om 9:15")] == ["2024-03-05"]
+    assert [d.iso for d in find_dates("5.3.2024 om 9:15", words)] == ["2024-03-05T09:15:00"]
+    assert parse_datetime("12 mei 2023") is None and parse_datetime("12 mei 2023", words) == \
+        "2023-05-12"
+    page = _ARTICLE.format(body="De brug over de rivier is vandaag geopend. " * 8)
+    assert extract_page_generic(page, "http://s/a", load_lexicon("news"))["fields"][
+        "published"] is None
+    assert extract_page_generic(page, "http://s/a", dutch)["fields"]["published"] == \
+        "2024-03-05T14:30:00"
+    assert dutch.vocabulary.currency_codes is None     # the other keys: the shipped ones
+
+
+def test_months_are_twelve_lists_each_name_one_month(tmp_path: Path) -> None:
+    for months, message in (("[[jan], [feb]]", "months must be twelve lists"),
+                            ("[[jan], [feb], [mar], [apr], [may], [jun], [jul], [aug], [sep], "
+                             "[oct], [nov], [dec, jan]]", "'jan' names month 1 and month 12")):
+        path = tmp_path / "m.yaml"
+        path.write_text(f"name: m\nvocabulary:\n  months: {months}\nfields:\n"
+                        "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
+        report = validate_file(path)
+        assert len(report.errors) == 1 and message in str(report.errors[0]), report.errors
+
+
+def test_new_rating_class_and_number_words(tmp_path: Path) -> None:
+    classed = _img('<span class="sterren-4"></span>')
+    assert rating_source(classed) is None
+    words = compile_words(_edited(tmp_path, "rating_classes", "sterren").vocabulary)
+    assert rating_source(classed, words) == "4.0"
+    spelled = _img('<p class="star-rating vier"></p>')
+    assert rating_source(spelled) is None
+    dutch = Vocabulary(rating_numbers=["nul", "een", "twee", "drie", "vier", "vijf"])
+    assert rating_source(spelled, compile_words(dutch)) == "4"
+    path = tmp_path / "r.yaml"
+    path.write_text("name: r\nvocabulary:\n  rating_numbers: [a, b, c, d, e, f, g]\nfields:\n"
+                    "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
+    assert "at most six words" in str(validate_file(path).errors[0])
+
+
+def test_a_new_money_mark_makes_a_price(tmp_path: Path) -> None:
+    page = """<html><head><title>Qilim i leshit</title></head><body><div class="product">
+<h1>Qilim i leshit</h1><p>Çmimi: 4 500 Lek</p><p>Një qilim i punuar me dorë.</p>
+</div></body></html>"""
+    shipped = extract_page_generic(page, "http://s/p", load_lexicon("ecommerce"))["fields"]
+    assert shipped.get("price") is None
+    edited = extract_page_generic(page, "http://s/p", _edited(tmp_path, "money_marks", "Lek"))
+    assert edited["fields"]["price"] == 4500.0
+
+
+def test_a_rule_file_keeps_an_emptied_list() -> None:
+    """``home_labels: []`` (keep "Home" in breadcrumbs) is a lexicon's choice the crawl
+    must see, not an empty default a written rule file may drop."""
+    base = rules_from_text(rule_text("s", _DETAIL), "rules.yaml")
+    mine = Vocabulary(home_labels=[])
+    rules = base.model_copy(update={"record": RecordSpec(
+        columns=["url"], vocabulary=mine.differing(shipped_vocabulary()))})
+    again = rules_from_text(dump_rules(rules), "rules.yaml")
+    assert again.record is not None and again.record.vocabulary == Vocabulary(home_labels=[])
+    words = compile_rules(again).words
+    assert parse_breadcrumb(["Home", "Tools"], words) == ["Home", "Tools"]
+    assert parse_breadcrumb(["Home", "Tools"]) == ["Tools"]
