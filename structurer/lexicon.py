@@ -325,9 +325,10 @@ def load_lexicon(name_or_path: str | Path = "ecommerce") -> Lexicon:
 
 
 @functools.cache
+@functools.lru_cache(maxsize=1)
 def shipped_vocabulary() -> Vocabulary:
     """The shipped ``ecommerce`` lexicon's vocabulary: what every key a lexicon (or a rule
-    file) leaves out means."""
+    file) leaves out means (read once per process: each compiled vocabulary needs it)."""
     return load_lexicon("ecommerce").vocabulary
 
 
