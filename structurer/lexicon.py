@@ -328,8 +328,17 @@ def load_lexicon(name_or_path: str | Path = "ecommerce") -> Lexicon:
 @functools.lru_cache(maxsize=1)
 def shipped_vocabulary() -> Vocabulary:
     """The shipped ``ecommerce`` lexicon's vocabulary: what every key a lexicon (or a rule
-    file) leaves out means (read once per process: each compiled vocabulary needs it)."""
-    return load_lexicon("ecommerce").vocabulary
+    file) leaves out means. Package data, as the word tables in code were: only its
+    ``vocabulary`` section is read (once per process), never a user's lexicon, so a crawl
+    reads it too."""
+    path = TEMPLATES_DIR / "ecommerce.yaml"
+    text = yamlio.read_text(path)
+    data = yamlio.parse(text, str(path))
+    section = data.get("vocabulary") if isinstance(data, dict) else None
+    value, errors = yamlio.validated(Vocabulary, section or {}, text, str(path))
+    if value is None:
+        raise errors[0]
+    return value
 
 
 def dump_lexicon(lexicon: Lexicon) -> str:
