@@ -70,6 +70,7 @@ from structurer.fetch.guard import RouteGuard, ms_left, settle
 from structurer.fetch.http import HttpFetcher
 from structurer.fetch.robots import origin_of
 from structurer.fetch.scope import strip_userinfo
+from structurer.fetch.tab import expand_items, page_html
 
 log = logging.getLogger(__name__)
 
@@ -299,8 +300,8 @@ class BrowserFetcher:
             elif not await settle(tab, min(deadline, time.monotonic() + limit / 2)):
                 self.stats.unsettled += 1
             if expand is not None:   # the loading gets its own time, like the page
-                rounds = await _expand(tab, expand, time.monotonic() + limit)
-            text = await _content(tab, time.monotonic() + limit)
+                rounds = await expand_items(tab, expand, time.monotonic() + limit)
+            text = await page_html(tab, time.monotonic() + limit)
         except PlaywrightTimeout:
             what = f"XPath {xpath} did not match" if xpath else "page did not finish loading"
             raise RenderTimeout(f"{what} within {limit:g}s", url=url) from None
@@ -327,58 +328,6 @@ class BrowserFetcher:
             self.stats.blocked += 1
         else:
             self.stats.refused[kind] += 1
-
-
-_COUNT = """xp => { try {
-  return document.evaluate(xp, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null)
-    .snapshotLength; } catch (e) { return -1; } }"""
-_ROUND_WAIT = 4.0    # seconds one click or scroll may take to bring items
-
-
-async def _count(tab: Tab, xpath: str) -> int:
-    return int(await tab.evaluate(_COUNT, xpath))
-
-
-async def _expand(tab: Tab, expand: Expand, deadline: float) -> int:
-    """Click "load more" (or scroll to the bottom) until no new items arrive: the
-    rounds that brought items. Stops when the control is gone or hidden, a round
-    brings nothing within ``_ROUND_WAIT`` s, ``expand.rounds`` are done, or at
-    ``deadline``."""
-    count = await _count(tab, expand.item_xpath)
-    rounds = 0
-    while rounds < expand.rounds and count >= 0 and time.monotonic() < deadline:
-        if expand.method == "load_more":
-            control = tab.locator(f"xpath={expand.more_xpath}").first
-            if not await control.count() or not await control.is_visible():
-                break
-            try:
-                await control.click(timeout=ms_left(min(deadline, time.monotonic() + 5)))
-            except (PlaywrightTimeout, PlaywrightError):
-                break
-        else:
-            await tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        waited = min(deadline, time.monotonic() + _ROUND_WAIT)
-        now = count
-        while now <= count and time.monotonic() < waited:
-            await asyncio.sleep(0.1)
-            now = await _count(tab, expand.item_xpath)
-        if now <= count:
-            break
-        count, rounds = now, rounds + 1
-        await asyncio.sleep(0.2)    # let the page finish the round (its pager redrawn)
-    return rounds
-
-
-async def _content(tab: Tab, deadline: float) -> str:
-    """The DOM as HTML, waiting out a navigation a script started (a JS redirect)."""
-    for _ in range(3):
-        try:
-            return await tab.content()
-        except PlaywrightError as error:
-            if "navigating" not in str(error):
-                raise
-            await tab.wait_for_load_state("load", timeout=ms_left(deadline))
-    return await tab.content()
 
 
 def _kind(message: str) -> str:
