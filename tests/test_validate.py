@@ -237,6 +237,31 @@ def test_rules_are_checked_against_their_lexicon(tmp_path: Path) -> None:
     assert done.returncode == 0 and done.stderr.startswith("warning: ")
 
 
+def test_a_lexicon_validated_is_not_parsed_again_for_the_rules(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``validate LEXICON RULES`` parses the large lexicon once; an edited lexicon is read
+    anew (the memo is keyed by the file's text)."""
+    from structurer import yamlio
+
+    lexicon = tmp_path / "mine.yaml"
+    lexicon.write_text(LEXICON.replace("name: ecommerce", "name: mine", 1))
+    rules = tmp_path / "shop.yaml"
+    rules.write_text(_edit(RULES, "name: ecommerce", "name: mine\n  path: mine.yaml"))
+    parsed: list[str] = []
+    real_parse = yamlio.parse
+    monkeypatch.setattr(yamlio, "parse", lambda text, file: parsed.append(file) or
+                        real_parse(text, file))
+    assert validate_file(lexicon).ok
+    first = validate_file(rules)
+    assert first.ok and parsed == [str(lexicon), str(rules)]
+    assert "lexicon 'mine' changed since these rules were learned" in first.warnings[0]
+    lexicon.write_text(_edit(lexicon.read_text(), "  name:\n    kind: text",
+                             "  name:\n    kind: html"))
+    warnings = validate_file(rules).warnings
+    assert parsed[2:] == [str(rules), str(lexicon)]
+    assert any("name: kind 'text' differs from the lexicon's 'html'" in w for w in warnings)
+
+
 def test_files_too_large_are_refused_at_once(tmp_path: Path) -> None:
     """A 6 MB file is not read, let alone parsed: one line, quickly, from every loader."""
     big = tmp_path / "big.yaml"
