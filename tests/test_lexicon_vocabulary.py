@@ -24,7 +24,14 @@ from structurer.kinds import (
     parse_money,
     rule_phrases,
 )
-from structurer.lexicon import Lexicon, Vocabulary, load_lexicon, shipped_vocabulary
+from structurer.lexicon import (
+    TEMPLATES_DIR,
+    Lexicon,
+    Vocabulary,
+    load_lexicon,
+    shipped_vocabulary,
+    top_section,
+)
 from structurer.page.dates import find_dates, parse_datetime
 from structurer.page.view import PageView, can_buy
 from structurer.replay.extract import compile_rules, extract_detail
@@ -316,3 +323,30 @@ def test_a_rule_file_keeps_an_emptied_list() -> None:
     words = compile_rules(again).words
     assert parse_breadcrumb(["Home", "Tools"], words) == ["Home", "Tools"]
     assert parse_breadcrumb(["Home", "Tools"]) == ["Tools"]
+
+
+def test_the_shipped_vocabulary_is_parsed_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Start-up: the shipped words are the lines of ecommerce.yaml's ``vocabulary`` block,
+    parsed alone (a fifth of the file), and read the same as in the whole lexicon."""
+    from structurer import yamlio
+
+    parsed: list[str] = []
+    real_parse = yamlio.parse
+    monkeypatch.setattr(yamlio, "parse", lambda text, file: parsed.append(text) or
+                        real_parse(text, file))
+    shipped_vocabulary.cache_clear()
+    try:
+        alone = shipped_vocabulary()
+    finally:
+        shipped_vocabulary.cache_clear()
+    [text] = parsed
+    whole = (TEMPLATES_DIR / "ecommerce.yaml").read_text(encoding="utf-8")
+    assert text.startswith("vocabulary:\n") and len(text) < len(whole) / 3
+    assert alone == load_lexicon("ecommerce").vocabulary
+
+
+def test_a_top_section_ends_at_the_next_top_level_key() -> None:
+    text = "a: 1\nvocabulary:\n  x: [1, 2]\n\n# about b\n  y: 3\nb:\n  z: 4\n"
+    assert top_section(text, "vocabulary") == "vocabulary:\n  x: [1, 2]\n\n# about b\n  y: 3\n"
+    assert top_section(text, "b") == "b:\n  z: 4\n"
+    assert top_section(text, "c") is None
