@@ -10,6 +10,7 @@ what became of its work.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
@@ -52,6 +53,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # pydantic reads every installed package's metadata for plugins before it builds the
+    # first model (a fortieth of `validate`); the command line uses none. Set the variable
+    # to an empty string to have them.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     try:

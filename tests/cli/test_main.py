@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -44,6 +45,33 @@ def test_version_and_help_load_no_file_models() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+@pytest.mark.parametrize(("setting", "loaded"), [(None, False), ("", True)])
+def test_the_command_line_loads_no_pydantic_plugin(tmp_path: Path, setting: str | None,
+                                                   loaded: bool) -> None:
+    """pydantic's plugin search reads every installed package's metadata before the first
+    model: the command line skips it, unless PYDANTIC_DISABLE_PLUGINS says otherwise."""
+    info = tmp_path / "fakeplugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: fakeplugin\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[pydantic]\nfake = fakeplugin:plugin\n")
+    marker = tmp_path / "loaded"
+    (tmp_path / "fakeplugin.py").write_text(
+        f"open({str(marker)!r}, 'w').close()\n"
+        "class _Plugin:\n"
+        "    def new_schema_validator(self, *args, **kwargs):\n"
+        "        return None, None, None\n"
+        "plugin = _Plugin()\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    env["PYTHONPATH"] = os.pathsep.join([str(tmp_path), env.get("PYTHONPATH", "")])
+    if setting is not None:
+        env["PYDANTIC_DISABLE_PLUGINS"] = setting
+    done = subprocess.run([sys.executable, "-m", "structurer", "validate",
+                           str(FIXTURES / "shop.yaml")],
+                          capture_output=True, text=True, timeout=60, env=env)
+    assert done.returncode == 0, done.stderr
+    assert marker.exists() is loaded
+
 
 def test_demo_list_names_every_shop(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "list"]) == 0
