@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Money", "Phrases", "Words", "compile_phrases", "compile_words", "crumb_separated",
            "currency_code", "default_words", "parse_availability", "parse_breadcrumb",
-           "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
+           "parse_identifier", "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
 
 
 class Money(NamedTuple):
@@ -313,6 +313,32 @@ def parse_availability(text: str, phrases: Phrases | None = None) -> str | None:
     if folded.isdigit():  # a stock count
         return "in_stock" if int(folded) > 0 else "out_of_stock"
     return "unknown"
+
+
+_LABEL_SPLIT = re.compile(r"\s*[:：]\s*")
+
+
+def parse_identifier(text: str, labels: Sequence[str] = ()) -> str | None:
+    """The code a text holds (a SKU, item number, GTIN), or None for text shaped like
+    words: a code has a digit in each of its few words or no lower-case letter
+    ("0051-064", "FDE0084902", "978 0 316 12558 1", "ABC-XYZ"), and no label; a label
+    of ``labels`` before a colon is cut ("Product code: 83810610"), any other makes it
+    no code ("Couleur : noir/blanc", "Standort:A-6805"), and so do words ("В избранное")."""
+    parts = _LABEL_SPLIT.split(text.strip())
+    if len(parts) == 2 and _fold(parts[0]) in {_fold(label) for label in labels}:
+        parts = parts[1:]
+    if len(parts) != 1:
+        return None
+    code = " ".join(parts[0].split())
+    tokens = code.split()
+    if not 2 <= len(code) <= 40 or len(tokens) > 6:
+        return None
+    if not any(ch.isdigit() for ch in code):
+        # one token of capitals and joints ("ABC-XYZ"), never a word
+        return code if len(tokens) == 1 and len(code) >= 3 and not any(
+            ch.islower() for ch in code) and any(ch.isalpha() for ch in code) else None
+    return code if all(any(ch.isdigit() for ch in t) or not any(ch.islower() for ch in t)
+                       for t in tokens) else None
 
 
 _CRUMB_SPLIT = re.compile(r"\s*(?:›|»|>|＞|/|\||→|▸|≫|\\)\s*")

@@ -16,7 +16,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.generic.prices import best_price, price_text
-from structurer.kinds import Phrases
+from structurer.kinds import Phrases, parse_identifier
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import density
 from structurer.page.dom import text_of
@@ -196,7 +196,7 @@ def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases) -> str |
         own = (el.text or "").strip()
         if not any(ch.isalpha() for ch in own):
             continue    # a bare count ("0" items in the cart) is no stock phrase
-        if len(own) <= 40 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+        if len(own) <= 60 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
             value = parse_availability(own, phrases) if phrases else parse_availability(
                 own, compile_words(view.lexicon.vocabulary).stock)
             if value in ("in_stock", "out_of_stock"):
@@ -236,8 +236,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(name, spec) and name not in values:
-            found = (_after_label(scope, spec) if spec.kind == "text" else None) or \
-                _labelled(view, spec, lexicon, scope)
+            found = _label_value(view, spec, scope)
             if found and (spec.kind != "availability" or _stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
     if "availability" not in values:
@@ -256,6 +255,22 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:
+    """(value, source) of a field read by its label (paired with it, else the best label
+    or attribute-word match); an identifier field takes only a text shaped like a code
+    (:func:`~structurer.kinds.parse_identifier`: "В избранное" is no SKU)."""
+    for found in ((_after_label(scope, spec) if spec.kind == "text" else None),
+                  _labelled(view, spec, view.lexicon, scope)):
+        if found is None:
+            continue
+        if not spec.identifier:
+            return found
+        code = parse_identifier(found[0], list(spec.labels))
+        if code is not None:
+            return code, found[1]
+    return None
 
 
 def _offer(view: PageView) -> dict[str, Any]:

@@ -217,7 +217,7 @@ def loose_cards(page: PageView) -> list[HtmlElement]:
     money = compile_words(page.lexicon.vocabulary).money
     cards: dict[HtmlElement, None] = {}
     for el in page.body.iter():
-        if (isinstance(el.tag, str) and el not in inside and el.text and money.search(el.text)
+        if (isinstance(el.tag, str) and el not in inside and _shows_money(el, money)
                 and not any(a.tag in SECTION_NOISE_TAGS for a in el.iterancestors())):
             node = el
             for _ in range(4):
@@ -319,7 +319,8 @@ def _stock_near_title(page: PageView) -> bool:
         own = (el.text or "").strip()
         if el.tag in _CONTROLS or any(a.tag in _CONTROLS for a in el.iterancestors()):
             return False    # a filter ("In stock only") is a control, not a statement
-        return 2 < len(own) <= 40 and any(c.isalpha() for c in own) and \
+        # a short statement or one sentence ("This product is not available right now.")
+        return 2 < len(own) <= 60 and any(c.isalpha() for c in own) and \
             parse_availability(own, phrases) in ("in_stock", "out_of_stock")
 
     return _near_title(page, says_stock)
@@ -379,11 +380,14 @@ def classify(page: PageView) -> PageKind:
 
 
 def _list_hits(page: PageView) -> float:
-    """Result counts and sort controls ("Showing 13-13 of 13 results", "Sort by")."""
+    """Result counts and sort controls ("Showing 13-13 of 13 results", "Sort by",
+    ``<select name="orderby">``)."""
     vocab = page.lexicon.signals.get("list_page", {})
     best = 0.0
     for el in page.body.iter("p", "span", "div", "label", "option", "select", "button"):
         own = (el.text or "").strip().lower()
+        if el.tag == "select":      # a sort control by its name, whatever its language
+            own = " ".join(el.get(a) or "" for a in ("name", "id")).lower()
         if own and len(own) <= 40 and not any(a.tag in SECTION_NOISE_TAGS
                                               for a in el.iterancestors()):
             best = max([best, *(w for p, w in vocab.items() if p in own)])
@@ -414,8 +418,11 @@ def _classify_products(page: PageView) -> PageKind:
         strong = True
     if described and product is None:
         detail_score += 1.5
-    if not strong and _list_hits(page) < 0.6 and _stock_near_title(page):
-        detail_score += 2.5     # no price, but the product's stock is stated beside its title
+    stocked = _list_hits(page) < 0.6 and _stock_near_title(page)
+    if stocked:
+        # the product's stock stated beside its title: with no price shown (sold out) the
+        # page's main evidence, beside a price more of it against a related-products list
+        detail_score += 1.0 if strong else 2.5
         strong = True
     heading = _title_heading(page) if named else None
     if heading is not None and density.similarity(text_of(heading), named) >= 0.8:
@@ -425,13 +432,13 @@ def _classify_products(page: PageView) -> PageKind:
     if main is not None:
         list_score = 1.0 + math.log(main_items) + 6.0 * main.features["node_share"]
         noisy = main.features.get("noise", 0) >= 0.8
-        if noisy:
-            list_score -= 1.5
+        if noisy:   # "You may also like": the more so beside the page's own product
+            list_score -= 3.0 if strong else 1.5
     if list_score >= 2.5 and list_score >= detail_score:
         return "list"
     if not strong and money_nodes >= 1 and (loose_cards(page) or _list_hits(page) >= 0.6):
         return "list"     # the last page of a category, one or two products left
-    if detail_score >= 2.0 and money_nodes >= 1:
+    if detail_score >= 2.0 and (money_nodes >= 1 or stocked):
         return "detail"
     if main is not None and list_score >= 2.0 and not noisy:
         return "list"
