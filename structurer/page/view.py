@@ -387,7 +387,7 @@ def _list_hits(page: PageView) -> float:
     for el in page.body.iter("p", "span", "div", "label", "option", "select", "button"):
         own = (el.text or "").strip().lower()
         if el.tag == "select":      # a sort control by its name, whatever its language
-            own = " ".join(el.get(a) or "" for a in ("name", "id")).lower()
+            own = " ".join(el.get(a) or "" for a in ("name", "id", "aria-label")).lower()
         if own and len(own) <= 40 and not any(a.tag in SECTION_NOISE_TAGS
                                               for a in el.iterancestors()):
             best = max([best, *(w for p, w in vocab.items() if p in own)])
@@ -432,8 +432,8 @@ def _classify_products(page: PageView) -> PageKind:
     if main is not None:
         list_score = 1.0 + math.log(main_items) + 6.0 * main.features["node_share"]
         noisy = main.features.get("noise", 0) >= 0.8
-        if noisy:   # "You may also like": the more so beside the page's own product
-            list_score -= 3.0 if strong else 1.5
+        if noisy:   # "You may also like": the more so beside the product's own stock or buy
+            list_score -= 3.0 if stocked or buy or described else 1.5
     if list_score >= 2.5 and list_score >= detail_score:
         return "list"
     if not strong and money_nodes >= 1 and (loose_cards(page) or _list_hits(page) >= 0.6):
