@@ -61,6 +61,17 @@ class Words:
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
     not_product_image: re.Pattern[str]
+    noise_class: re.Pattern[str]     # class/id/role words of a block never the main text
+    content_class: re.Pattern[str]   # ... and those that clear them ("content-sidebar")
+    noise_heading: re.Pattern[str]   # a comment thread's or side list's heading
+    updated: re.Pattern[str]         # an "updated" label ending a text (before a date)
+    author_label: re.Pattern[str]    # a leading "By", "作者："
+    byline: re.Pattern[str]          # "by Ann Lee": group 1 the name
+    role: re.Pattern[str]            # "Ann Lee, senior writer": group 1 the name
+    cjk_byline: re.Pattern[str]      # "作者：王芳": group 1 the name
+    posted: re.Pattern[str]          # a leading "Posted on May 3" before "by"
+    not_author: re.Pattern[str]      # a text that is no name ("Share", "Read more")
+    byline_break: re.Pattern[str]    # where a name in a byline ends
 
 
 def _alternatives(words: Sequence[str], dashed: bool = False) -> str:
@@ -126,6 +137,44 @@ def _edged(words: Sequence[str]) -> str:
     return "|".join(parts) or "(?!)"
 
 
+def _headings(phrases: Sequence[str]) -> str:
+    """Heading phrases; one ending in ``…`` goes on with any words ("more from …")."""
+    return "|".join(re.escape(p.rstrip("…").strip()) + (r"\b.*" if p.endswith("…") else "")
+                    for p in sorted(dict.fromkeys(p.lower() for p in phrases),
+                                    key=lambda p: (-len(p), p))) or "(?!)"
+
+
+def _page_words(v: Vocabulary) -> dict[str, re.Pattern[str]]:
+    """The patterns of reading a page's own text: noise blocks and headings, bylines."""
+    labels = v.author_labels or ()
+    latin = _alternatives([w for w in labels if w.isascii() and w != "author"])
+    breaks = _alternatives(v.byline_breaks or ())
+    name = (r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*(?:\s+(?:" + _alternatives(v.name_particles or ())
+            + r")?\s*[A-ZÀ-ÞĀ-Ž][\w'’.-]*){1,3}")
+    return {
+        "noise_class": re.compile(rf"(?:^|[-_\s])(?:{_alternatives(v.noise_classes or ())})"
+                                  r"(?:$|[-_\s])", re.I),
+        "content_class": re.compile(rf"(?:^|[-_\s])(?:{_alternatives(v.content_classes or ())})",
+                                    re.I),
+        "noise_heading": re.compile(
+            rf"^\W*\d*\s*(?:{_alternatives(v.heading_counters or ())})?\s*"
+            rf"(?:{_headings(v.noise_headings or ())})\W*\d*\s*$", re.I),
+        "updated": re.compile(rf"(?:{_alternatives(v.updated_words or ())})\W{{0,3}}"
+                              rf"(?:{breaks}|:|：)?\s*\S{{0,12}}\s*$", re.I),
+        "author_label": re.compile(rf"^\s*(?:{_alternatives(labels)})\s*[:：/|]?\s*", re.I),
+        "byline": re.compile(rf"(?:^|[\s(|·•])(?i:{latin})\s+({name})"),
+        "role": re.compile(rf"^\s*({name}),\s+(?:[\w-]+\s+){{0,3}}"
+                           rf"(?i:{_alternatives(v.author_roles or ())})\b"),
+        "cjk_byline": re.compile(
+            rf"(?:{_alternatives([w for w in labels if not w.isascii()])})\s*[:：/|]?\s*"
+            r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"),
+        "posted": re.compile(rf"^\s*(?:{_alternatives(v.posted_words or ())})\s+"
+                             rf"(?:(?:{breaks})\s+\S+\s+)?(?={latin})", re.I),
+        "not_author": re.compile(rf"^(?:{_alternatives(v.not_author or ())})\b", re.I),
+        "byline_break": re.compile(rf"\s+(?:\||·|•|-|—|{breaks})\s+|\s+\d|,|，|\s{{2,}}"),
+    }
+
+
 @functools.lru_cache(maxsize=16)
 def _compiled(text: str) -> Words:
     from structurer.lexicon import Vocabulary, shipped_vocabulary
@@ -163,7 +212,8 @@ def _compiled(text: str) -> Words:
             [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
         other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),
                                      re.I),
-        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I))
+        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I),
+        **_page_words(v))
 
 
 @functools.cache

@@ -32,24 +32,11 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from structurer.clean import clean_tree, drop_elements, normalize_space, visible_text
+from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS
 
 #: Elements that are never the main content (removed from the copy before scoring).
 NOISE_SECTIONS = ("nav", "footer", "header", "aside", "form", "button", "select")
-_NOISE_WORDS = re.compile(
-    r"(?:^|[-_\s])(?:comments?|related|recommend(?:ed|ations)?|share|sharing|social|"
-    r"sidebar|footer|nav|navbar|menu|breadcrumbs?|advert|ads?|cookie|newsletter|"
-    r"popular|trending|hot|most-read|subscribe|promo|banner|disqus)(?:$|[-_\s])", re.I)
-_NOISE_HEADING = re.compile(
-    r"^\W*\d*\s*(?:条|則|件)?\s*(?:comments?|responses?|replies|reader comments|kommentare?|"
-    r"leserkommentare|commentaires?|comentarios?|reacties|评论|网友评论|留言|コメント|"
-    r"related(?: stories| articles| posts| news| content)?|more (?:from|on|stories)\b.*|"
-    r"mehr (?:zum thema|aus|von)\b.*|weitere artikel|lesen sie auch|à lire aussi|"
-    r"relacionad[oa]s|相关(?:阅读|新闻|文章|推荐)?|延伸阅读|猜你喜欢|"
-    r"most (?:read|popular|viewed|shared)|meistgelesen|trending|popular(?: now)?|"
-    r"热门(?:排行|文章|新闻|推荐)?|排行榜?|recommended(?: for you)?|you may also like|"
-    r"empfehlungen(?: der redaktion)?|推荐(?:阅读)?|read next|newsletter)\W*\d*\s*$", re.I)
-_CONTENT_WORDS = re.compile(r"(?:^|[-_\s])(?:article|body|column|content|main)", re.I)
 _PUNCT = frozenset("，。！？；：、“”‘’（）《》…,.!?;:'\"()[]{}<>-—–/|·")
 _TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.title",
                 "parsely-title", "headline")
@@ -204,27 +191,31 @@ def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | 
 
 
 # ----- content --------------------------------------------------------------------------------
-def is_noise(el: HtmlElement) -> bool:
+def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
     """A navigation, footer, sidebar, comments, sharing... element (by tag or by the
-    words of its class, id and role); a content word beside them ("content-sidebar-
-    wrap", as themes name the wrapper of text and sidebar) clears it, as in Readability."""
+    words of its class, id and role: the vocabulary's ``noise_classes``); a content word
+    beside them (``content_classes``: "content-sidebar-wrap", as themes name the wrapper
+    of text and sidebar) clears it, as in Readability."""
     if el.tag in NOISE_SECTIONS:
         return True
-    words = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
-    return bool(words.strip()) and bool(_NOISE_WORDS.search(words)) and \
-        not _CONTENT_WORDS.search(words)
+    said = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
+    if not said.strip():
+        return False
+    w = words or default_words()
+    return bool(w.noise_class.search(said)) and not w.content_class.search(said)
 
 
-def noise_heading(el: HtmlElement) -> bool:
-    """A block headed "32 comments", "Related stories", "Meistgelesen", "热门排行"...: a
-    comment thread or side list even when its class names say nothing."""
+def noise_heading(el: HtmlElement, words: Words | None = None) -> bool:
+    """A block headed "32 comments", "Related stories", "Meistgelesen", "热门排行"... (the
+    vocabulary's ``noise_headings``): a comment thread or side list even when its class
+    names say nothing."""
     if el.tag not in ("div", "section", "ul", "ol", "dl") or len(el) < 2:
         return False
     head = el[0]
     if not isinstance(head.tag, str) or head.tag in ("p", "a", "li"):
         return False
     text = normalize_space(head.text_content())
-    return 0 < len(text) <= 40 and bool(_NOISE_HEADING.match(text))
+    return 0 < len(text) <= 40 and bool((words or default_words()).noise_heading.match(text))
 
 
 def denoised(tree: HtmlElement, extra: Callable[[HtmlElement], bool] | None = None, *,
