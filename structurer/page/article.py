@@ -55,6 +55,7 @@ STRONG = 15
 _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKENS = re.compile(r"[^a-z0-9]+")
 _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -311,16 +312,20 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts) -> list[s
     walk = _Walk()
     walk.visit(el, False)
     walk.flush()
-    out = []
+    out: list[tuple[str, bool]] = []
     links_are_text = counts.lt >= 0.5 * counts.t
-    for text, linked in walk.lines:
+    for text, linked, heading in walk.lines:
         squeezed = len("".join(text.split()))
         if linked >= 0.5 * squeezed and not links_are_text:
             continue
         if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or _stamp(text):
             continue
-        out.append(text)
-    return out
+        out.append((text, heading))
+    # a heading (or a line announcing a list) that heads nothing of the text ends it: the
+    # heading of a related list, tags or links the lines above left out
+    while len(out) > 1 and (out[-1][1] or out[-1][0].endswith((":", "："))):
+        out.pop()
+    return [text for text, _ in out]
 
 
 def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:
@@ -356,9 +361,10 @@ class _Walk:
     """Text cut at block elements, with the characters inside links of each line."""
 
     def __init__(self) -> None:
-        self.lines: list[tuple[str, int]] = []
+        self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
         self.pieces: list[str] = []
         self.linked = 0
+        self.headings = 0       # headings open around the text being added
 
     def add(self, text: str | None, link: bool) -> None:
         if text:
@@ -369,16 +375,18 @@ class _Walk:
     def flush(self) -> None:
         text = normalize_space("".join(self.pieces))
         if text:
-            self.lines.append((text, self.linked))
+            self.lines.append((text, self.linked, self.headings > 0))
         self.pieces, self.linked = [], 0
 
     def visit(self, el: HtmlElement, in_link: bool) -> None:
         block = el.tag in BLOCK_TAGS and el.tag != "br"
         link = in_link or el.tag == "a"
+        heading = el.tag in _HEADINGS
         if block:
             self.flush()
         elif el.tag == "br":
             self.add(" ", link)
+        self.headings += heading
         self.add(el.text, link)
         for child in el:
             if isinstance(child.tag, str) and child.tag not in NOISE_TAGS and not _picture(child):
@@ -386,3 +394,4 @@ class _Walk:
             self.add(child.tail, link)
         if block:
             self.flush()
+        self.headings -= heading
