@@ -23,7 +23,7 @@ from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
 from structurer.lexicon import Lexicon
-from structurer.page import byline, density
+from structurer.page import byline, titles
 from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
 from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
@@ -144,7 +144,7 @@ def news_fields(view: PageView, article: dict[str, Any] | None
             values[name] = (parse_datetime(value, words) or value) \
                 if lexicon.fields[name].kind == "datetime" else plain_text(value)
             sources[name] = "jsonld"
-    title = density.title_of(view.tree)
+    title = titles.title_of(view.tree)
     if "title" not in values and title is not None:
         values["title"], sources["title"] = title.text, title.source
     found = view.content

@@ -47,7 +47,7 @@ from lxml.html import HtmlElement
 
 from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, drop_elements, normalize_space
 from structurer.lexicon import Lexicon
-from structurer.page import density
+from structurer.page import density, titles
 from structurer.page.dates import find_dates
 
 #: A boilerplate word of this weight names boilerplate even beside an article word.
@@ -181,7 +181,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
     root = clean_tree(tree)
     body = root.find(".//body")
     start = body if body is not None else root
-    anchor = density.title_element(root)
+    anchor = titles.title_element(root)
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed

@@ -18,7 +18,8 @@ from structurer.clean import normalize_space, visible_text
 from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS, Thresholds
 from structurer.page.dates import find_dates, parse_datetime
-from structurer.page.density import _meta, is_noise, title_element
+from structurer.page.density import is_noise
+from structurer.page.titles import _meta, title_element
 
 _TIME_METAS = ("article:published_time", "datepublished", "pubdate", "publishdate",
                "og:published_time", "article.published", "publication_date", "date",
@@ -120,7 +121,7 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
                  words: Words | None = None) -> str | None:
     """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
     the title, <time> elements, date-ish classes, then the content's text. ``title``:
-    the page's title (:func:`~structurer.page.density.title_of`) when already known;
+    the page's title (:func:`~structurer.page.titles.title_of`) when already known;
     ``th``: the lexicon's thresholds (how far from the title to look); ``words``: its
     vocabulary (month names)."""
     for _, value in _meta(tree, _TIME_METAS):
