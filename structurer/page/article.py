@@ -321,9 +321,10 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts) -> list[s
         if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or _stamp(text):
             continue
         out.append((text, heading))
-    # a heading (or a line announcing a list) that heads nothing of the text ends it: the
-    # heading of a related list, tags or links the lines above left out
-    while len(out) > 1 and (out[-1][1] or out[-1][0].endswith((":", "："))):
+    # a heading (or a short line announcing a list) that heads nothing of the text ends
+    # it: the heading of a related list, tags or links the lines above left out
+    while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80
+                                           and out[-1][0].endswith((":", "：")))):
         out.pop()
     return [text for text, _ in out]
 
@@ -364,7 +365,7 @@ class _Walk:
         self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
         self.pieces: list[str] = []
         self.linked = 0
-        self.headings = 0       # headings open around the text being added
+        self.blocks: list[str] = []     # the block elements open around the text, innermost last
 
     def add(self, text: str | None, link: bool) -> None:
         if text:
@@ -375,18 +376,19 @@ class _Walk:
     def flush(self) -> None:
         text = normalize_space("".join(self.pieces))
         if text:
-            self.lines.append((text, self.linked, self.headings > 0))
+            # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
+            self.lines.append((text, self.linked, bool(self.blocks)
+                               and self.blocks[-1] in _HEADINGS))
         self.pieces, self.linked = [], 0
 
     def visit(self, el: HtmlElement, in_link: bool) -> None:
         block = el.tag in BLOCK_TAGS and el.tag != "br"
         link = in_link or el.tag == "a"
-        heading = el.tag in _HEADINGS
         if block:
             self.flush()
+            self.blocks.append(el.tag)
         elif el.tag == "br":
             self.add(" ", link)
-        self.headings += heading
         self.add(el.text, link)
         for child in el:
             if isinstance(child.tag, str) and child.tag not in NOISE_TAGS and not _picture(child):
@@ -394,4 +396,4 @@ class _Walk:
             self.add(child.tail, link)
         if block:
             self.flush()
-        self.headings -= heading
+            self.blocks.pop()

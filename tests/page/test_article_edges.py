@@ -55,3 +55,17 @@ def test_page_noise_words_are_the_vocabularys() -> None:
     assert not is_noise(block) and not noise_heading(block)
     words = compile_words(Vocabulary(noise_classes=["leserbox"], noise_headings=["eure meinung"]))
     assert is_noise(block, words) and noise_heading(block, words)
+
+
+def test_an_article_under_an_unclosed_heading_and_ending_in_a_colon_stays_whole() -> None:
+    """Text an unclosed ``<h2>`` wraps is no heading of nothing; a paragraph that ends in a
+    colon before a video is the article's."""
+    story = _prose(4, "virus")
+    last = ("The programme, which is shown on several channels, explains what viral "
+            "marketing means and how it shapes us without our noticing:")
+    body = ("<main><h1>The council approves the new harbour plan</h1><h2 class='excerpt'>"
+            + "".join(f"<p>{p}</p>" for p in story)
+            + f"<p>{last}</p><object data='/v.swf'></object></main>")
+    text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert text.splitlines()[-1] == last
