@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["Money", "Phrases", "Words", "compile_phrases", "compile_words", "crumb_separated",
            "currency_code", "default_words", "parse_availability", "parse_breadcrumb",
-           "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
+           "parse_identifier", "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
 
 
 class Money(NamedTuple):
@@ -61,6 +61,17 @@ class Words:
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
     not_product_image: re.Pattern[str]
+    noise_class: re.Pattern[str]     # class/id/role words of a block never the main text
+    content_class: re.Pattern[str]   # ... and those that clear them ("content-sidebar")
+    noise_heading: re.Pattern[str]   # a comment thread's or side list's heading
+    updated: re.Pattern[str]         # an "updated" label ending a text (before a date)
+    author_label: re.Pattern[str]    # a leading "By", "作者："
+    byline: re.Pattern[str]          # "by Ann Lee": group 1 the name
+    role: re.Pattern[str]            # "Ann Lee, senior writer": group 1 the name
+    cjk_byline: re.Pattern[str]      # "作者：王芳": group 1 the name
+    posted: re.Pattern[str]          # a leading "Posted on May 3" before "by"
+    not_author: re.Pattern[str]      # a text that is no name ("Share", "Read more")
+    byline_break: re.Pattern[str]    # where a name in a byline ends
 
 
 def _alternatives(words: Sequence[str], dashed: bool = False) -> str:
@@ -126,6 +137,44 @@ def _edged(words: Sequence[str]) -> str:
     return "|".join(parts) or "(?!)"
 
 
+def _headings(phrases: Sequence[str]) -> str:
+    """Heading phrases; one ending in ``…`` goes on with any words ("more from …")."""
+    return "|".join(re.escape(p.rstrip("…").strip()) + (r"\b.*" if p.endswith("…") else "")
+                    for p in sorted(dict.fromkeys(p.lower() for p in phrases),
+                                    key=lambda p: (-len(p), p))) or "(?!)"
+
+
+def _page_words(v: Vocabulary) -> dict[str, re.Pattern[str]]:
+    """The patterns of reading a page's own text: noise blocks and headings, bylines."""
+    labels = v.author_labels or ()
+    latin = _alternatives([w for w in labels if w.isascii() and w != "author"])
+    breaks = _alternatives(v.byline_breaks or ())
+    name = (r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*(?:\s+(?:" + _alternatives(v.name_particles or ())
+            + r")?\s*[A-ZÀ-ÞĀ-Ž][\w'’.-]*){1,3}")
+    return {
+        "noise_class": re.compile(rf"(?:^|[-_\s])(?:{_alternatives(v.noise_classes or ())})"
+                                  r"(?:$|[-_\s])", re.I),
+        "content_class": re.compile(rf"(?:^|[-_\s])(?:{_alternatives(v.content_classes or ())})",
+                                    re.I),
+        "noise_heading": re.compile(
+            rf"^\W*\d*\s*(?:{_alternatives(v.heading_counters or ())})?\s*"
+            rf"(?:{_headings(v.noise_headings or ())})\W*\d*\s*$", re.I),
+        "updated": re.compile(rf"(?:{_alternatives(v.updated_words or ())})\W{{0,3}}"
+                              rf"(?:{breaks}|:|：)?\s*\S{{0,12}}\s*$", re.I),
+        "author_label": re.compile(rf"^\s*(?:{_alternatives(labels)})\s*[:：/|]?\s*", re.I),
+        "byline": re.compile(rf"(?:^|[\s(|·•])(?i:{latin})\s+({name})"),
+        "role": re.compile(rf"^\s*({name}),\s+(?:[\w-]+\s+){{0,3}}"
+                           rf"(?i:{_alternatives(v.author_roles or ())})\b"),
+        "cjk_byline": re.compile(
+            rf"(?:{_alternatives([w for w in labels if not w.isascii()])})\s*[:：/|]?\s*"
+            r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"),
+        "posted": re.compile(rf"^\s*(?:{_alternatives(v.posted_words or ())})\s+"
+                             rf"(?:(?:{breaks})\s+\S+\s+)?(?={latin})", re.I),
+        "not_author": re.compile(rf"^(?:{_alternatives(v.not_author or ())})\b", re.I),
+        "byline_break": re.compile(rf"\s+(?:\||·|•|-|—|{breaks})\s+|\s+\d|,|，|\s{{2,}}"),
+    }
+
+
 @functools.lru_cache(maxsize=16)
 def _compiled(text: str) -> Words:
     from structurer.lexicon import Vocabulary, shipped_vocabulary
@@ -163,7 +212,8 @@ def _compiled(text: str) -> Words:
             [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
         other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),
                                      re.I),
-        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I))
+        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I),
+        **_page_words(v))
 
 
 @functools.cache
@@ -313,6 +363,32 @@ def parse_availability(text: str, phrases: Phrases | None = None) -> str | None:
     if folded.isdigit():  # a stock count
         return "in_stock" if int(folded) > 0 else "out_of_stock"
     return "unknown"
+
+
+_LABEL_SPLIT = re.compile(r"\s*[:：]\s*")
+
+
+def parse_identifier(text: str, labels: Sequence[str] = ()) -> str | None:
+    """The code a text holds (a SKU, item number, GTIN), or None for text shaped like
+    words: a code has a digit in each of its few words or no lower-case letter
+    ("0051-064", "FDE0084902", "978 0 316 12558 1", "ABC-XYZ"), and no label; a label
+    of ``labels`` before a colon is cut ("Product code: 83810610"), any other makes it
+    no code ("Couleur : noir/blanc", "Standort:A-6805"), and so do words ("В избранное")."""
+    parts = _LABEL_SPLIT.split(text.strip())
+    if len(parts) == 2 and _fold(parts[0]) in {_fold(label) for label in labels}:
+        parts = parts[1:]
+    if len(parts) != 1:
+        return None
+    code = " ".join(parts[0].split())
+    tokens = code.split()
+    if not 2 <= len(code) <= 40 or len(tokens) > 6:
+        return None
+    if not any(ch.isdigit() for ch in code):
+        # one token of capitals and joints ("ABC-XYZ"), never a word
+        return code if len(tokens) == 1 and len(code) >= 3 and not any(
+            ch.islower() for ch in code) and any(ch.isalpha() for ch in code) else None
+    return code if all(any(ch.isdigit() for ch in t) or not any(ch.islower() for ch in t)
+                       for t in tokens) else None
 
 
 _CRUMB_SPLIT = re.compile(r"\s*(?:›|»|>|＞|/|\||→|▸|≫|\\)\s*")

@@ -149,6 +149,8 @@ class FieldSpec(Strict):
     struck: bool = False
     # the field names the record: expect it in the page's <title>, og:title and h1
     title: bool = False
+    # the value is a code (SKU, GTIN, ISBN): a text shaped like words is no value of it
+    identifier: bool = False
     # where structured data keeps it: schema.org property paths in the page's Product
     # (Article), read in JSON-LD and microdata alike, the first found wins
     structured: list[str] = Field(default_factory=list)

@@ -78,6 +78,27 @@ class Vocabulary(Strict):
     other_money_words: list[str] | None = None
     other_money_classes: list[str] | None = None
     not_product_images: list[str] | None = None
+    # pages' own text (density, article bylines): class/id words of blocks that are never
+    # the main text (whole words between '-', '_' and spaces) and words that clear them
+    # (a wrapper "content-sidebar-wrap"; a word start); headings of a comment thread or a
+    # side list ("32 comments", "Related stories"; "…" at the end: any words after), the
+    # counter characters before a count there ("12条评论")
+    noise_classes: list[str] | None = None
+    content_classes: list[str] | None = None
+    noise_headings: list[str] | None = None
+    heading_counters: list[str] | None = None
+    # an "updated" label before a date, and the short words that end a name or label in a
+    # byline ("by Ann Lee in Oslo", "Updated on May 3")
+    updated_words: list[str] | None = None
+    byline_breaks: list[str] | None = None
+    # a byline: words before the author's name ("By", "von", "作者"), roles after it
+    # ("Ann Lee, senior writer"), particles inside it ("van", "de"), words of a byline
+    # before "by" ("Posted by") and texts that are no name ("Share", "Read more")
+    author_labels: list[str] | None = None
+    author_roles: list[str] | None = None
+    name_particles: list[str] | None = None
+    posted_words: list[str] | None = None
+    not_author: list[str] | None = None
 
     @field_validator("currency_codes")
     @classmethod
@@ -116,7 +137,10 @@ class Vocabulary(Strict):
                      "placeholder_images", "placeholder_folders", "add_to_cart",
                      "several_items", "other_money", "other_money_words",
                      "other_money_classes", "not_product_images", "time_words",
-                     "rating_classes", "rating_numbers")
+                     "rating_classes", "rating_numbers", "noise_classes", "content_classes",
+                     "noise_headings", "heading_counters", "updated_words", "byline_breaks",
+                     "author_labels", "author_roles", "name_particles", "posted_words",
+                     "not_author")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return _phrases(value)

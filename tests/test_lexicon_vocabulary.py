@@ -33,7 +33,8 @@ from structurer.lexicon import (
     top_section,
 )
 from structurer.page.dates import find_dates, parse_datetime
-from structurer.page.view import PageView, can_buy
+from structurer.page.productkind import can_buy
+from structurer.page.view import PageView
 from structurer.replay.extract import compile_rules, extract_detail
 from structurer.rules.io import dump_rules, rules_from_text
 from structurer.rules.model import RecordSpec

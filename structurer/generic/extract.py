@@ -23,7 +23,7 @@ from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
 from structurer.lexicon import Lexicon
-from structurer.page import byline, density
+from structurer.page import byline, titles
 from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
 from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
@@ -112,6 +112,12 @@ def _article_like(view: PageView) -> bool:
     return not (view.product_regions and len(view.product_regions[0]) >= 5)
 
 
+def _teaser(structured: Any, text: str) -> bool:
+    """Structured data's ``articleBody`` is a teaser when the page's own text of the
+    article is far longer (a lead paragraph, the first lines of a paywalled story)."""
+    return not isinstance(structured, str) or len(text) > 1.25 * len(structured)
+
+
 # ----- list pages -----------------------------------------------------------------------------
 def list_items(view: PageView) -> list[dict[str, Any]]:
     """Title and absolute URL of every item of the page's main list (the repeated-block
@@ -138,12 +144,17 @@ def news_fields(view: PageView, article: dict[str, Any] | None
             values[name] = (parse_datetime(value, words) or value) \
                 if lexicon.fields[name].kind == "datetime" else plain_text(value)
             sources[name] = "jsonld"
-    title = density.title_of(view.tree)
+    title = titles.title_of(view.tree)
     if "title" not in values and title is not None:
         values["title"], sources["title"] = title.text, title.source
     found = view.content
-    if "content" not in values and found is not None:
-        values["content"], sources["content"] = found.text, "density"
+    if found is not None and ("content" not in values or _teaser(values["content"], found.text)):
+        lead = values.get("content")
+        # the teaser leads the article (a standfirst) when the text does not repeat it
+        lead = lead if isinstance(lead, str) and " ".join(lead.split()) not in " ".join(
+            found.text.split()) else None
+        values["content"] = f"{lead}\n{found.text}" if lead else found.text
+        sources["content"] = "density"
     heading = title.text if title is not None else ""   # title_of's text, found once
     if "published" not in values:
         values["published"] = byline.published_of(view.tree,

@@ -16,13 +16,14 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.generic.prices import best_price, price_text
-from structurer.kinds import Phrases
+from structurer.kinds import Phrases, parse_identifier
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page import density
+from structurer.page import density, titles
 from structurer.page.dom import text_of
 from structurer.page.match import label_match, label_value, lexicon_match, squash
+from structurer.page.productkind import can_buy, listed
 from structurer.page.scope import buy_control, main_region
-from structurer.page.view import PageView, can_buy, listed
+from structurer.page.view import PageView
 from structurer.structured import (
     jsonld_value,
     microdata_fields,
@@ -57,7 +58,7 @@ def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
     h1s = [h for h in view.body.xpath("//h1") if text_of(h)]
     if name:
         for h in view.body.xpath("//h1|//h2|//h3"):
-            if density.similarity(text_of(h), name) >= 0.8:
+            if titles.similarity(text_of(h), name) >= 0.8:
                 return h
     if len(h1s) == 1:
         return h1s[0]
@@ -65,7 +66,7 @@ def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
         for el in view.body.iter():
             if (isinstance(el.tag, str) and el.tag != "a" and len(el) <= 2
                     and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors())
-                    and density.similarity(text_of(el), name) >= 0.9):
+                    and titles.similarity(text_of(el), name) >= 0.9):
                 return el
     named = _named_element(view)
     return named if named is not None else (h1s[0] if h1s else None)
@@ -101,7 +102,7 @@ def _heading_text(anchor: HtmlElement) -> str:
 def priced_here(view: PageView) -> bool:
     """A page without structured data whose price is labelled or named (or that sells
     right there: a buy button of its own) near its title."""
-    title = density.title_of(view.tree)
+    title = titles.title_of(view.tree)
     anchor = _title_element(view, title.text if title else "")
     found = best_price(view, anchor, listed(view))
     return found is not None and found.score >= 1.8 and (found.named or can_buy(view))
@@ -196,7 +197,7 @@ def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases) -> str |
         own = (el.text or "").strip()
         if not any(ch.isalpha() for ch in own):
             continue    # a bare count ("0" items in the cart) is no stock phrase
-        if len(own) <= 40 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+        if len(own) <= 60 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
             value = parse_availability(own, phrases) if phrases else parse_availability(
                 own, compile_words(view.lexicon.vocabulary).stock)
             if value in ("in_stock", "out_of_stock"):
@@ -226,7 +227,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put(name, value, "microdata")
     for name, value in opengraph_fields(view.tree, lexicon.opengraph_names()).items():
         put(name, value, "opengraph")
-    title = density.title_of(view.tree)
+    title = titles.title_of(view.tree)
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
     if anchor is not None:
         put("name", _heading_text(anchor), str(anchor.tag))
@@ -236,8 +237,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(name, spec) and name not in values:
-            found = (_after_label(scope, spec) if spec.kind == "text" else None) or \
-                _labelled(view, spec, lexicon, scope)
+            found = _label_value(view, spec, scope)
             if found and (spec.kind != "availability" or _stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
     if "availability" not in values:
@@ -256,6 +256,22 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:
+    """(value, source) of a field read by its label (paired with it, else the best label
+    or attribute-word match); an identifier field takes only a text shaped like a code
+    (:func:`~structurer.kinds.parse_identifier`: "В избранное" is no SKU)."""
+    for found in ((_after_label(scope, spec) if spec.kind == "text" else None),
+                  _labelled(view, spec, view.lexicon, scope)):
+        if found is None:
+            continue
+        if not spec.identifier:
+            return found
+        code = parse_identifier(found[0], list(spec.labels))
+        if code is not None:
+            return code, found[1]
+    return None
 
 
 def _offer(view: PageView) -> dict[str, Any]:
@@ -304,7 +320,7 @@ def _image_near(anchor: HtmlElement, name: str, words: Words) -> str | None:
             src = image_source(img, words)
             if not src or words.not_product_image.search(src):
                 continue
-            if name and density.similarity(img.get("alt") or img.get("title") or "", name) > 0.6:
+            if name and titles.similarity(img.get("alt") or img.get("title") or "", name) > 0.6:
                 return src
             fallback = fallback or src
         if fallback:
@@ -353,7 +369,7 @@ def template_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     lexicon = view.lexicon
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    title = density.title_of(view.tree)
+    title = titles.title_of(view.tree)
     anchor = _title_element(view, title.text if title else "")
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():

@@ -47,7 +47,7 @@ from lxml.html import HtmlElement
 
 from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, drop_elements, normalize_space
 from structurer.lexicon import Lexicon
-from structurer.page import density
+from structurer.page import density, titles
 from structurer.page.dates import find_dates
 
 #: A boilerplate word of this weight names boilerplate even beside an article word.
@@ -55,6 +55,7 @@ STRONG = 15
 _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKENS = re.compile(r"[^a-z0-9]+")
 _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
@@ -180,7 +181,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
     root = clean_tree(tree)
     body = root.find(".//body")
     start = body if body is not None else root
-    anchor = density.title_element(root)
+    anchor = titles.title_element(root)
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
@@ -311,16 +312,21 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts) -> list[s
     walk = _Walk()
     walk.visit(el, False)
     walk.flush()
-    out = []
+    out: list[tuple[str, bool]] = []
     links_are_text = counts.lt >= 0.5 * counts.t
-    for text, linked in walk.lines:
+    for text, linked, heading in walk.lines:
         squeezed = len("".join(text.split()))
         if linked >= 0.5 * squeezed and not links_are_text:
             continue
         if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or _stamp(text):
             continue
-        out.append(text)
-    return out
+        out.append((text, heading))
+    # a heading (or a short line announcing a list) that heads nothing of the text ends
+    # it: the heading of a related list, tags or links the lines above left out
+    while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80
+                                           and out[-1][0].endswith((":", "：")))):
+        out.pop()
+    return [text for text, _ in out]
 
 
 def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:
@@ -356,9 +362,10 @@ class _Walk:
     """Text cut at block elements, with the characters inside links of each line."""
 
     def __init__(self) -> None:
-        self.lines: list[tuple[str, int]] = []
+        self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
         self.pieces: list[str] = []
         self.linked = 0
+        self.blocks: list[str] = []     # the block elements open around the text, innermost last
 
     def add(self, text: str | None, link: bool) -> None:
         if text:
@@ -369,7 +376,9 @@ class _Walk:
     def flush(self) -> None:
         text = normalize_space("".join(self.pieces))
         if text:
-            self.lines.append((text, self.linked))
+            # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
+            self.lines.append((text, self.linked, bool(self.blocks)
+                               and self.blocks[-1] in _HEADINGS))
         self.pieces, self.linked = [], 0
 
     def visit(self, el: HtmlElement, in_link: bool) -> None:
@@ -377,6 +386,7 @@ class _Walk:
         link = in_link or el.tag == "a"
         if block:
             self.flush()
+            self.blocks.append(el.tag)
         elif el.tag == "br":
             self.add(" ", link)
         self.add(el.text, link)
@@ -386,3 +396,4 @@ class _Walk:
             self.add(child.tail, link)
         if block:
             self.flush()
+            self.blocks.pop()

@@ -10,23 +10,20 @@ the publish time. Pure functions; the tree is not modified.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, visible_text
-from structurer.kinds import Words
+from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS, Thresholds
 from structurer.page.dates import find_dates, parse_datetime
-from structurer.page.density import _meta, is_noise, title_element
+from structurer.page.density import is_noise
+from structurer.page.titles import _meta, title_element
 
 _TIME_METAS = ("article:published_time", "datepublished", "pubdate", "publishdate",
                "og:published_time", "article.published", "publication_date", "date",
                "dc.date", "dc.date.issued", "sailthru.date", "parsely-pub-date")
-_UPDATED = re.compile(r"(?:updated?|modified|edited|aktualisiert|geändert|mis à jour|"
-                      r"actualizado|更新|修改|最后编辑)\W{0,3}(?:on|am|le|el|:|：)?\s*\S{0,12}\s*$",
-                      re.I)
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
 
 
@@ -80,7 +77,7 @@ def _around(tree: HtmlElement, anchor: HtmlElement) -> _Around:
 def _updated(text: str, at: int, floor: int) -> bool:
     """An "updated"/"modified" label just before ``at`` (not looking back past ``floor``,
     so a headline ending in "update" does not count)."""
-    return bool(_UPDATED.search(text[max(floor, at - 40):at]))
+    return bool(default_words().updated.search(text[max(floor, at - 40):at]))
 
 
 def _date_near(walk: _Around, th: Thresholds, words: Words | None) -> str | None:
@@ -124,7 +121,7 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
                  words: Words | None = None) -> str | None:
     """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
     the title, <time> elements, date-ish classes, then the content's text. ``title``:
-    the page's title (:func:`~structurer.page.density.title_of`) when already known;
+    the page's title (:func:`~structurer.page.titles.title_of`) when already known;
     ``th``: the lexicon's thresholds (how far from the title to look); ``words``: its
     vocabulary (month names)."""
     for _, value in _meta(tree, _TIME_METAS):
@@ -160,39 +157,27 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
 # ----- author --------------------------------------------------------------------------------
 _AUTHOR_METAS = ("author", "article:author", "dc.creator", "sailthru.author", "parsely-author",
                  "byl")
-_BY = re.compile(r"^\s*(?:by|von|par|por|di|作者|文|记者|编辑|author)\s*[:：/|]?\s*", re.I)
-_NAME = r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*(?:\s+(?:van|von|de|da|del|der|la|le|di|bin|al)?\s*" \
-        r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*){1,3}"
-_BYLINE = re.compile(rf"(?:^|[\s(|·•])(?i:by|von|par|por|di)\s+({_NAME})")
-_ROLE = re.compile(rf"^\s*({_NAME}),\s+(?:[\w-]+\s+){{0,3}}(?i:correspondent|reporter|writer|"
-                   r"editor|contributor|columnist|Korrespondentin|Korrespondent|Redakteurin|"
-                   r"Redakteur|Autorin|Autor)\b")
-_CJK_BY = re.compile(r"(?:作者|记者|撰文|文)\s*[:：/|]?\s*([\u4e00-\u9fff·]{2,4})"
-                     r"(?![\u4e00-\u9fff])")
-_POSTED = re.compile(r"^\s*(?:posted|written|published|story|words|text|reported|"
-                     r"geschrieben|verfasst|publié|publicado)\s+(?:on\s+\S+\s+)?(?=by|von|par|por)",
-                     re.I)
-_NOT_NAME = re.compile(r"^(?:posted|written|published|share|comments?|reply|"
-                       r"leave a|read more)\b", re.I)
 _AUTHOR_XPATH = ('//*[contains(@class, "author") or contains(@class, "byline") or '
                  'contains(@id, "author") or contains(@id, "byline")]')
 
 
 def _clean_author(text: str) -> str | None:
-    text = _BY.sub("", _POSTED.sub("", normalize_space(text)))
-    text = re.split(r"\s+(?:\||·|•|-|—|on|am|le|el|in)\s+|\s+\d|,|，|\s{2,}",
-                    text)[0].strip(" ;:|")
+    w = default_words()
+    text = w.author_label.sub("", w.posted.sub("", normalize_space(text)))
+    text = w.byline_break.split(text)[0].strip(" ;:|")
     words = text.split()
     if not text or text.startswith(("http://", "https://")) or len(text) > 60 or \
-            len(words) > 5 or len(set(words)) < len(words) or _NOT_NAME.match(text):
+            len(words) > 5 or len(set(words)) < len(words) or w.not_author.match(text):
         return None
     return text
 
 
 def _name_in(text: str) -> str | None:
-    """The name of a byline sentence ("By Ann Lee in Oslo", "作者：王芳"), or None."""
-    for pattern in (_BYLINE, _ROLE, _CJK_BY):
-        found = pattern.search(text) if pattern is not _ROLE else pattern.match(text)
+    """The name of a byline sentence ("By Ann Lee in Oslo", "作者：王芳"), or None (the
+    vocabulary's ``author_labels``, ``author_roles``, ``name_particles``)."""
+    w = default_words()
+    for pattern in (w.byline, w.role, w.cjk_byline):
+        found = pattern.search(text) if pattern is not w.role else pattern.match(text)
         if found:
             return found.group(1).strip(" .")
     return None

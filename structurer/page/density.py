@@ -1,10 +1,9 @@
-"""Rule-free views of an article-like page: its title and its main content.
+"""Rule-free views of an article-like page: its main content.
 
 Input: an lxml HTML tree (as :func:`structurer.clean.parse_html` returns it). Output:
-:class:`TitleFound` (the title and where it came from, site name removed) and
 :class:`ContentFound` (the element holding the main text and that text, chosen by
-text and symbol density). Publish time and author are in
-:mod:`structurer.page.byline`. Pure functions: no network, no files; the input
+text and symbol density). The title is in :mod:`structurer.page.titles`, publish time
+and author in :mod:`structurer.page.byline`. Pure functions: no network, no files; the input
 tree is never modified (noise is removed from a copy).
 
 Content score of an element (text density after Sun et al., as GNE uses it)::
@@ -23,50 +22,25 @@ punctuation is not content).
 
 from __future__ import annotations
 
-import difflib
 import math
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
 from structurer.clean import clean_tree, drop_elements, normalize_space, visible_text
+from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS
+from structurer.page.titles import title_element
 
 #: Elements that are never the main content (removed from the copy before scoring).
 NOISE_SECTIONS = ("nav", "footer", "header", "aside", "form", "button", "select")
-_NOISE_WORDS = re.compile(
-    r"(?:^|[-_\s])(?:comments?|related|recommend(?:ed|ations)?|share|sharing|social|"
-    r"sidebar|footer|nav|navbar|menu|breadcrumbs?|advert|ads?|cookie|newsletter|"
-    r"popular|trending|hot|most-read|subscribe|promo|banner|disqus)(?:$|[-_\s])", re.I)
-_NOISE_HEADING = re.compile(
-    r"^\W*\d*\s*(?:条|則|件)?\s*(?:comments?|responses?|replies|reader comments|kommentare?|"
-    r"leserkommentare|commentaires?|comentarios?|reacties|评论|网友评论|留言|コメント|"
-    r"related(?: stories| articles| posts| news| content)?|more (?:from|on|stories)\b.*|"
-    r"mehr (?:zum thema|aus|von)\b.*|weitere artikel|lesen sie auch|à lire aussi|"
-    r"relacionad[oa]s|相关(?:阅读|新闻|文章|推荐)?|延伸阅读|猜你喜欢|"
-    r"most (?:read|popular|viewed|shared)|meistgelesen|trending|popular(?: now)?|"
-    r"热门(?:排行|文章|新闻|推荐)?|排行榜?|recommended(?: for you)?|you may also like|"
-    r"empfehlungen(?: der redaktion)?|推荐(?:阅读)?|read next|newsletter)\W*\d*\s*$", re.I)
-_CONTENT_WORDS = re.compile(r"(?:^|[-_\s])(?:article|body|column|content|main)", re.I)
 _PUNCT = frozenset("，。！？；：、“”‘’（）《》…,.!?;:'\"()[]{}<>-—–/|·")
-_TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.title",
-                "parsely-title", "headline")
-_SITE_METAS = ("og:site_name", "application-name", "apple-mobile-web-app-title")
-_SEP = r"(?:[-|–—_»·:]|::)"
-_SPLIT_TITLE = re.compile(rf"\s+{_SEP}\s+|(?<=[\u3040-\u9fff])_|_(?=[\u3040-\u9fff])")
 #: Inline elements: a block whose children are all inline is one paragraph of text.
 INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font", "i", "img",
                      "kbd", "mark", "q", "s", "small", "span", "strong", "sub", "sup", "time",
                      "u", "var", "wbr"})
 _TEXT_BLOCKS = frozenset({"div", "section", "td"})
-
-
-@dataclass(frozen=True)
-class TitleFound:
-    text: str
-    source: str          # "meta:og:title", "h1", "title", ...
 
 
 @dataclass(frozen=True)
@@ -76,155 +50,32 @@ class ContentFound:
     score: float
 
 
-# ----- title ------------------------------------------------------------------------------
-def _meta(tree: HtmlElement, names: tuple[str, ...]) -> list[tuple[str, str]]:
-    """(name, content) of <meta> tags whose property/name/itemprop is one of ``names``."""
-    out = []
-    wanted = {n.lower() for n in names}
-    for meta in tree.iter("meta"):
-        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
-        content = normalize_space(meta.get("content") or "")
-        if key in wanted and content:
-            out.append((key, content))
-    out.sort(key=lambda kv: [n.lower() for n in names].index(kv[0]))
-    return out
-
-
-def similarity(a: str, b: str) -> float:
-    """0..1 likeness of two texts (case-insensitive sequence matching)."""
-    if not a or not b:
-        return 0.0
-    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio()
-
-
-def _headings(tree: HtmlElement) -> list[HtmlElement]:
-    """The page's non-empty h1-h3 of at most 300 characters in the body, in document
-    order (walked: an XPath testing every element's name is several times slower)."""
-    root = tree.getroottree().getroot()   # broken markup can leave more top-level elements
-    tops = [*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()]
-    found = {h: None for top in tops if isinstance(top.tag, str) for body in top.iter("body")
-             for h in body.iter("h1", "h2", "h3") if h is not body}
-    return [h for h in found if 0 < len(visible_text(h)) <= 300]
-
-
-def _heading_inside(title: str, headings: list[str]) -> str | None:
-    """A heading that is ``title`` minus a site name, section or date beside a separator
-    ("Headline | Site", "Site: Headline", "Headline_Section_Site"), also when the two
-    spell a character differently (a prime for an apostrophe)."""
-    low = title.lower()
-    parts = _SPLIT_TITLE.split(title)
-    spans = [" ".join(parts[i:j]) for i in range(len(parts))
-             for j in range(i + 1, len(parts) + 1) if (i, j) != (0, len(parts))]
-    for text in sorted(headings, key=len, reverse=True):
-        part = text.lower()
-        if len(part) < 8 or part == low:
-            continue
-        if part in low:
-            before, after = low.split(part, 1)
-            edge_before = not before.strip() or re.search(rf"(?:{_SEP}|_)\s*$", before)
-            edge_after = not after.strip() or re.match(rf"\s*(?:{_SEP}|_)", after)
-            if edge_before and edge_after:
-                return text
-        elif any(similarity(text, span) >= 0.9 for span in spans):
-            return text
-    return None
-
-
-def _site_part(heading: str, page_title: str) -> bool:
-    """The heading is the site's name in the <title>: its first or last part beside a
-    separator, with a longer part (the headline) beside it (a logo in an <h1>)."""
-    parts = [p.strip().lower() for p in _SPLIT_TITLE.split(page_title)]
-    low = heading.strip().lower()
-    return len(parts) > 1 and low in (parts[0], parts[-1]) and \
-        max(len(p) for p in parts if p != low) > len(low)
-
-
-def _without_site(title: str, tree: HtmlElement) -> str:
-    """``title`` without the site's name at its start or end (og:site_name and kin)."""
-    for _, name in _meta(tree, _SITE_METAS):
-        pattern = re.escape(name)
-        cut = re.sub(rf"\s*(?:{_SEP}|_)\s*{pattern}\s*$", "", title, flags=re.I)
-        cut = re.sub(rf"^\s*{pattern}\s*(?:{_SEP}|_)\s*", "", cut, flags=re.I)
-        if cut.strip() and cut != title:
-            return cut.strip()
-    return title
-
-
-def title_of(tree: HtmlElement) -> TitleFound | None:
-    """The page's title: a meta title, else the h1-h3 most like <title>, else <title>;
-    a site name beside a separator is removed (the heading that remains wins)."""
-    headings = [visible_text(h) for h in _headings(tree)]
-    found = _meta(tree, _TITLE_METAS)
-    if found:
-        text = found[0][1]
-        return TitleFound(_heading_inside(text, headings) or _without_site(text, tree),
-                          f"meta:{found[0][0]}")
-    titles = tree.xpath("//title")
-    page_title = normalize_space(titles[0].text_content()) if titles else ""
-    best: tuple[float, str, str] | None = None
-    for heading in _headings(tree):
-        text = visible_text(heading)
-        if _site_part(text, page_title):
-            continue
-        score = similarity(text, page_title) + (0.5 if text.lower() in page_title.lower()
-                                                 else 0.0)
-        score += {"h1": 0.2, "h2": 0.1}.get(str(heading.tag), 0.0)
-        if best is None or score > best[0]:
-            best = (score, text, str(heading.tag))
-    if best is not None and (best[0] >= 0.5 or not page_title):
-        return TitleFound(best[1], best[2])
-    if page_title:
-        page_title = _without_site(page_title, tree)
-        parts = _SPLIT_TITLE.split(page_title)
-        return TitleFound(max(parts, key=len) if len(parts) > 1 else page_title, "title")
-    return None
-
-
-def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | None:
-    """The heading that states the page's title (the most similar h1-h3), else the
-    first h1."""
-    if title is None:
-        found = title_of(tree)
-        title = found.text if found else ""
-    best: tuple[float, HtmlElement] | None = None
-    for heading in _headings(tree):
-        text, bonus = visible_text(heading), (0.05 if heading.tag == "h1" else 0)
-        # skip a heading whose length alone keeps it below the bar or the best so far
-        # (the ratio is at most 2 * shorter / both): costly sequence matching is the rest
-        bound = 2 * min(len(text), len(title)) / (len(text) + len(title) or 1) + bonus
-        if bound < 0.6 or (best is not None and bound <= best[0]):
-            continue
-        score = similarity(text, title) + bonus
-        if best is None or score > best[0]:
-            best = (score, heading)
-    if best is not None and best[0] >= 0.6:
-        return best[1]
-    h1s = tree.xpath("//body//h1")
-    return h1s[0] if h1s else None
-
-
 # ----- content --------------------------------------------------------------------------------
-def is_noise(el: HtmlElement) -> bool:
+def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
     """A navigation, footer, sidebar, comments, sharing... element (by tag or by the
-    words of its class, id and role); a content word beside them ("content-sidebar-
-    wrap", as themes name the wrapper of text and sidebar) clears it, as in Readability."""
+    words of its class, id and role: the vocabulary's ``noise_classes``); a content word
+    beside them (``content_classes``: "content-sidebar-wrap", as themes name the wrapper
+    of text and sidebar) clears it, as in Readability."""
     if el.tag in NOISE_SECTIONS:
         return True
-    words = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
-    return bool(words.strip()) and bool(_NOISE_WORDS.search(words)) and \
-        not _CONTENT_WORDS.search(words)
+    said = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
+    if not said.strip():
+        return False
+    w = words or default_words()
+    return bool(w.noise_class.search(said)) and not w.content_class.search(said)
 
 
-def noise_heading(el: HtmlElement) -> bool:
-    """A block headed "32 comments", "Related stories", "Meistgelesen", "热门排行"...: a
-    comment thread or side list even when its class names say nothing."""
+def noise_heading(el: HtmlElement, words: Words | None = None) -> bool:
+    """A block headed "32 comments", "Related stories", "Meistgelesen", "热门排行"... (the
+    vocabulary's ``noise_headings``): a comment thread or side list even when its class
+    names say nothing."""
     if el.tag not in ("div", "section", "ul", "ol", "dl") or len(el) < 2:
         return False
     head = el[0]
     if not isinstance(head.tag, str) or head.tag in ("p", "a", "li"):
         return False
     text = normalize_space(head.text_content())
-    return 0 < len(text) <= 40 and bool(_NOISE_HEADING.match(text))
+    return 0 < len(text) <= 40 and bool((words or default_words()).noise_heading.match(text))
 
 
 def denoised(tree: HtmlElement, extra: Callable[[HtmlElement], bool] | None = None, *,

@@ -126,17 +126,21 @@ def split_money(el: HtmlElement, longest: int = 40) -> str | None:
         return None
     whole = norm_space(el.text_content())
     found = list(MONEY_RE.finditer(whole))
+    from structurer.values import parse_money  # values reads money; dom is below it
+
+    upper = None
     if len(found) == 2 and _RANGE.fullmatch(whole[found[0].end():found[1].start()]):
+        upper = parse_money(whole[found[1].start():]).amount
         whole = whole[:found[0].end()].strip()    # a range "¥276.99 – ¥626.00": from
         found = found[:1]
     if len(whole) > longest or len(found) != 1:
         return None
-    from structurer.values import parse_money  # values reads money; dom is below it
-
     amount = parse_money(whole).amount
     for text in [el.text, *(t for c in el.iterdescendants() for t in (c.text, c.tail))]:
         if text and MONEY_RE.search(text):
             part = parse_money(text).amount
+            if upper is not None and part is not None and int(part) == int(upper):
+                continue    # the range's upper end, split like its lower end
             if amount is None or part is None or part == amount or int(part) != int(amount):
                 return None     # a whole price in one node: read where it is
     return whole

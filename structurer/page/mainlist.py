@@ -23,7 +23,8 @@ from lxml.html import HtmlElement
 from structurer.page.dom import text_of
 from structurer.page.linkclusters import LinkCluster, agrees
 from structurer.page.lists import Region
-from structurer.page.view import PageView, loose_cards, priced
+from structurer.page.productkind import loose_cards
+from structurer.page.view import PageView, priced
 from structurer.values import Base
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5")

@@ -9,17 +9,16 @@ products, articles), ``detail`` (one product or article), or ``other``
 
 The kind comes from rule-free views of the page weighed with the lexicon: with a
 lexicon that has money fields (shops), repeated priced blocks make a list and a
-price beside the single title, structured data or a cart button a detail page;
-with any other lexicon (news), a strong main link cluster (many items, a large
-share of the page's text, more than bare titles, alike URLs) makes a list and an
-article body (text density), article structured data or og:type a detail page.
+price beside the single title, structured data or a cart button a detail page
+(:mod:`structurer.page.productkind`); with any other lexicon (news), a strong main
+link cluster (many items, a large share of the page's text, more than bare titles,
+alike URLs) makes a list and an article body (text density), article structured data
+or og:type a detail page.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
@@ -27,19 +26,12 @@ from typing import Any, Literal
 from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
-from structurer.kinds import compile_phrases, compile_words, parse_availability
 from structurer.lexicon import Lexicon
 from structurer.page import density
-from structurer.page.dom import (
-    SECTION_NOISE_TAGS,
-    heading_before,
-    link_href,
-    split_money,
-    text_of,
-)
+from structurer.page.dom import text_of
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
-from structurer.page.lists import Region, context_words, find_regions, is_product_region
-from structurer.page.match import buy_words
+from structurer.page.lists import Region, find_regions, is_product_region
+from structurer.page.titles import titled
 from structurer.structured import (
     article_object,
     jsonld_objects,
@@ -52,7 +44,6 @@ from structurer.structured import (
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def empty_noise(tree: HtmlElement) -> None:
@@ -150,209 +141,6 @@ class PageView:
         return classify(self)
 
 
-def _signal_hits(page: PageView, name: str) -> float:
-    vocab = page.lexicon.signals.get(name, {})
-    if not vocab:
-        return 0.0
-    texts = [text_of(el).lower() for el in page.body.iter("button", "a", "input")
-             if isinstance(el.tag, str)][:400]
-    texts += [(el.get("value") or "").lower() for el in page.body.iter("input")]
-    best = 0.0
-    for text in texts:
-        if not text or len(text) > 40:
-            continue
-        for phrase, weight in vocab.items():
-            if phrase in text:
-                best = max(best, weight)
-    return best / 10.0
-
-
-def titled_links(block: HtmlElement, min_text: int) -> set[str]:
-    """Where ``block`` links to by an item's title of ``min_text`` characters at least:
-    links in a heading, or named links beside a picture linking to the same place (a
-    product card)."""
-    links = [a for a in block.iter("a") if link_href(a)]
-    pictured = {a.get("href") for a in links if a.find(".//img") is not None}
-    return {str(a.get("href")) for a in links if text_length(text_of(a)) >= min_text
-            and (a.get("href") in pictured or _in_heading(a, block))}
-
-
-def _title_text(page: PageView) -> int:
-    """The shortest title of a card: twice the shortest link text clustered."""
-    return 2 * page.lexicon.thresholds.link_min_text
-
-
-def _in_heading(el: HtmlElement, block: HtmlElement) -> bool:
-    node: HtmlElement | None = el
-    while node is not None:
-        if node.tag in _HEADINGS:
-            return True
-        if node is block:
-            return False
-        node = node.getparent()
-    return False
-
-
-def _in_card(el: HtmlElement, stop: HtmlElement, min_text: int) -> bool:
-    """``el`` sits in a product card or a header/nav/footer/aside below ``stop`` (a
-    promise of free delivery from some amount is not the product's price)."""
-    node: HtmlElement | None = el
-    while node is not None and node is not stop:
-        if node.tag in SECTION_NOISE_TAGS or titled_links(node, min_text):
-            return True
-        node = node.getparent()
-    return False
-
-
-def listed(page: PageView) -> set[HtmlElement]:
-    """Every element inside the page's product lists (related, bestsellers, ...)."""
-    return {el for r in page.product_regions for rec in r.records for m in rec for el in m.iter()}
-
-
-def loose_cards(page: PageView) -> list[HtmlElement]:
-    """Priced blocks with a titled link outside every product region and page section:
-    the products of a list too short to repeat (the last page of a category)."""
-    inside = listed(page)
-    noise = page.lexicon.signals.get("noise", {})
-    money = compile_words(page.lexicon.vocabulary).money
-    cards: dict[HtmlElement, None] = {}
-    for el in page.body.iter():
-        if (isinstance(el.tag, str) and el not in inside and el.text and money.search(el.text)
-                and not any(a.tag in SECTION_NOISE_TAGS for a in el.iterancestors())):
-            node = el
-            for _ in range(4):
-                node = node.getparent()
-                if node is None or node.tag == "body":
-                    break
-                titled = titled_links(node, _title_text(page))
-                if titled:
-                    # one product per card; a block of several is a container
-                    if len(titled) == 1 and not _noise_context(node, noise):
-                        cards[node] = None
-                    break
-    return list(cards)
-
-
-def _noise_context(el: HtmlElement, vocab: dict[str, float]) -> bool:
-    """Inside a "recommended"/"bestsellers" block: by its class/id or the heading above."""
-    words = context_words(el)
-    heading = heading_before(el).lower()
-    return any(vocab.get(w, 0) >= 8 for w in words) or any(
-        w >= 8 and p in heading for p, w in vocab.items())
-
-
-def _title_heading(page: PageView) -> HtmlElement | None:
-    """The page's one non-empty h1, or among several the one its <title> repeats."""
-    h1s = [h for h in page.body.xpath("//h1") if text_of(h)]
-    if len(h1s) == 1:
-        return h1s[0]
-    return _titled(page, h1s, 8)
-
-
-def _titled(page: PageView, headings: Iterable[HtmlElement], least: int) -> HtmlElement | None:
-    """The first heading (of ``least`` characters or more) that the page's title repeats."""
-    titles = [t.lower() for t in page.titles]
-    for h in headings:
-        text = text_of(h).lower()
-        if text_length(text) >= least and any(text in t or density.similarity(text, t) >= 0.8
-                                              for t in titles):
-            return h
-    return None
-
-
-def can_buy(view: PageView) -> bool:
-    """An enabled add-to-cart control: the shop sells the product now (the lexicon's
-    ``vocabulary.add_to_cart`` texts, its ``add_to_cart`` signal's strong words)."""
-    vocab = view.lexicon.signals.get("add_to_cart", {})
-    words = compile_words(view.lexicon.vocabulary)
-    # other products' buttons (related, bestsellers, a short list's cards) say nothing
-    inside = listed(view) | {el for card in loose_cards(view) for el in card.iter()}
-    for el in view.body.iter("button", "input", "a"):
-        if el.get("disabled") is not None or el.get("type") == "hidden" or el in inside:
-            continue
-        text = (text_of(el) if el.tag != "input" else el.get("value") or el.get("alt") or "")
-        low = text.lower()
-        names = " ".join(el.get(a) or "" for a in ("id", "name", "class")).lower()
-        if words.several_items.search(low):
-            continue    # "Add selected to basket": a list's button, not a product's
-        if (low and len(low) <= 40 and (words.add_to_cart.search(low) or any(
-                w >= 10 and phrase in low for phrase, w in vocab.items()))) or (
-                "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
-            return True
-        if _posts_to_cart(el, vocab):
-            return True
-    return False
-
-
-def _posts_to_cart(el: HtmlElement, vocab: dict[str, float]) -> bool:
-    """A submit control of a form whose action carries the ``add_to_cart`` words
-    (``/cart/add``): a buy button whatever language its text is in."""
-    if el.tag == "a" or (el.tag == "input" and (el.get("type") or "").lower()
-                         not in ("submit", "image")):
-        return False
-    if el.tag == "button" and (el.get("type") or "submit").lower() != "submit":
-        return False
-    form = next(el.iterancestors("form"), None)
-    action = (form.get("action") or "").lower() if form is not None else ""
-    return bool(action) and any(phrase in action for phrase in vocab if phrase.isascii())
-
-
-def _money_near_title(page: PageView) -> bool:
-    """A price close to the page's single h1, outside every product list and page
-    section: a product page."""
-    money = compile_words(page.lexicon.vocabulary).money
-    return _near_title(page, lambda el: _shows_money(el, money))
-
-
-def _stock_near_title(page: PageView) -> bool:
-    """A stock statement close to the page's single h1 ("Out of stock", "已售罄"), or a
-    disabled buy button there: a product page that has no price to show."""
-    spec = page.lexicon.fields.get("availability")
-    if spec is None:
-        return False
-    phrases = compile_phrases(spec.values)
-    vocab = page.lexicon.signals.get("add_to_cart", {})
-
-    def says_stock(el: HtmlElement) -> bool:
-        if el.tag in ("button", "input") and el.get("disabled") is not None:
-            return buy_words(el, vocab)
-        own = (el.text or "").strip()
-        if el.tag in _CONTROLS or any(a.tag in _CONTROLS for a in el.iterancestors()):
-            return False    # a filter ("In stock only") is a control, not a statement
-        return 2 < len(own) <= 40 and any(c.isalpha() for c in own) and \
-            parse_availability(own, phrases) in ("in_stock", "out_of_stock")
-
-    return _near_title(page, says_stock)
-
-
-_CONTROLS = frozenset({"button", "a", "label", "option", "select", "input"})
-
-
-def _near_title(page: PageView, shows: Callable[[HtmlElement], bool]) -> bool:
-    """An element that ``shows`` something close to the page's single h1 (up to five
-    levels up), outside every product list, card and page section."""
-    anchor = _title_heading(page)
-    if anchor is None:
-        return False
-    inside = listed(page)
-    node = anchor
-    for _ in range(5):
-        node = node.getparent()
-        if node is None or node.tag == "body":
-            return False
-        for el in node.iter():
-            if (isinstance(el.tag, str) and el not in inside and shows(el)
-                    and not _in_card(el, node, _title_text(page))):
-                return True
-    return False
-
-
-def _shows_money(el: HtmlElement, money: re.Pattern[str]) -> bool:
-    """A money text (by the lexicon's ``money`` pattern) in the element's own text, or
-    split over its inline children."""
-    return bool(el.text and money.search(el.text)) or split_money(el) is not None
-
-
 def priced(lexicon: Lexicon) -> bool:
     """The lexicon describes things with prices (a shop), not articles."""
     return any(spec.kind == "money" for spec in lexicon.fields.values())
@@ -375,67 +163,11 @@ def cluster_list_score(cluster: LinkCluster | None) -> float:
 
 def classify(page: PageView) -> PageKind:
     """list, detail or other: shops by their priced blocks, articles by their text."""
-    return _classify_products(page) if priced(page.lexicon) else _classify_articles(page)
+    if priced(page.lexicon):
+        from structurer.page.productkind import classify_products
 
-
-def _list_hits(page: PageView) -> float:
-    """Result counts and sort controls ("Showing 13-13 of 13 results", "Sort by")."""
-    vocab = page.lexicon.signals.get("list_page", {})
-    best = 0.0
-    for el in page.body.iter("p", "span", "div", "label", "option", "select", "button"):
-        own = (el.text or "").strip().lower()
-        if own and len(own) <= 40 and not any(a.tag in SECTION_NOISE_TAGS
-                                              for a in el.iterancestors()):
-            best = max([best, *(w for p, w in vocab.items() if p in own)])
-    return best / 10.0
-
-
-def _classify_products(page: PageView) -> PageKind:
-    product = page.product
-    regions = page.product_regions
-    main = regions[0] if regions else None
-    main_items = len(main) if main else 0
-    h1 = page.body.xpath("//h1")
-    money = compile_words(page.lexicon.vocabulary).money
-    money_nodes = sum(1 for el in page.body.iter() if isinstance(el.tag, str)
-                      and _shows_money(el, money))
-    # a buy button outside every product card is this page's own: a strong sign
-    buy = can_buy(page)
-    cart = 2.0 if buy else _signal_hits(page, "add_to_cart")
-    described, named = page.described
-    detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
-    strong = described or buy
-    if _money_near_title(page):
-        # priced beside its title and sold right there: related lists do not outweigh it,
-        # unless the page counts or sorts results
-        if buy and _list_hits(page) < 0.6:
-            return "detail"
-        detail_score += 4.0 if buy else 1.5
-        strong = True
-    if described and product is None:
-        detail_score += 1.5
-    if not strong and _list_hits(page) < 0.6 and _stock_near_title(page):
-        detail_score += 2.5     # no price, but the product's stock is stated beside its title
-        strong = True
-    heading = _title_heading(page) if named else None
-    if heading is not None and density.similarity(text_of(heading), named) >= 0.8:
-        return "detail"     # the heading names the one product the data describes
-    list_score = 0.0
-    noisy = False
-    if main is not None:
-        list_score = 1.0 + math.log(main_items) + 6.0 * main.features["node_share"]
-        noisy = main.features.get("noise", 0) >= 0.8
-        if noisy:
-            list_score -= 1.5
-    if list_score >= 2.5 and list_score >= detail_score:
-        return "list"
-    if not strong and money_nodes >= 1 and (loose_cards(page) or _list_hits(page) >= 0.6):
-        return "list"     # the last page of a category, one or two products left
-    if detail_score >= 2.0 and money_nodes >= 1:
-        return "detail"
-    if main is not None and list_score >= 2.0 and not noisy:
-        return "list"
-    return "other"
+        return classify_products(page)
+    return _classify_articles(page)
 
 
 def _article_body(page: PageView, against_list: bool = True) -> float:
@@ -467,7 +199,7 @@ def _article_body(page: PageView, against_list: bool = True) -> float:
 
 def _headline(page: PageView) -> bool:
     """A heading of a sentence's length that the page's title repeats."""
-    return _titled(page, page.body.iter("h1", "h2"), 20) is not None
+    return titled(page.titles, page.body.iter("h1", "h2"), 20) is not None
 
 
 def _classify_articles(page: PageView) -> PageKind:

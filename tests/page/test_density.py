@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from structurer.clean import parse_html
-from structurer.page import byline, dates, density
+from structurer.page import byline, dates, density, titles
 
 NEWS = Path(__file__).resolve().parents[1] / "fixtures" / "news"
 EXPECTED = json.loads((NEWS / "expected.json").read_text(encoding="utf-8"))
@@ -41,7 +41,7 @@ def token_f1(got: str, want: str) -> float:
 def test_news_fixtures(name: str) -> None:
     tree = parse_html((NEWS / name).read_bytes(), base_url=f"http://news.example/{name}")
     want = EXPECTED[name]
-    title = density.title_of(tree)
+    title = titles.title_of(tree)
     assert title is not None and title.text == want["title"]
     found = density.main_content(tree)
     assert found is not None
@@ -73,7 +73,7 @@ def test_dense_paragraphs_beat_a_long_link_list() -> None:
 
 def test_empty_page_has_no_content() -> None:
     assert density.main_content(parse_html("")) is None
-    assert density.title_of(parse_html("")) is None
+    assert titles.title_of(parse_html("")) is None
 
 
 @pytest.mark.parametrize(("html", "text", "source"), [
@@ -85,8 +85,8 @@ def test_empty_page_has_no_content() -> None:
      "Big storm hits the coast", "title"),
 ], ids=["meta", "heading-like-title", "title-without-site"])
 def test_title_sources(html: str, text: str, source: str) -> None:
-    found = density.title_of(parse_html(f"<html><head></head><body>{html}</body></html>"))
-    assert found == density.TitleFound(text, source)
+    found = titles.title_of(parse_html(f"<html><head></head><body>{html}</body></html>"))
+    assert found == titles.TitleFound(text, source)
 
 
 @pytest.mark.parametrize(("text", "iso"), [
@@ -162,7 +162,7 @@ def test_time_element_and_itemprop() -> None:
 ], ids=["heading-inside-og-title", "og-site-name", "cjk-underscores", "dash-in-headline",
         "heading-spelled-differently"])
 def test_title_without_site_name(head: str, body: str, text: str) -> None:
-    found = density.title_of(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"))
+    found = titles.title_of(parse_html(f"<html><head>{head}</head><body>{body}</body></html>"))
     assert found is not None and found.text == text
 
 

@@ -1,0 +1,170 @@
+"""The title of an article-like page, and the heading element that shows it.
+
+Input: an lxml HTML tree (as :func:`structurer.clean.parse_html` returns it). Output:
+:class:`TitleFound` (the title and where it came from: meta tags, the page's headings,
+its ``<title>``; the site name removed) and the title's heading element
+(:func:`title_element`); :func:`similarity` compares two titles. Pure functions.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+from structurer.clean import normalize_space, visible_text
+from structurer.page.dom import text_of
+from structurer.page.linkclusters import text_length
+
+_TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.title",
+                "parsely-title", "headline")
+_SITE_METAS = ("og:site_name", "application-name", "apple-mobile-web-app-title")
+_SEP = r"(?:[-|–—_»·:]|::)"
+_SPLIT_TITLE = re.compile(rf"\s+{_SEP}\s+|(?<=[\u3040-\u9fff])_|_(?=[\u3040-\u9fff])")
+
+
+@dataclass(frozen=True)
+class TitleFound:
+    text: str
+    source: str          # "meta:og:title", "h1", "title", ...
+
+
+def _meta(tree: HtmlElement, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(name, content) of <meta> tags whose property/name/itemprop is one of ``names``."""
+    out = []
+    wanted = {n.lower() for n in names}
+    for meta in tree.iter("meta"):
+        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
+        content = normalize_space(meta.get("content") or "")
+        if key in wanted and content:
+            out.append((key, content))
+    out.sort(key=lambda kv: [n.lower() for n in names].index(kv[0]))
+    return out
+
+
+def similarity(a: str, b: str) -> float:
+    """0..1 likeness of two texts (case-insensitive sequence matching)."""
+    if not a or not b:
+        return 0.0
+    return difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio()
+
+
+def _headings(tree: HtmlElement) -> list[HtmlElement]:
+    """The page's non-empty h1-h3 of at most 300 characters in the body, in document
+    order (walked: an XPath testing every element's name is several times slower)."""
+    root = tree.getroottree().getroot()   # broken markup can leave more top-level elements
+    tops = [*reversed(list(root.itersiblings(preceding=True))), root, *root.itersiblings()]
+    found = {h: None for top in tops if isinstance(top.tag, str) for body in top.iter("body")
+             for h in body.iter("h1", "h2", "h3") if h is not body}
+    return [h for h in found if 0 < len(visible_text(h)) <= 300]
+
+
+def _heading_inside(title: str, headings: list[str]) -> str | None:
+    """A heading that is ``title`` minus a site name, section or date beside a separator
+    ("Headline | Site", "Site: Headline", "Headline_Section_Site"), also when the two
+    spell a character differently (a prime for an apostrophe)."""
+    low = title.lower()
+    parts = _SPLIT_TITLE.split(title)
+    spans = [" ".join(parts[i:j]) for i in range(len(parts))
+             for j in range(i + 1, len(parts) + 1) if (i, j) != (0, len(parts))]
+    for text in sorted(headings, key=len, reverse=True):
+        part = text.lower()
+        if len(part) < 8 or part == low:
+            continue
+        if part in low:
+            before, after = low.split(part, 1)
+            edge_before = not before.strip() or re.search(rf"(?:{_SEP}|_)\s*$", before)
+            edge_after = not after.strip() or re.match(rf"\s*(?:{_SEP}|_)", after)
+            if edge_before and edge_after:
+                return text
+        elif any(similarity(text, span) >= 0.9 for span in spans):
+            return text
+    return None
+
+
+def _site_part(heading: str, page_title: str) -> bool:
+    """The heading is the site's name in the <title>: its first or last part beside a
+    separator, with a longer part (the headline) beside it (a logo in an <h1>)."""
+    parts = [p.strip().lower() for p in _SPLIT_TITLE.split(page_title)]
+    low = heading.strip().lower()
+    return len(parts) > 1 and low in (parts[0], parts[-1]) and \
+        max(len(p) for p in parts if p != low) > len(low)
+
+
+def _without_site(title: str, tree: HtmlElement) -> str:
+    """``title`` without the site's name at its start or end (og:site_name and kin)."""
+    for _, name in _meta(tree, _SITE_METAS):
+        pattern = re.escape(name)
+        cut = re.sub(rf"\s*(?:{_SEP}|_)\s*{pattern}\s*$", "", title, flags=re.I)
+        cut = re.sub(rf"^\s*{pattern}\s*(?:{_SEP}|_)\s*", "", cut, flags=re.I)
+        if cut.strip() and cut != title:
+            return cut.strip()
+    return title
+
+
+def title_of(tree: HtmlElement) -> TitleFound | None:
+    """The page's title: a meta title, else the h1-h3 most like <title>, else <title>;
+    a site name beside a separator is removed (the heading that remains wins)."""
+    headings = [visible_text(h) for h in _headings(tree)]
+    found = _meta(tree, _TITLE_METAS)
+    if found:
+        text = found[0][1]
+        return TitleFound(_heading_inside(text, headings) or _without_site(text, tree),
+                          f"meta:{found[0][0]}")
+    titles = tree.xpath("//title")
+    page_title = normalize_space(titles[0].text_content()) if titles else ""
+    best: tuple[float, str, str] | None = None
+    for heading in _headings(tree):
+        text = visible_text(heading)
+        if _site_part(text, page_title):
+            continue
+        score = similarity(text, page_title) + (0.5 if text.lower() in page_title.lower()
+                                                 else 0.0)
+        score += {"h1": 0.2, "h2": 0.1}.get(str(heading.tag), 0.0)
+        if best is None or score > best[0]:
+            best = (score, text, str(heading.tag))
+    if best is not None and (best[0] >= 0.5 or not page_title):
+        return TitleFound(best[1], best[2])
+    if page_title:
+        page_title = _without_site(page_title, tree)
+        parts = _SPLIT_TITLE.split(page_title)
+        return TitleFound(max(parts, key=len) if len(parts) > 1 else page_title, "title")
+    return None
+
+
+def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | None:
+    """The heading that states the page's title (the most similar h1-h3), else the
+    first h1."""
+    if title is None:
+        found = title_of(tree)
+        title = found.text if found else ""
+    best: tuple[float, HtmlElement] | None = None
+    for heading in _headings(tree):
+        text, bonus = visible_text(heading), (0.05 if heading.tag == "h1" else 0)
+        # skip a heading whose length alone keeps it below the bar or the best so far
+        # (the ratio is at most 2 * shorter / both): costly sequence matching is the rest
+        bound = 2 * min(len(text), len(title)) / (len(text) + len(title) or 1) + bonus
+        if bound < 0.6 or (best is not None and bound <= best[0]):
+            continue
+        score = similarity(text, title) + bonus
+        if best is None or score > best[0]:
+            best = (score, heading)
+    if best is not None and best[0] >= 0.6:
+        return best[1]
+    h1s = tree.xpath("//body//h1")
+    return h1s[0] if h1s else None
+
+
+def titled(titles: list[str], headings: Iterable[HtmlElement], least: int) -> HtmlElement | None:
+    """The first heading (of ``least`` characters or more) that the page's title
+    (``titles``: its <title>, og:title ...) repeats."""
+    lowered = [t.lower() for t in titles]
+    for h in headings:
+        text = text_of(h).lower()
+        if text_length(text) >= least and any(text in t or similarity(text, t) >= 0.8
+                                              for t in lowered):
+            return h
+    return None
