@@ -153,7 +153,8 @@ class Explorer:
                 break
             except FetchError as error:
                 if attempt or not (error.status in RetryPolicy().statuses
-                                   or error.kind in ("timeout", "connection")):
+                                   or error.kind in ("timeout", "render_timeout",
+                                                     "connection")):
                     self.walked[url] = None
                     return None
         view = PageView.from_html(page.final_url or url, page.text, self.lexicon)
@@ -164,10 +165,10 @@ class Explorer:
     async def expanded(self, url: str, expand: Expand) -> tuple[PageView, int] | None:
         """A list page rendered with its further items loaded (load more, scroll)."""
         try:
-            if await self.sampler.rendered(url) is None or self.sampler.browser is None:
-                return None
-            page = await self.sampler.browser.fetch_expanded(url, expand)
+            page = await self.sampler.expanded(url, expand)
         except FetchError:
+            return None
+        if page is None:
             return None
         self.report.walked += 1
         return PageView.from_html(page.final_url or url, page.text, self.lexicon), page.rounds
