@@ -62,8 +62,9 @@ __all__ = ["COMMIT_EVERY", "CRAWL_RETRIES", "EMIT_CHUNK", "PROGRESS_EVERY", "TRA
 
 FetcherFactory = Callable[[RenderMode, Settings], Fetcher]
 ProgressCallback = Callable[[CrawlProgress], None]
-TRANSIENT = frozenset({"timeout", "connection", "http 429", "http 500", "http 502", "http 503",
-                       "http 504"})
+# a browser running out of time on a page is transient too: a busy machine renders slowly
+TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
+                       "http 502", "http 503", "http 504"})
 CRAWL_RETRIES = 2       # times a transiently failed page goes back to the end of the queue
 COMMIT_EVERY = 0.25     # seconds between state commits while work keeps coming
 EMIT_CHUNK = 500        # records built per transaction when many are due at once

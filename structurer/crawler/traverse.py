@@ -47,6 +47,7 @@ from structurer.replay.discovery import (
     breadcrumb_links,
     compile_discovery,
     page_links,
+    side_products,
     sitemap_links,
 )
 from structurer.replay.extract import (
@@ -315,6 +316,7 @@ class PageReader:
             if reason is None:
                 o.links.append(Link(key, link, DETAIL, task.depth, task.path))
         o.items = items
+        self._side_products(task, tree, url, o, skipped)
         o.is_list = bool(items) or task.level == LIST or result.next_url is not None
         o.next_url = result.next_url
         # a page listing exactly what an earlier page of its category did (a shop answering
@@ -328,3 +330,22 @@ class PageReader:
             nxt = self.listish(o.next_url, LIST, task.depth, task.path, skipped)
             if nxt is not None:
                 o.links.append(nxt)
+
+    def _side_products(self, task: Task, tree: Any, url: str, o: Outcome,
+                       skipped: list[str]) -> None:
+        """Product pages linked beside the list ("bestsellers" in a side column) are read
+        too when product breadcrumbs are a category source: a category no page links may
+        show only in the trails of products other lists show (their records are
+        products of the shop like any other)."""
+        if not self.c.has_detail or not o.items:
+            return
+        listed = {i.key for i in o.items}
+        examples = [i.url for i in o.items if i.detail]
+        for link in side_products(self.discovery, tree, url, examples):
+            if not well_formed(link) or canonical(link) in listed:
+                continue
+            reason = self.guards.check(link, DETAIL, task.depth)
+            if reason is not None:
+                skipped.append(reason)
+                continue
+            o.links.append(Link(canonical(link), link, DETAIL, task.depth, ()))

@@ -9,8 +9,9 @@ code (:mod:`structurer.replay.pagination`), so what is verified is what will run
 
 A step succeeds when it reaches a page not seen before that has items not seen before.
 A walk ends well when there is no next page, or, following a URL pattern, at an empty
-page, a missing page or a page of items already seen (after page 2: a guessed pattern
-that gives page 1's items again is wrong), or at the bound. A next link leading back
+page, a missing page (a category of one full page has no second) or a page of items
+already seen (after page 2: a guessed pattern that gives page 1's items again is
+wrong), or at the bound; a rule needs one walk past its first page. A next link leading back
 to a page already seen (a "previous" link), to a missing page or to old items fails.
 """
 
@@ -93,11 +94,13 @@ async def walk(rule: Pagination, first: PageView, item_xpath: str, link_xpath: s
             return done(f"leads back to {url}", False)
         seen_urls.add(urldefrag(url)[0])
         view = await fetch(url)
+        # a pattern's missing or empty page ends a category (one exactly full page has
+        # no second); the verdict still needs a walk that went past its first page
         if view is None:
-            return done(f"no page at {url}", pattern and len(sizes) >= 2)
+            return done(f"no page at {url}", pattern)
         keys = item_keys(view, item_xpath, link_xpath)
         if not keys:
-            return done(f"no items at {url}", pattern and len(sizes) >= 2)
+            return done(f"no items at {url}", pattern)
         if not set(keys) - seen:
             return done(f"items already seen at {url}", pattern and len(sizes) >= 2)
         seen.update(keys)

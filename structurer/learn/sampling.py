@@ -20,12 +20,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import defaultdict
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
-from structurer.fetch.base import Fetcher, Page
+from structurer.fetch.base import Expand, Fetcher, Page
 from structurer.fetch.scope import HostScope, strip_userinfo
 from structurer.learn.render import (
     Count,
@@ -104,15 +105,19 @@ class RenderSampler:
                 log.warning("render modes not checked: %s", error.message)
                 return None
             self.browser = browser
-        try:
-            page = await self.browser.fetch(key)
-        except FetchError as error:
-            if error.kind != "http" or (error.status or 0) < 500:
-                raise
-            page = await self.browser.fetch(key)    # once more, as HTTP retries a 5xx
+        browser = self.browser
+        page = await _twice(lambda: browser.fetch(key))
         self.renders += 1
         self.rendered_pages[key] = page
         return page
+
+    async def expanded(self, url: str, expand: Expand) -> Page | None:
+        """``url`` rendered with its further items loaded (load more, scroll); None when
+        no browser can be had."""
+        if await self.rendered(url) is None or self.browser is None:
+            return None
+        browser, key = self.browser, self._check(url)
+        return await _twice(lambda: browser.fetch_expanded(key, expand))
 
     async def close(self) -> None:
         if self.browser is not None:
@@ -208,3 +213,16 @@ class RenderSampler:
         except FetchError:
             return None
         return (raw, rendered) if rendered is not None else None
+
+
+async def _twice(fetch: Callable[[], Awaitable[Page]]) -> Page:
+    """A browser's page, asked for once more after a 5xx (as HTTP retries one) or after
+    running out of time (a busy machine renders slowly): what analysis learns should
+    not depend on how loaded the machine was."""
+    try:
+        return await fetch()
+    except FetchError as error:
+        if error.kind != "render_timeout" and (error.kind != "http"
+                                               or (error.status or 0) < 500):
+            raise
+    return await fetch()

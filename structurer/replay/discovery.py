@@ -8,6 +8,9 @@ and its URL, or a sitemap's bytes. Output: category links as ``(path, absolute U
   of the inline JSON state matching one (``inline_json``), each named by its own text;
 * on a product page: the links of the breadcrumb trail (``breadcrumb``), each with the
   trail's names up to it as its path (matching a pattern, when the level has any);
+* on a list page, when breadcrumbs are a source: the product links outside its list
+  (``side_products``: "bestsellers", "recently viewed"), whose pages' trails may name
+  categories no page links;
 * in a sitemap: the sitemaps an index names (``more``) and the category URLs it lists.
 
 Pure; the crawler (:mod:`structurer.crawler.traverse`) turns these into queued links.
@@ -18,16 +21,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urldefrag, urlsplit
 
 from structurer.page.catlinks import inline_json_links, matching_links, url_matches
+from structurer.page.dom import link_href
+from structurer.page.linkclusters import url_shape
 from structurer.page.sitemaps import parse_sitemap
 from structurer.replay.xpaths import PAGE_BUDGET, Clock, XPathFn, compile_xpath
 from structurer.rules.model import SiteRules
 from structurer.values import Base, element_text, link_target
 
 __all__ = ["CompiledDiscovery", "SitemapLinks", "breadcrumb_links", "compile_discovery",
-           "page_links", "sitemap_links"]
+           "page_links", "side_products", "sitemap_links"]
 
 Found = list[tuple[tuple[str, ...], str]]
 
@@ -102,6 +107,43 @@ def breadcrumb_links(d: CompiledDiscovery, root: Any, url: str, *,
         names.append(element_text(node) or urlsplit(link).path.rstrip("/").rsplit("/", 1)[-1])
         if all(link != u for _, u in out):
             out.append((tuple(names), link))
+    return out
+
+
+def _product_shape(url: str) -> tuple[str, bool] | None:
+    """What a product URL shares with the shop's other product URLs (host, first folder,
+    depth, extension, query keys, trailing slash); None when that is nothing but the
+    host and depth (``/some-product``: a footer page looks the same)."""
+    shape = url_shape(url)
+    if not any(shape.split("|")[1:2] + shape.split("|")[3:]):
+        return None
+    return shape, urlsplit(url).path.endswith("/")
+
+
+def side_products(d: CompiledDiscovery, root: Any, url: str,
+                  items: list[str]) -> list[str]:
+    """The page's links to products outside its list: URLs of the shape of its items'
+    detail links (``items``, absolute) that are no item and match no category pattern,
+    in document order, once. Only a breadcrumb source needs them (their product pages'
+    trails); [] otherwise."""
+    if d.breadcrumb is None:
+        return []
+    shapes = {s for s in map(_product_shape, items) if s is not None}
+    if not shapes:
+        return []
+    base, host = Base(url), urlsplit(url).netloc.lower()
+    seen = set(items)
+    out: list[str] = []
+    for a in root.iter("a"):
+        href = link_href(a)
+        link = base.join(href) if href else None
+        link = urldefrag(link)[0] if link else None
+        if not link or link in seen or urlsplit(link).netloc.lower() != host:
+            continue
+        seen.add(link)
+        if _product_shape(link) in shapes and not (d.patterns
+                                                   and url_matches(d.patterns, link)):
+            out.append(link)
     return out
 
 

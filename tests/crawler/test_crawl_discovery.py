@@ -182,3 +182,32 @@ def test_a_parent_listing_its_child_s_first_page_keeps_its_pages(
     assert crawl_site(rules, out, Settings(concurrency=1)).finished
     assert sorted(json.loads(line)["name"] for line in out.read_text().splitlines()) == \
         list("abcd")
+
+
+def test_products_beside_the_list_lead_through_their_breadcrumbs(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A category no page links ("Hidden") shows in the breadcrumb of its products alone,
+    and those appear only in another list page's side block ("Bestsellers"): the crawl
+    reads them to find it, then every product of it; links of another shape (the footer,
+    the menu) are not taken for products."""
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    side = ("<aside><h2>Bestsellers</h2><div><a href='/p/hidden-1.html'>hidden-1</a></div>"
+            "</aside><footer><a href='/pages/about'>About</a><a href='/terms.html'>Terms</a>"
+            "</footer>")
+    pages.update({
+        "/": "<html><body><nav id='menu'><a href='/c/top/'>Top</a></nav></body></html>",
+        "/c/top/": _list("Top", ["top-1"], side),
+        "/c/hidden/": _list("Hidden", ["hidden-1", "hidden-2"]),
+        "/p/top-1.html": _detail("top-1", [("Top", "/c/top/")]),
+        "/p/hidden-1.html": _detail("hidden-1", [("Hidden", "/c/hidden/")]),
+        "/p/hidden-2.html": _detail("hidden-2", [("Hidden", "/c/hidden/")]),
+        "/pages/about": _detail("about", []),
+        "/terms.html": _detail("terms", []),
+    })
+    out = tmp_path / "out.jsonl"
+    result = crawl_site(_rules(base.split("//")[1], ["breadcrumb"]), out, Settings())
+    assert result.finished
+    records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert sorted(records) == ["hidden-1", "hidden-2", "top-1"]
+    assert records["hidden-1"]["categories"] == [["Hidden"]]

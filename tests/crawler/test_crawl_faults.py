@@ -18,6 +18,8 @@ import pytest
 
 from structurer.config import Settings
 from structurer.crawler.engine import CRAWL_RETRIES, crawl_site
+from structurer.errors import RenderTimeout
+from structurer.fetch.base import Page
 from structurer.fetch.http import HttpFetcher, RetryPolicy
 from structurer.rules import rules_from_text
 from tests.conftest import rule_text
@@ -278,3 +280,47 @@ def test_a_guessed_page_past_a_full_last_page_is_not_a_failure(
     assert stats["failures"] == {"http 404": 1}, stats["failures"]
     assert stats["skipped"].get("past_last_page") == 1, stats["skipped"]
     assert len((tmp_path / "out.jsonl").read_text().splitlines()) == 4
+
+
+class _SlowOnce(HttpFetcher):
+    """A browser on a busy machine: the first time a page is asked for, its rendering
+    runs out of time."""
+
+    asked: ClassVar[Counter[str]] = Counter()
+
+    async def fetch(self, url: str) -> Page:
+        self.asked[url] += 1
+        if self.asked[url] == 1:
+            raise RenderTimeout("page did not finish loading within 30s", url=url)
+        return await super().fetch(url)
+
+
+def test_a_page_whose_rendering_ran_out_of_time_is_asked_again(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A render timeout is transient like a network timeout: the list page and the
+    product page are asked again, not lost."""
+    base = tiny_site({
+        "/": "<html><body><ul><li><a href='/p/1.html'>One</a></li></ul>"
+             "<a class='next' href='/?page=2'>next</a></body></html>",
+        "/?page=2": "<html><body><ul><li><a href='/p/2.html'>Two</a></li></ul></body></html>",
+        "/p/1.html": "<html><body><h1>One</h1><b>SKU-1</b></body></html>",
+        "/p/2.html": "<html><body><h1>Two</h1><b>SKU-2</b></body></html>"})
+    rules = rules_from_text(rule_text(base.split("//")[1], """
+  list:
+    item_xpath: //ul/li
+    detail_link_xpath: ./a
+    fields:
+      name: {xpath: ./a, kind: text}
+    pagination: {next_xpath: "//a[@class='next']"}
+  detail:
+    fields:
+      name: {xpath: //h1, kind: text}
+      sku: {xpath: //b, kind: text}
+"""))
+    _SlowOnce.asked.clear()
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(),
+                        factory=lambda mode, s: _SlowOnce(s))
+    records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert sorted((r["name"], r["sku"]) for r in records) == [("One", "SKU-1"), ("Two", "SKU-2")]
+    assert dict(result.stats.failures) == {}
+    assert set(_SlowOnce.asked.values()) == {2}

@@ -10,6 +10,7 @@ command line; and that nothing outside ``structurer.demo`` imports the zoo.
 
 from __future__ import annotations
 
+import html
 import http.cookiejar
 import importlib.util
 import json
@@ -113,6 +114,23 @@ def test_shop_size_and_shape(seed: int) -> None:
     assert len({p["sku"] for p in truth["products"]}) == len(truth["products"])
     for page in truth["list_pages"].values():
         assert 1 <= len(page["items"]) <= 24
+
+
+@pytest.mark.parametrize("seed", [s for s in [*range(40), *range(10000, 10020)]
+                                  if axes_of_seed(s)["discovery"] == "breadcrumbs_only"])
+def test_breadcrumb_only_categories_are_reachable(seed: int) -> None:
+    """Where only product breadcrumbs link sub-categories, every leaf category has a
+    product the home page shows (else no crawler could find the category)."""
+    shop = ZooShop(seed)
+    truth = shop.ground_truth("http://h")
+    by_id = {p["id"]: tuple(p["category"]) for p in truth["products"]}
+    shown = {by_id[item.id] for item in shop.zoo.featured()}
+    assert {tuple(c["path"]) for c in truth["categories"] if c["leaf"]} <= shown
+    if shop.axes["list_render"] == "static":       # and its HTML links them
+        shop.handle("/")                              # a "first request fails" shop
+        home = html.unescape(shop.handle("/").body.decode("latin-1"))
+        assert all(f'href="{p["url"].removeprefix("http://h")}"' in home
+                   for p in truth["products"] if p["id"] in {i.id for i in shop.zoo.featured()})
 
 
 def test_parse_seeds() -> None:

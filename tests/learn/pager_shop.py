@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -164,8 +165,9 @@ def api(kind: str, path: str) -> str | None:
 
 
 @contextmanager
-def serve(kind: str) -> Iterator[tuple[str, list[str]]]:
-    """(base URL, the request paths as they come) of the shop of ``kind``."""
+def serve(kind: str, slow: float = 0.0) -> Iterator[tuple[str, list[str]]]:
+    """(base URL, the request paths as they come) of the shop of ``kind``; its JSON
+    answers take ``slow`` seconds (a busy server)."""
     pages, requests = site(kind), []
 
     class Handler(BaseHTTPRequestHandler):
@@ -174,6 +176,7 @@ def serve(kind: str) -> Iterator[tuple[str, list[str]]]:
             body, kind_ = pages.get(self.path), "text/html"
             if body is None and (body := api(kind, self.path)) is not None:
                 kind_ = "application/json"
+                time.sleep(slow)
             data = (body or "<html><body><h1>Not found</h1></body></html>").encode()
             self.send_response(200 if body is not None else 404)
             self.send_header("Content-Type", f"{kind_}; charset=utf-8")

@@ -17,6 +17,7 @@ import pytest
 
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
+from structurer.fetch import tab as tab_module
 from structurer.fetch.base import Expand
 from structurer.fetch.browser import BrowserFetcher
 from structurer.learn.pagewalk import PagingPlan, learn_paging
@@ -53,6 +54,18 @@ def test_browser_loads_every_item_and_stops(kind: str, method: str, control: str
         assert asyncio.run(_expanded(base + "/c/boots/", Expand(method, ITEMS, control),
                                      Expand(method, ITEMS, control, 1))) == [(10, 2), (8, 1)]
         assert requests.count("/api/boots?n=3") == 1
+
+
+@pytest.mark.parametrize(("kind", "method", "control"), [
+    ("api_more", "load_more", MORE), ("api_scroll", "scroll", None)])
+def test_a_slow_answer_is_waited_for(kind: str, method: str, control: str | None,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round whose request is still out is not over: answers slower than the round's
+    wait (a busy machine or server) still bring every item."""
+    monkeypatch.setattr(tab_module, "_ROUND_WAIT", 0.5)
+    with serve(kind, slow=1.5) as (base, _):
+        assert asyncio.run(_expanded(base + "/c/boots/", Expand(method, ITEMS, control))) == [
+            (10, 2)]
 
 
 def _plan(base: str, browser: BrowserFetcher) -> PagingPlan:

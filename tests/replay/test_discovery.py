@@ -9,6 +9,7 @@ from structurer.replay.discovery import (
     breadcrumb_links,
     compile_discovery,
     page_links,
+    side_products,
     sitemap_links,
 )
 from structurer.rules import rules_from_text
@@ -64,3 +65,26 @@ def test_sitemap_links_split_index_and_categories() -> None:
     got = sitemap_links(d, urlset, "http://shop.example/s1.xml",
                         max_bytes=10_000, max_urls=10)
     assert got.categories == ["http://shop.example/c/a/"] and got.listed == 2
+
+
+def test_side_products_share_the_shape_of_the_list_s_links() -> None:
+    """Links shaped like the items' detail links, outside the items, once each; not the
+    categories (they match a pattern), other folders, or pages of another extension."""
+    url = "http://shop.example/c/shoes/"
+    page = parse_html(
+        '<ul><li><a href="/p/boot.html">Boot</a></li></ul><aside><a href="/p/clog.html#top">'
+        'Clog</a><a href="/p/clog.html">Clog</a><a href="/p/boot.html">Boot</a></aside>'
+        '<a href="/c/bags/">Bags</a><a href="/pages/about">About</a><a href="/p/size-guide">'
+        'Sizes</a><a href="http://far.example/p/far.html">Far</a>', url)
+    items = ["http://shop.example/p/boot.html"]
+    assert side_products(_compiled(), page, url, items) == ["http://shop.example/p/clog.html"]
+    without = compile_discovery(rules_from_text(rule_text("shop.example", SOURCES.replace(
+        "    - {kind: breadcrumb, xpath: \"//ol[@class='crumbs']//a\"}\n", "")), "d.yaml"))
+    assert side_products(without, page, url, items) == []
+
+
+def test_side_products_need_a_shape_more_than_the_depth() -> None:
+    """Root-level product slugs look like any other root page: nothing is taken."""
+    url = "http://shop.example/shoes"
+    page = parse_html('<a href="/boot">Boot</a><a href="/clog">Clog</a>', url)
+    assert side_products(_compiled(), page, url, ["http://shop.example/boot"]) == []

@@ -135,7 +135,19 @@ class Zoo:
         return chain
 
     def featured(self) -> list[Item]:
-        return list(self.items[2::9][:8])
+        """The home page's products. Where only product pages' breadcrumbs link the
+        sub-categories, a product of each leaf category none of them is in joins them:
+        every category of a shop is reachable by some link."""
+        chosen = list(self.items[2::9][:8])
+        if self.axes["discovery"] != "breadcrumbs_only":
+            return chosen
+        shown = {i.product.category for i in chosen}
+        for cat in self.catalog.categories:
+            first = next(iter(self.catalog.products_in(cat.slug)), None)
+            if cat.is_leaf and cat.slug not in shown and first is not None:
+                chosen.append(self.items[first.id])
+                shown.add(cat.slug)
+        return chosen
 
     def others(self, exclude: set[int], count: int, salt: int) -> list[Item]:
         """Products for side blocks (bestsellers, related): never those of the page."""
