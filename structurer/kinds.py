@@ -43,6 +43,7 @@ class Words:
     codes: frozenset[str]            # ISO 4217 codes
     symbols: dict[str, str]          # upper-cased symbol -> ISO code
     signs: tuple[str, ...]           # symbols naming their currency anywhere in a text
+    local: dict[str, dict[str, str]]  # upper-cased shared sign -> language -> ISO code
     stock: Phrases                   # availability phrases after a field's own
     home: frozenset[str]             # a breadcrumb's first entry dropped (lower case)
     crumb_label: re.Pattern[str]     # a leading "You are here:"
@@ -139,6 +140,7 @@ def _compiled(text: str) -> Words:
         codes=frozenset(v.currency_codes or ()),
         symbols={k.strip().upper(): c for k, c in (v.currency_symbols or {}).items()},
         signs=tuple(v.currency_signs or ()),
+        local={k.strip().upper(): dict(langs) for k, langs in (v.local_currencies or {}).items()},
         stock=compile_phrases(v.stock_phrases or {}),
         home=frozenset(h.lower() for h in v.home_labels or ()),
         crumb_label=re.compile(rf"^\s*(?:{_alternatives(v.breadcrumb_labels or ())})\s*[:：]\s*",

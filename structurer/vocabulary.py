@@ -19,6 +19,7 @@ from structurer.schema import Strict, error_at
 _META_NAME = re.compile(r"^[a-z][a-z0-9_:.-]*$")
 _CODE = re.compile(r"^[A-Z]{3}$")
 _STOCK = re.compile(r"^[a-z][a-z_]*$")
+_LANGUAGE = re.compile(r"^[a-z]{2,3}$")
 
 
 def _phrases(value: list[str] | None) -> list[str] | None:
@@ -43,6 +44,9 @@ class Vocabulary(Strict):
     currency_symbols: dict[str, str] | None = None
     # signs that name their currency anywhere in a price text, checked in this order
     currency_signs: list[str] | None = None
+    # signs several currencies share -> the pages' language -> ISO code ("kr" on pages in
+    # Swedish is SEK): analysis writes the code into the money rules of such a site
+    local_currencies: dict[str, dict[str, str]] | None = None
     # value -> phrases every availability field knows after its own (a field's `values`)
     stock_phrases: dict[str, list[str]] | None = None
     # a breadcrumb's first entry dropped ("Home", "首页"), and labels before it ("You are here:")
@@ -97,6 +101,21 @@ class Vocabulary(Strict):
             if not _CODE.match(str(code)):
                 raise error_at([str(symbol)], f"currency symbol {symbol!r} names {code!r}, "
                                               "not an ISO 4217 code (3 capitals, like 'EUR')")
+        return value
+
+    @field_validator("local_currencies")
+    @classmethod
+    def _local(cls, value: dict[str, dict[str, str]] | None) -> dict[str, dict[str, str]] | None:
+        for sign, by_language in (value or {}).items():
+            if not str(sign).strip():
+                raise error_at([str(sign)], "empty currency sign")
+            for language, code in by_language.items():
+                if not _LANGUAGE.match(str(language)):
+                    raise error_at([str(sign), str(language)], f"{language!r} is not a language "
+                                                               "code (like 'sv')")
+                if not _CODE.match(str(code)):
+                    raise error_at([str(sign), str(language)], f"{code!r} is not an ISO 4217 "
+                                                               "code (3 capitals, like 'SEK')")
         return value
 
     @field_validator("stock_phrases")

@@ -18,6 +18,7 @@ from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structured_column
+from structurer.learn.currency import with_local_currency
 from structurer.learn.fields import (
     FieldChoice,
     agreement,
@@ -42,6 +43,7 @@ from structurer.page.scope import card_holders, inside, main_region, other_produ
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 from structurer.structured import jsonld_value
+from structurer.values import compile_phrases, parse_availability
 
 _SKIP_TAGS = frozenset({"footer", "aside"})
 
@@ -223,6 +225,20 @@ def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
     return sum(bool(v) for v in values) < 0.8 * len(values)
 
 
+def _stock_read(rule: FieldRule, pages: Sequence[PageView]) -> list[str | None]:
+    """The stock state an availability rule reads on each page (None: it reads none
+    there, as a positional path does on a page where a note shifts the stock line);
+    JSON-LD rules read every page."""
+    if not rule.xpath:
+        return []
+    phrases = compile_phrases(rule.values)
+    out: list[str | None] = []
+    for page in pages:
+        value = parse_availability(_value(rule.xpath, page), phrases)
+        out.append(value if value not in (None, "unknown") else None)
+    return out
+
+
 def _hints(pages: Sequence[PageView], fields: dict[str, FieldSpec],
            list_hints: Sequence[dict[str, str | None]] | None) -> dict[str, list[str | None]]:
     """Per field, what each page's product is known to hold: the list page's value, else
@@ -299,8 +315,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             pages=pages, thresholds=lexicon.thresholds)
     rules |= _structured_rules(pages, {k: f for k, f in fields.items() if k not in rules})
     stock = next((k for k, f in fields.items() if f.kind == "availability"), None)
-    if stock and (stock not in rules or _partial(rules[stock], choices.get(stock))):
-        control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
+    said = _stock_read(rules[stock], pages) if stock in rules else []
+    if stock and (stock not in rules or _partial(rules[stock], choices.get(stock))
+                  or None in said):
+        told = [h or s for h, s in zip(hints.get(stock) or [None] * len(pages),
+                                       said or [None] * len(pages), strict=True)]
+        control = learn_buy_control(pages, lexicon, anchors, cards, scope, told)
         if control is not None:
             rules[stock] = control
     rules |= markup_rules(pages, lexicon, fields, rules, anchors, cards, scope)
@@ -309,6 +329,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if crumb is not None and crumb_name:
         rules[crumb_name] = crumb
+    rules = with_local_currency(rules, pages, lexicon)
     required = [k for k, s in fields.items() if s.required]
     confidence = round(sum(rules[k].confidence for k in required if k in rules)
                        / max(len(required), 1), 2)

@@ -19,6 +19,7 @@ from lxml.html import HtmlElement
 from structurer.errors import NoRepeatedBlock
 from structurer.learn import xpaths
 from structurer.learn.confidence import calibrate
+from structurer.learn.currency import with_local_currency
 from structurer.learn.fields import (
     FieldChoice,
     assign,
@@ -281,11 +282,12 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
 
 def _misfit(name: str, lexicon: Lexicon) -> Callable[[HtmlElement], bool] | None:
     """For fields whose values have a shape (money, counts, ratings): whether an element's
-    text cannot be one of them."""
+    text cannot be one of them. An empty element (a sold-out item's blank price) is no
+    misfit: it gives no value, not a wrong one."""
     spec = lexicon.fields[name]
     if spec.kind not in ("money", "integer", "rating"):
         return None
-    return lambda el: not valid(spec.kind, text_of(el), el, spec)
+    return lambda el: bool(text_of(el)) and not valid(spec.kind, text_of(el), el, spec)
 
 
 def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
@@ -357,6 +359,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
         rules[url_field] = FieldRule(xpath=link_path, kind="url", confidence=_conf(link_share),
                                      samples=link.samples("@href"),
                                      evidence=["the link every item has, distinct per item"])
+    rules = with_local_currency(rules, pages, lexicon)
     found = sum(r is not None for r in regions)
     confidence = round(item_f1 * found / len(pages), 2)
     return ListLearned(item_xpath, link_path, rules, list(regions), confidence, notes)

@@ -118,24 +118,61 @@ def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     """A star rating given by markup alone (a class word, ``rating-4``, a bar's width, an
     aria-label): the first element of the main region the field's words point at whose
     markup holds a rating 0-5 (:func:`rating_source`), on half the pages or more, found
-    by one XPath on each."""
+    by one XPath on each. Where no word points at one (utility classes only), an
+    ``aria-label``/``title`` stating a rating out of 5 in any language (``Noté 4,7 sur
+    5``, :func:`_out_of_five`) is one, when the pages' ratings differ."""
     spec = lexicon.fields[name]
-    found: list[HtmlElement | None] = []
-    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
-        region = main_region(page, anchor, page_cards)
-        found.append(next((el for el in region.iter() if isinstance(el.tag, str)
-                           and lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
-                                             depth=0)[0] >= 0.3
-                           and _stars(rating_source(el))), None))
+    regions = [main_region(page, anchor, page_cards)
+               for page, anchor, page_cards in zip(pages, anchors, cards, strict=True)]
+
+    def worded(el: HtmlElement) -> bool:
+        return lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
+                             depth=0)[0] >= 0.3 and _stars(rating_source(el))
+
+    for test, evidence in ((worded, "a rating in the markup (class, width or attribute) "
+                                    "where the field's words point"),
+                           (_out_of_five, "an aria-label or title stating a rating out of 5")):
+        found = [next((el for el in region.iter() if isinstance(el.tag, str) and test(el)),
+                      None) for region in regions]
+        told = {rating_source(el) for el in found if el is not None}
+        if test is worded or len(told) > 1:
+            rule = _rating_rule(pages, found, scope, evidence)
+            if rule is not None:
+                return rule
+    return None
+
+
+def _out_of_five(el: HtmlElement) -> bool:
+    """Whether ``el``'s ``aria-label`` or ``title`` states a rating out of 5: two numbers,
+    one the scale 5, the other at most 5 (``Rated 4.5 out of 5``, ``5点中4点``)."""
+    for attr in ("aria-label", "title"):
+        numbers = [float(n.replace(",", ".")) for n in _NUMBER.findall(el.get(attr) or "")]
+        if len(numbers) == 2 and 5.0 in numbers and all(0 <= n <= 5 for n in numbers):
+            return True
+    return False
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+#: a rating written after its scale (``5点中4.5点``, ``5つ星のうち4.5``): the second number
+_SCALE_FIRST = r"regex:^\D*5\D+?(\d+(?:[.,]\d+)?)\D*$"
+
+
+def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
+                 scope: str | None, evidence: str) -> FieldRule | None:
+    """The rating rule selecting each page's ``found`` element, on half the pages or
+    more; where every rating is written after its scale 5 (the first number is 5 on
+    every page and the second differs), a post step reads the second number."""
     ref = next((el for el in found if el is not None), None)
     if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
         return None
+    samples = [rating_source(el) or "" for el in found if el is not None]
+    numbers = [_NUMBER.findall(s) for s in samples]
+    post = [_SCALE_FIRST] if all(len(n) == 2 and n[0] == "5" for n in numbers) and len(
+        {n[1] for n in numbers}) > 1 else []
     for xpath in scoped_candidates(ref, scope):
         if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
-            samples = [rating_source(el) or "" for el in found if el is not None]
             return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
-                             evidence=["a rating in the markup (class, width or attribute) "
-                                       "where the field's words point"])
+                             post=post, evidence=[evidence])
     return None
 
 
@@ -143,11 +180,12 @@ def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
 _COUNT_RE = re.compile(r"^\(?\s*(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)\s*\)?(?:\s*[^\d\s][^\d]{0,24})?$")
 
 
-def _count_beside(rating: HtmlElement) -> HtmlElement | None:
+def _count_beside(rating: HtmlElement) -> tuple[HtmlElement, int] | None:
     """The element right after the rating (or after its parent or grandparent) holding
-    only a count: where shops put the number of reviews the rating averages."""
+    only a count: where shops put the number of reviews the rating averages; with the
+    levels gone up from the rating to reach it."""
     node: HtmlElement | None = rating
-    for _ in range(3):
+    for up in range(3):
         if node is None:
             return None
         nxt = node.getnext()
@@ -156,7 +194,7 @@ def _count_beside(rating: HtmlElement) -> HtmlElement | None:
         if nxt is not None:
             text = text_of(nxt)
             if text and _COUNT_RE.match(text) and not MONEY_RE.search(text):
-                return nxt
+                return nxt, up
             return None
         node = node.getparent()
     return None
@@ -166,18 +204,25 @@ def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
                        scope: str | None) -> FieldRule | None:
     """The review count where no word names it: the count right after each page's rating
     element (:func:`_count_beside`), on half the pages or more, varying across pages and
-    found by one XPath that selects nothing where there is none."""
+    found by one XPath that selects nothing where there is none: read from the rating
+    (``RATING/following-sibling::*[1]``) where it can be, so that a page without a
+    rating gives none (not what then stands at the count's place)."""
     if not rating.xpath:
         return None
-    found: list[HtmlElement | None] = []
+    beside: list[tuple[HtmlElement, int] | None] = []
     for page in pages:
         got = [n if isinstance(n, HtmlElement) else getattr(n, "getparent", lambda: None)()
                for n in xpaths.evaluate(rating.xpath, page.tree)[:1]]
-        found.append(_count_beside(got[0]) if got and got[0] is not None else None)
+        beside.append(_count_beside(got[0]) if got and got[0] is not None else None)
+    found = [b[0] if b is not None else None for b in beside]
     present = [el for el in found if el is not None]
     if len(present) < max(2, 0.5 * len(pages)) or len({text_of(el) for el in present}) < 2:
         return None
-    for xpath in scoped_candidates(present[0], scope):
+    ups = {b[1] for b in beside if b is not None}
+    relative = ([f"{rating.xpath}{'/..' * ups.pop()}/following-sibling::*[1]"]
+                if len(ups) == 1 and "|" not in rating.xpath
+                and not rating.xpath.startswith(("concat(", "string(")) else [])
+    for xpath in relative + scoped_candidates(present[0], scope):
         if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
             return FieldRule(xpath=xpath, kind="integer", confidence=0.75,
                              samples=[text_of(el) for el in present[:3]],
@@ -358,14 +403,29 @@ def _unlinked_end(trail: HtmlElement, page: PageView, known: set[str]) -> str:
 
 def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
                      categories: Sequence[set[str]]) -> FieldRule | None:
-    """The link trail naming the product's categories, top first."""
+    """The link trail naming the product's categories, top first: the best scoring block
+    of links (:func:`_trails`) that one XPath finds on the pages and that varies with the
+    product's category (a menu's sub-list naming the category too is tried and left)."""
     spec = next((s for s in lexicon.fields.values() if s.kind == "breadcrumb"), None)
     name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if spec is None or name is None:
         return None
-    ref_page = pages[0]
-    best: tuple[float, HtmlElement, list[str]] | None = None
+    for score, el, texts in _trails(pages[0], lexicon, spec, name, categories):
+        chosen = _trail_xpath(el, pages, categories)
+        if chosen is not None:
+            return FieldRule(xpath=chosen, kind="breadcrumb", multiple=True,
+                             confidence=round(min(1.0, score), 2), samples=[" > ".join(texts)])
+    return None
+
+
+def _trails(ref_page: PageView, lexicon: Lexicon, spec: FieldSpec, name: str,
+            categories: Sequence[set[str]]) -> list[tuple[float, HtmlElement, list[str]]]:
+    """Blocks of 1-12 short links of the first page that may be its trail, scored by the
+    field's words and the categories they name (an unlinked last crumb counts), best
+    first (document order among equals); those scoring under 0.3 left out."""
+    found: list[tuple[float, HtmlElement, list[str]]] = []
     listed = {m for r in ref_page.product_regions for rec in r.records for m in rec}
+    hint = {h.lower() for h in (categories[0] if categories else set())}
     for el in ref_page.body.iter("ol", "ul", "nav", "div", "p"):
         links = el.findall(".//a")
         # one link is a trail too where list items carry it (the parent linked, the
@@ -377,18 +437,26 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
         if sum(len(t) for t in texts) > 200 or not all(texts):
             continue
         lex, _ = lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name))
-        hint = categories[0] if categories else set()
-        overlap = len({t.lower() for t in texts} & {h.lower() for h in hint}) / max(len(hint), 1)
+        # an unlinked last crumb (``Home » Women » <span>Shoes</span>``) names a category too
+        named = {t.lower() for t in texts} | {text_of(c).lower() for c in el[-1:]
+                                               if c.tag != "a" and not c.findall(".//a")}
+        overlap = len(named & hint) / max(len(hint), 1)
         lists = sum(1 for _ in el.iter("ol", "ul"))
         # a trail is one sequence: a block holding a second list (a menu beside it) is not
         score = lex + 1.5 * overlap - 0.02 * len(links) - (0.5 if lists > 1 else 0.0)
-        if best is None or score > best[0]:
-            best = (score, el, texts)
-    if best is None or best[0] < 0.3:
-        return None
+        if score >= 0.3:
+            found.append((score, el, texts))
+    return sorted(found, key=lambda f: -f[0])
+
+
+def _trail_xpath(el: HtmlElement, pages: Sequence[PageView],
+                 categories: Sequence[set[str]]) -> str | None:
+    """The XPath reading the trail ``el`` (of the first page) on every page: found once
+    a page, 1-12 crumbs on most pages, not the same links on pages of other categories."""
+    ref_page = pages[0]
     # the link to the site's root is "Home" in any language: not a category
-    home = any(a.get("href") == "/" for a in best[1].iter("a"))
-    items = best[1].findall(".//li")
+    home = any(a.get("href") == "/" for a in el.iter("a"))
+    items = el.findall(".//li")
     if items:
         # the items, unlinked categories too; the last one, unlinked, is the product itself
         step = "//li[not(.//a[@href='/'])]" if home else "//li"
@@ -396,20 +464,15 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
             step += "[position() < last()]"
     else:
         step = "//a[not(@href='/')]" if home else "//a"
-    tail = _unlinked_end(best[1], ref_page, categories[0] if categories else set())
-    candidates = [(x, x + step + (f" | {x}{tail}" if tail else ""))
-                  for x in xpaths.absolute_candidates(best[1])]
-    cases = []
-    for page in pages:
-        cases.append(page)
-    chosen = None
+    tail = _unlinked_end(el, ref_page, categories[0] if categories else set())
     varied = len({frozenset(c) for c in categories if c}) > 1
-    for trail, xpath in candidates:
-        if any(len(xpaths.evaluate(trail, page.tree)) > 1 for page in cases):
+    for trail in xpaths.absolute_candidates(el):
+        xpath = trail + step + (f" | {trail}{tail}" if tail else "")
+        if any(len(xpaths.evaluate(trail, page.tree)) > 1 for page in pages):
             continue   # a class the trail shares with another block: that block's links too
         ok = 0
         trails: set[tuple[str, ...]] = set()
-        for page in cases:
+        for page in pages:
             texts = [text_of(a) for a in xpaths.evaluate(xpath, page.tree)
                      if isinstance(a, HtmlElement)]
             trails.add(tuple(texts))
@@ -417,11 +480,6 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
                 ok += 1
         if varied and len(trails) == 1:
             continue   # the same links on pages of different categories: a menu, not a trail
-        if ok >= 0.8 * len(cases):
-            chosen = xpath
-            break
-    if chosen is None:
-        return None
-    return FieldRule(xpath=chosen, kind="breadcrumb", multiple=True,
-                     confidence=round(min(1.0, best[0]), 2),
-                     samples=[" > ".join(best[2])])
+        if ok >= 0.8 * len(pages):
+            return xpath
+    return None
