@@ -20,8 +20,8 @@ if TYPE_CHECKING:
     from structurer.vocabulary import Vocabulary
 
 __all__ = ["Money", "Phrases", "Words", "compile_phrases", "compile_words", "crumb_separated",
-           "currency_code", "default_words", "parse_availability", "parse_breadcrumb",
-           "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
+           "currency_code", "default_words", "gapped_phrases", "parse_availability",
+           "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
 
 
 class Money(NamedTuple):
@@ -52,7 +52,6 @@ class Words:
     placeholder: re.Pattern[str]     # a placeholder picture's file name
     placeholder_folder: re.Pattern[str]
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
-    add_to_cart: re.Pattern[str]     # an add-to-cart button's text (lower case)
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
     rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
     rating_hints: tuple[str, ...]    # class words of a rating element
@@ -61,6 +60,7 @@ class Words:
     time_words: tuple[str, ...]      # words between a date and its time of day
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
+    multiplier: re.Pattern[str]      # "or 4 × $308.38": a count times an amount
     not_product_image: re.Pattern[str]
 
 
@@ -98,9 +98,14 @@ def compile_words(vocabulary: Vocabulary | None) -> Words:
 _BY_ID: dict[int, tuple[Vocabulary, Words]] = {}
 
 
+@functools.lru_cache(maxsize=16)
+def gapped_phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """Button texts (lower case): ``add … cart`` is the whole words "add" and "cart" at
+    most 15 characters apart; a text without ``…`` matches anywhere."""
+    return re.compile(_gapped(phrases))
+
+
 def _gapped(phrases: Sequence[str]) -> str:
-    """Button texts: ``add … cart`` is the whole words "add" and "cart" at most 15
-    characters apart; a text without ``…`` matches anywhere."""
     parts = []
     for phrase in dict.fromkeys(p.lower() for p in phrases):
         if "…" in phrase:
@@ -152,7 +157,6 @@ def _compiled(text: str) -> Words:
         placeholder_folder=re.compile(
             rf"/(?:{_alternatives(v.placeholder_folders or (), dashed=True)})/", re.IGNORECASE),
         large_attrs=tuple(v.large_image_attributes or ()),
-        add_to_cart=re.compile(_gapped(v.add_to_cart or ())),
         several_items=re.compile(_whole_ascii(v.several_items or ())),
         rating_class=re.compile(rf"^(?:{_alternatives(v.rating_classes or ())})[-_]?([0-5])"
                                 r"(?:[-_.]([0-9]{1,2}))?$"),
@@ -165,7 +169,9 @@ def _compiled(text: str) -> Words:
             [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
         other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),
                                      re.I),
-        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I))
+        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I),
+        multiplier=re.compile(rf"(?<![\d.,])\d{{1,2}}\s*(?:{_alternatives(v.times_signs or ())})"
+                              r"\s*(?:[^\d\s]{1,4}\s*){0,2}\d", re.I))
 
 
 @functools.cache
@@ -209,7 +215,6 @@ _FAST_MONEY = re.compile(
     r" ?(?P<post>[€£¥￥元円]|[A-Z]{3}(?![A-Za-z]))?(?P<trail> [A-Za-z][A-Za-z.]*(?: [A-Za-z.]+)*)?")
 _CODE_WORD = re.compile(r"[A-Z]{2}")
 #: "4 × $308.38", "4x de R$ 77,00": an instalment, whose first number is no price
-_MULTIPLIER = re.compile(r"(?<![\d.,])\d{1,2}\s*[×xX]\s*(?:[^\d\s]{1,4}\s*){0,2}\d")
 
 
 def _names_currency(text: str, symbols: dict[str, str]) -> bool:
@@ -227,7 +232,7 @@ def parse_money(text: str, currency: str | None = None, words: Words | None = No
     hold the currency tables (the shipped ones by default)."""
     w = words or default_words()
     text = " ".join(text.split())
-    if _MULTIPLIER.search(text):
+    if w.multiplier.search(text):
         return Money(None, text, currency.upper() if currency else None)  # "or 4 × $308.38"
     fast = _FAST_MONEY.fullmatch(text)
     if fast is not None and (fast["lead"] or fast["trail"]) and _names_currency(

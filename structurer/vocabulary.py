@@ -61,9 +61,8 @@ class Vocabulary(Strict):
     placeholder_folders: list[str] | None = None
     # attributes of an <img> holding a larger rendition than src (zoom, full size), best first
     large_image_attributes: list[str] | None = None
-    # add-to-cart button texts ("…": up to 15 characters between words) and words of a
-    # button acting on several items ("Add selected to basket")
-    add_to_cart: list[str] | None = None
+    # words of a button acting on several items ("Add selected to basket"); add-to-cart
+    # words are the lexicon's ``signals.add_to_cart``
     several_items: list[str] | None = None
     # extract-page: text beside a money amount that makes it another sum than the price
     # (shipping, instalments, savings, totals, old prices, thresholds), matched anywhere
@@ -80,8 +79,21 @@ class Vocabulary(Strict):
     time_words: list[str] | None = None
     other_money: list[str] | None = None
     other_money_words: list[str] | None = None
+    # signs between a count and an amount that make the amount one of several payments
+    # ("or 4 × $308.38", "4x de R$ 20"): no price (matched case-folded)
+    times_signs: list[str] | None = None
     other_money_classes: list[str] | None = None
     not_product_images: list[str] | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _moved(cls, data: object) -> object:
+        """``add_to_cart`` moved to the lexicon's ``signals.add_to_cart``
+        (:meth:`Lexicon._moved_words` carries a lexicon's entries there); a rule file's
+        copy is dropped: a crawl never reads it."""
+        if isinstance(data, dict) and "add_to_cart" in data:
+            data = {k: v for k, v in data.items() if k != "add_to_cart"}
+        return data
 
     @field_validator("currency_codes")
     @classmethod
@@ -132,8 +144,8 @@ class Vocabulary(Strict):
 
     @field_validator("money_marks", "currency_signs", "home_labels", "breadcrumb_labels",
                      "product_count",
-                     "placeholder_images", "placeholder_folders", "add_to_cart",
-                     "several_items", "other_money", "other_money_words",
+                     "placeholder_images", "placeholder_folders",
+                     "several_items", "other_money", "other_money_words", "times_signs",
                      "other_money_classes", "not_product_images", "time_words",
                      "rating_classes", "rating_numbers")
     @classmethod
