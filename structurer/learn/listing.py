@@ -18,17 +18,10 @@ from lxml.html import HtmlElement
 
 from structurer.errors import NoRepeatedBlock
 from structurer.learn import xpaths
+from structurer.learn.choose import assign, common_prefix_post, money_post, order_money
 from structurer.learn.confidence import calibrate
 from structurer.learn.currency import with_local_currency
-from structurer.learn.fields import (
-    FieldChoice,
-    assign,
-    common_prefix_post,
-    money_post,
-    order_money,
-    rank_fields,
-    valid,
-)
+from structurer.learn.fields import FieldChoice, rank_fields, valid
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.listnames import full_name_rule
 from structurer.learn.slots import Slot, collect_slots
