@@ -45,7 +45,10 @@ class DetailLearned:
 
 
 def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
-    """Subtrees that are never the product: lists of other products, footers, menus.
+    """Subtrees that are never the product: lists of other products, footers, menus,
+    and the breadcrumb trail (a schema.org ``BreadcrumbList``, or a block its words
+    name): its last crumb may repeat the product's name, but the trail is learned on its
+    own and is no other field's place.
 
     Elements themselves are kept (not their id()), so lxml keeps their proxies alive.
     """
@@ -55,14 +58,16 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
         if len(region) >= 3 and f.get("link_frac", 0) >= 0.6 and f.get("node_share", 1) < 0.35:
             skip.update(m for rec in region.records for m in rec)
     noise = lexicon.signals.get("noise", {})
+    crumb = next((dict(s.words) for s in lexicon.fields.values() if s.kind == "breadcrumb"), {})
     for el in page.body.iter():
         if not isinstance(el.tag, str):
             continue
-        if el.tag in _SKIP_TAGS:
+        if el.tag in _SKIP_TAGS or "breadcrumblist" in (el.get("itemtype") or "").lower():
             skip.add(el)
         elif el.get("class") or el.get("id"):
             words = {t for _, t in attribute_words(el, ("id", "class"))}
-            if any(noise.get(w, 0) >= 10 for w in words) and el.tag not in ("body", "main"):
+            if el.tag not in ("body", "main") and (any(noise.get(w, 0) >= 10 for w in words)
+                                                   or any(crumb.get(w, 0) >= 12 for w in words)):
                 skip.add(el)
     return skip
 

@@ -138,3 +138,25 @@ def test_list_prices_where_sold_out_items_show_a_blank_one_and_old_prices_by_lab
     assert [(r["price"], r["original_price"]) for r in got] == [
         (42.5, None), (43.5, 123.0), (44.5, None), (None, None), (46.5, 126.0), (47.5, None),
         (48.5, None)]
+
+
+def test_a_microdata_trail_ending_in_the_name_is_not_the_name() -> None:
+    """The trail's last crumb (``itemprop="name"`` of a ``BreadcrumbList``) repeats the
+    product's name: the name is the heading's, so the fields around the heading (the
+    rating beside it) are read in the product's region, not the trail's."""
+    def view(i: int) -> PageView:
+        top, leaf = CATEGORIES[i % 4]
+        crumbs = "".join(
+            f"<li itemprop='itemListElement' itemscope itemtype='https://schema.org/ListItem'>"
+            f"<span itemprop='name'>{t}</span></li>" for t in (top, leaf, NAMES[i % 6]))
+        html = (f"<html><body><ol class='flex' itemscope "
+                f"itemtype='https://schema.org/BreadcrumbList'>{crumbs}</ol><main><div class='p-2'>"
+                f"<h1 class='text-xl'><span>{NAMES[i % 6]}</span> <small>(2024 model)</small></h1>"
+                f"<div role='img' aria-label='Noté {RATINGS[i]} sur 5'>★★★☆☆</div>"
+                f"<span class='mt-2'>{40 + i} avis</span><p class='price'>{PRICES[i % 6]}</p>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    fields = learn_detail([view(i) for i in range(4)], LEX).fields
+    got = record({k: fields[k] for k in ("name", "rating", "review_count")}, view(5))
+    assert got == {"name": NAMES[5], "rating": 3.3, "review_count": 45}
