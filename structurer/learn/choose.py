@@ -43,6 +43,20 @@ def _cuts_amount(part: str | None, whole: str | None) -> bool:
     return at >= 0 and _AMOUNT_GOES_ON.match(w[at + len(p):]) is not None
 
 
+_BARE_AMOUNT = re.compile(r"^\s*\d[\d.,'\u00a0\u202f ]*$")
+
+
+def _drops_currency(part: str | None, whole: str | None) -> bool:
+    """Whether ``part`` is ``whole``'s amount without the currency sign ``whole`` shows:
+    "103.99" of "£ 103.99" (the sign in a span of its own) is less of the price, not a
+    more specific value."""
+    if not part or not whole or not _BARE_AMOUNT.match(part):
+        return False
+    p, w = parse_money(part), parse_money(whole)
+    return p.amount is not None and p.amount == w.amount and p.currency is None \
+        and w.currency is not None
+
+
 def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
     """Put first a close runner-up whose values sit inside the leader's in most records:
     the leader is a container ("Acme / 2008 / Paperback"), the runner-up the value."""
@@ -59,8 +73,8 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
         if len(set(filter(None, values))) <= 1 < sum(1 for v in values if v):
             continue   # the same text everywhere ("by", "Price:") is a label, not the value
         pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
-        if any(_cuts_amount(v, w) for v, w in pairs):
-            continue   # a piece of an amount ("€ 50" of "€ 50,95"), not the value
+        if any(_cuts_amount(v, w) or _drops_currency(v, w) for v, w in pairs):
+            continue   # a piece of an amount ("€ 50" of "€ 50,95", "50" of "€ 50")
         strict = sum(_inside(v, w) and norm_value(v) != norm_value(w) for v, w in pairs)
         if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
                 pairs) >= 0.8 * sum(1 for w in lead_values if w):

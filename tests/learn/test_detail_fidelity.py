@@ -160,3 +160,18 @@ def test_a_microdata_trail_ending_in_the_name_is_not_the_name() -> None:
     fields = learn_detail([view(i) for i in range(4)], LEX).fields
     got = record({k: fields[k] for k in ("name", "rating", "review_count")}, view(5))
     assert got == {"name": NAMES[5], "rating": 3.3, "review_count": 45}
+
+
+def test_a_price_whose_sign_is_a_span_of_its_own_keeps_its_currency() -> None:
+    """``<p><span>£</span><span>103.99</span></p>``: the number alone is less of the
+    price, not a more specific value; the price read with its sign gives the currency."""
+    def view(i: int) -> PageView:
+        html = (f"<html><body><main><div><h1>{NAMES[i % 6]}</h1><div><p><span>£</span>"
+                f"<span>{PRICES[i % 6][1:]}</span></p></div>"
+                f"<form action='/cart/add'><button name='add'>Add to cart</button></form>"
+                f"</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    rule = learn_detail([view(i) for i in range(4)], LEX).fields["price"]
+    assert record({"price": rule}, view(5)) == {"price": 12.75, "price_text": "£12.75",
+                                                "currency": "GBP"}
