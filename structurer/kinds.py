@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from structurer.vocabulary import Vocabulary
 
 __all__ = ["Money", "Phrases", "Words", "compile_phrases", "compile_words", "crumb_separated",
-           "currency_code", "default_words", "parse_availability", "parse_breadcrumb",
-           "parse_identifier", "parse_integer", "parse_money", "parse_rating", "rule_phrases"]
+           "currency_code", "default_words", "gapped_phrases", "parse_availability",
+           "parse_breadcrumb", "parse_identifier", "parse_integer", "parse_money", "parse_rating",
+           "rule_phrases"]
 
 
 class Money(NamedTuple):
@@ -43,6 +44,7 @@ class Words:
     codes: frozenset[str]            # ISO 4217 codes
     symbols: dict[str, str]          # upper-cased symbol -> ISO code
     signs: tuple[str, ...]           # symbols naming their currency anywhere in a text
+    local: dict[str, dict[str, str]]  # upper-cased shared sign -> language -> ISO code
     stock: Phrases                   # availability phrases after a field's own
     home: frozenset[str]             # a breadcrumb's first entry dropped (lower case)
     crumb_label: re.Pattern[str]     # a leading "You are here:"
@@ -51,7 +53,6 @@ class Words:
     placeholder: re.Pattern[str]     # a placeholder picture's file name
     placeholder_folder: re.Pattern[str]
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
-    add_to_cart: re.Pattern[str]     # an add-to-cart button's text (lower case)
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
     rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
     rating_hints: tuple[str, ...]    # class words of a rating element
@@ -60,6 +61,7 @@ class Words:
     time_words: tuple[str, ...]      # words between a date and its time of day
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
+    multiplier: re.Pattern[str]      # "or 4 × $308.38": a count times an amount
     not_product_image: re.Pattern[str]
     noise_class: re.Pattern[str]     # class/id/role words of a block never the main text
     content_class: re.Pattern[str]   # ... and those that clear them ("content-sidebar")
@@ -108,9 +110,14 @@ def compile_words(vocabulary: Vocabulary | None) -> Words:
 _BY_ID: dict[int, tuple[Vocabulary, Words]] = {}
 
 
+@functools.lru_cache(maxsize=16)
+def gapped_phrases(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    """Button texts (lower case): ``add … cart`` is the whole words "add" and "cart" at
+    most 15 characters apart; a text without ``…`` matches anywhere."""
+    return re.compile(_gapped(phrases))
+
+
 def _gapped(phrases: Sequence[str]) -> str:
-    """Button texts: ``add … cart`` is the whole words "add" and "cart" at most 15
-    characters apart; a text without ``…`` matches anywhere."""
     parts = []
     for phrase in dict.fromkeys(p.lower() for p in phrases):
         if "…" in phrase:
@@ -188,6 +195,7 @@ def _compiled(text: str) -> Words:
         codes=frozenset(v.currency_codes or ()),
         symbols={k.strip().upper(): c for k, c in (v.currency_symbols or {}).items()},
         signs=tuple(v.currency_signs or ()),
+        local={k.strip().upper(): dict(langs) for k, langs in (v.local_currencies or {}).items()},
         stock=compile_phrases(v.stock_phrases or {}),
         home=frozenset(h.lower() for h in v.home_labels or ()),
         crumb_label=re.compile(rf"^\s*(?:{_alternatives(v.breadcrumb_labels or ())})\s*[:：]\s*",
@@ -199,7 +207,6 @@ def _compiled(text: str) -> Words:
         placeholder_folder=re.compile(
             rf"/(?:{_alternatives(v.placeholder_folders or (), dashed=True)})/", re.IGNORECASE),
         large_attrs=tuple(v.large_image_attributes or ()),
-        add_to_cart=re.compile(_gapped(v.add_to_cart or ())),
         several_items=re.compile(_whole_ascii(v.several_items or ())),
         rating_class=re.compile(rf"^(?:{_alternatives(v.rating_classes or ())})[-_]?([0-5])"
                                 r"(?:[-_.]([0-9]{1,2}))?$"),
@@ -213,6 +220,8 @@ def _compiled(text: str) -> Words:
         other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),
                                      re.I),
         not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I),
+        multiplier=re.compile(rf"(?<![\d.,])\d{{1,2}}\s*(?:{_alternatives(v.times_signs or ())})"
+                              r"\s*(?:[^\d\s]{1,4}\s*){0,2}\d", re.I),
         **_page_words(v))
 
 
@@ -257,7 +266,6 @@ _FAST_MONEY = re.compile(
     r" ?(?P<post>[€£¥￥元円]|[A-Z]{3}(?![A-Za-z]))?(?P<trail> [A-Za-z][A-Za-z.]*(?: [A-Za-z.]+)*)?")
 _CODE_WORD = re.compile(r"[A-Z]{2}")
 #: "4 × $308.38", "4x de R$ 77,00": an instalment, whose first number is no price
-_MULTIPLIER = re.compile(r"(?<![\d.,])\d{1,2}\s*[×xX]\s*(?:[^\d\s]{1,4}\s*){0,2}\d")
 
 
 def _names_currency(text: str, symbols: dict[str, str]) -> bool:
@@ -275,7 +283,7 @@ def parse_money(text: str, currency: str | None = None, words: Words | None = No
     hold the currency tables (the shipped ones by default)."""
     w = words or default_words()
     text = " ".join(text.split())
-    if _MULTIPLIER.search(text):
+    if w.multiplier.search(text):
         return Money(None, text, currency.upper() if currency else None)  # "or 4 × $308.38"
     fast = _FAST_MONEY.fullmatch(text)
     if fast is not None and (fast["lead"] or fast["trail"]) and _names_currency(

@@ -234,6 +234,26 @@ class Lexicon(Strict):
     vocabulary: Vocabulary = Field(default_factory=Vocabulary)
     fields: dict[str, FieldSpec] = Field(min_length=1)
 
+    @model_validator(mode="before")
+    @classmethod
+    def _moved_words(cls, data: object) -> object:
+        """A lexicon of an earlier version listing add-to-cart button texts as
+        ``vocabulary.add_to_cart`` keeps them: they join ``signals.add_to_cart`` (the one
+        list of add-to-cart words) as strong words (12)."""
+        if not isinstance(data, dict):
+            return data
+        vocabulary = data.get("vocabulary")
+        if not isinstance(vocabulary, dict) or not isinstance(vocabulary.get("add_to_cart"), list):
+            return data
+        signals = data.get("signals") or {}
+        if isinstance(signals, dict):
+            words = signals.get("add_to_cart") or {}
+            if isinstance(words, dict):
+                moved = {str(w): 12.0 for w in vocabulary["add_to_cart"] if str(w) not in words}
+                signals = {**signals, "add_to_cart": {**words, **moved}}
+        rest = {k: v for k, v in vocabulary.items() if k != "add_to_cart"}
+        return {**data, "signals": signals, "vocabulary": rest}
+
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
@@ -271,6 +291,17 @@ class Lexicon(Strict):
         for key in self.fields:
             if not _IDENT.match(key):
                 raise error_at(["fields", key], f"field name {key!r} must be lower_snake_case")
+        return self
+
+    @model_validator(mode="after")
+    def _stock_values(self) -> Lexicon:
+        """An availability field listing no ``values`` of its own reads the vocabulary's
+        ``stock_phrases`` (the one table of stock phrases; a rule file carries them)."""
+        for key, spec in list(self.fields.items()):
+            if spec.kind == "availability" and not spec.values:
+                phrases = self.words().stock_phrases or {}
+                self.fields[key] = spec.model_copy(update={
+                    "values": {k: list(v) for k, v in phrases.items()}})
         return self
 
     def content_hash(self) -> str:

@@ -19,6 +19,7 @@ from structurer.schema import Strict, error_at
 _META_NAME = re.compile(r"^[a-z][a-z0-9_:.-]*$")
 _CODE = re.compile(r"^[A-Z]{3}$")
 _STOCK = re.compile(r"^[a-z][a-z_]*$")
+_LANGUAGE = re.compile(r"^[a-z]{2,3}$")
 
 
 def _phrases(value: list[str] | None) -> list[str] | None:
@@ -43,6 +44,9 @@ class Vocabulary(Strict):
     currency_symbols: dict[str, str] | None = None
     # signs that name their currency anywhere in a price text, checked in this order
     currency_signs: list[str] | None = None
+    # signs several currencies share -> the pages' language -> ISO code ("kr" on pages in
+    # Swedish is SEK): analysis writes the code into the money rules of such a site
+    local_currencies: dict[str, dict[str, str]] | None = None
     # value -> phrases every availability field knows after its own (a field's `values`)
     stock_phrases: dict[str, list[str]] | None = None
     # a breadcrumb's first entry dropped ("Home", "首页"), and labels before it ("You are here:")
@@ -57,9 +61,8 @@ class Vocabulary(Strict):
     placeholder_folders: list[str] | None = None
     # attributes of an <img> holding a larger rendition than src (zoom, full size), best first
     large_image_attributes: list[str] | None = None
-    # add-to-cart button texts ("…": up to 15 characters between words) and words of a
-    # button acting on several items ("Add selected to basket")
-    add_to_cart: list[str] | None = None
+    # words of a button acting on several items ("Add selected to basket"); add-to-cart
+    # words are the lexicon's ``signals.add_to_cart``
     several_items: list[str] | None = None
     # extract-page: text beside a money amount that makes it another sum than the price
     # (shipping, instalments, savings, totals, old prices, thresholds), matched anywhere
@@ -76,6 +79,9 @@ class Vocabulary(Strict):
     time_words: list[str] | None = None
     other_money: list[str] | None = None
     other_money_words: list[str] | None = None
+    # signs between a count and an amount that make the amount one of several payments
+    # ("or 4 × $308.38", "4x de R$ 20"): no price (matched case-folded)
+    times_signs: list[str] | None = None
     other_money_classes: list[str] | None = None
     not_product_images: list[str] | None = None
     # pages' own text (density, article bylines): class/id words of blocks that are never
@@ -100,6 +106,16 @@ class Vocabulary(Strict):
     posted_words: list[str] | None = None
     not_author: list[str] | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _moved(cls, data: object) -> object:
+        """``add_to_cart`` moved to the lexicon's ``signals.add_to_cart``
+        (:meth:`Lexicon._moved_words` carries a lexicon's entries there); a rule file's
+        copy is dropped: a crawl never reads it."""
+        if isinstance(data, dict) and "add_to_cart" in data:
+            data = {k: v for k, v in data.items() if k != "add_to_cart"}
+        return data
+
     @field_validator("currency_codes")
     @classmethod
     def _codes(cls, value: list[str] | None) -> list[str] | None:
@@ -120,6 +136,21 @@ class Vocabulary(Strict):
                                               "not an ISO 4217 code (3 capitals, like 'EUR')")
         return value
 
+    @field_validator("local_currencies")
+    @classmethod
+    def _local(cls, value: dict[str, dict[str, str]] | None) -> dict[str, dict[str, str]] | None:
+        for sign, by_language in (value or {}).items():
+            if not str(sign).strip():
+                raise error_at([str(sign)], "empty currency sign")
+            for language, code in by_language.items():
+                if not _LANGUAGE.match(str(language)):
+                    raise error_at([str(sign), str(language)], f"{language!r} is not a language "
+                                                               "code (like 'sv')")
+                if not _CODE.match(str(code)):
+                    raise error_at([str(sign), str(language)], f"{code!r} is not an ISO 4217 "
+                                                               "code (3 capitals, like 'SEK')")
+        return value
+
     @field_validator("stock_phrases")
     @classmethod
     def _stock(cls, value: dict[str, list[str]] | None) -> dict[str, list[str]] | None:
@@ -134,8 +165,8 @@ class Vocabulary(Strict):
 
     @field_validator("money_marks", "currency_signs", "home_labels", "breadcrumb_labels",
                      "product_count",
-                     "placeholder_images", "placeholder_folders", "add_to_cart",
-                     "several_items", "other_money", "other_money_words",
+                     "placeholder_images", "placeholder_folders",
+                     "several_items", "other_money", "other_money_words", "times_signs",
                      "other_money_classes", "not_product_images", "time_words",
                      "rating_classes", "rating_numbers", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",

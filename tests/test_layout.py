@@ -37,8 +37,8 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("engines", {"learn", "crawler", "review"}),
     ("extraction", {"replay", "generic"}),
     ("page", {"page"}),
-    ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "kinds",
-                            "structured"}),
+    ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "markupvalues",
+                            "kinds", "structured"}),
     ("models", {"", "_version", "rules", "lexicon", "vocabulary", "config", "errors", "schema",
                 "modes", "yamlio", "validate"}),
 ]

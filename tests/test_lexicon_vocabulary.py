@@ -24,6 +24,7 @@ from structurer.kinds import (
     parse_money,
     rule_phrases,
 )
+from structurer.learn.listing import learn_list
 from structurer.lexicon import (
     TEMPLATES_DIR,
     Lexicon,
@@ -93,11 +94,17 @@ def test_a_new_sign_names_its_currency_anywhere(tmp_path: Path) -> None:
 
 def test_a_new_stock_phrase_is_recognised(tmp_path: Path) -> None:
     text = (Path(__file__).resolve().parent.parent / "templates" / "ecommerce.yaml").read_text(
-        encoding="utf-8").replace("    in_stock: [in stock, instock,",
-                                  "    in_stock: [ready for pickup, in stock, instock,", 1)
+        encoding="utf-8")
+    assert "    in_stock: [in stock, available," in text
+    text = text.replace("    in_stock: [in stock, available,",
+                        "    in_stock: [ready for pickup, in stock, available,", 1)
     (tmp_path / "stock.yaml").write_text(text, encoding="utf-8")
-    edited = compile_words(load_lexicon(tmp_path / "stock.yaml").vocabulary)
+    lexicon = load_lexicon(tmp_path / "stock.yaml")
+    edited = compile_words(lexicon.vocabulary)
     assert parse_availability("Ready for pickup") == "unknown"
+    # the one table of stock phrases: the availability field (no values of its own) reads it
+    assert "ready for pickup" in lexicon.fields["availability"].values["in_stock"]
+    assert "ready for pickup" not in load_lexicon().fields["availability"].values["in_stock"]
     assert parse_availability("Ready for pickup", rule_phrases({}, edited)) == "in_stock"
     # a field's own phrases still come first
     own = rule_phrases({"out_of_stock": ["ready for pickup soon"]}, edited)
@@ -149,16 +156,50 @@ _BUY_PAGE = """<html><body><h1>Bijenwas kaars</h1><p class="prijs">€ 12,95</p>
 <form><button type="submit">{label}</button></form></body></html>"""
 
 
+def _signal_edited(tmp_path: Path, entry: str) -> Lexicon:
+    """The shipped lexicon with ``entry`` added to its ``signals.add_to_cart`` words."""
+    text = (Path(__file__).resolve().parent.parent / "templates" / "ecommerce.yaml").read_text(
+        encoding="utf-8")
+    head, sep, rest = text.partition("\n  add_to_cart: {")
+    assert sep
+    path = tmp_path / "signal.yaml"
+    path.write_text(head + sep + entry + ", " + rest, encoding="utf-8")
+    return load_lexicon(path)
+
+
 def test_new_add_to_cart_and_several_items_words(tmp_path: Path) -> None:
     shipped = load_lexicon("ecommerce")
     page = _BUY_PAGE.format(label="Legg i handlekurv")
     assert not can_buy(PageView.from_html("http://s/p", page, shipped))
-    edited = _edited(tmp_path, "add_to_cart", "legg i handlekurv")
+    edited = _signal_edited(tmp_path, "legg i handlekurv: 12")
     assert can_buy(PageView.from_html("http://s/p", page, edited))
+    gapped = _signal_edited(tmp_path, '"legg … handlekurv": 12')
+    assert can_buy(PageView.from_html("http://s/p", _BUY_PAGE.format(
+        label="Legg varen i handlekurv"), gapped))
+    weak = _signal_edited(tmp_path, "legg i handlekurv: 6")     # a weak word alone is no button
+    assert not can_buy(PageView.from_html("http://s/p", page, weak))
     several = _BUY_PAGE.format(label="Add chosen to cart")
     assert can_buy(PageView.from_html("http://s/p", several, shipped))
     not_one = _edited(tmp_path, "several_items", "chosen")
     assert not can_buy(PageView.from_html("http://s/p", several, not_one))
+
+
+def test_a_lexicon_listing_add_to_cart_texts_as_vocabulary_still_reads_them(
+        tmp_path: Path) -> None:
+    """``vocabulary.add_to_cart`` of earlier lexicons joins ``signals.add_to_cart`` (the
+    one list of add-to-cart words); a rule file's copy is dropped, the crawl never
+    reads it."""
+    path = tmp_path / "old.yaml"
+    path.write_text("name: old\nvocabulary:\n  add_to_cart: [legg i handlekurv]\n"
+                    "signals:\n  add_to_cart: {kjøp: 6}\nfields:\n"
+                    "  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
+    assert validate_file(path).ok
+    old = load_lexicon(path)
+    assert old.signals["add_to_cart"] == {"kjøp": 6, "legg i handlekurv": 12}
+    assert can_buy(PageView.from_html("http://s/p", _BUY_PAGE.format(
+        label="Legg i handlekurv"), old))
+    assert Vocabulary.model_validate({"add_to_cart": ["x"], "home_labels": ["hjem"]}) == \
+        Vocabulary(home_labels=["hjem"])
 
 
 _DETAIL = """
@@ -351,3 +392,37 @@ def test_a_top_section_ends_at_the_next_top_level_key() -> None:
     assert top_section(text, "vocabulary") == "vocabulary:\n  x: [1, 2]\n\n# about b\n  y: 3\n"
     assert top_section(text, "b") == "b:\n  z: 4\n"
     assert top_section(text, "c") is None
+
+
+def test_new_times_signs_make_an_amount_one_of_several_payments(tmp_path: Path) -> None:
+    text = "oder 4 mal 20,00 €"
+    assert parse_money(text).amount == 4.0
+    edited = compile_words(_edited(tmp_path, "times_signs", "mal").vocabulary)
+    assert parse_money(text, None, edited).amount is None
+    assert parse_money("20,00 €", None, edited).amount == 20.0
+
+
+def test_new_item_action_words_keep_a_list_from_the_action_link(tmp_path: Path) -> None:
+    """A card's "remember it" link (picture and text) beside the product's own link: the
+    lexicon's ``item_actions`` words tell it is no way to the product's page."""
+    def page(n: int) -> str:
+        cards = "".join(
+            f"<li><a class='merkzettel' href='/merken?add={i}'><img src='/t/{i}.jpg' alt=''>"
+            f"Auf den Merkzettel setzen</a><a href='/p/{i}'>Ding {i}</a>"
+            f"<span class='price'>{i},95 €</span></li>" for i in range(6 * n, 6 * n + 6))
+        return f"<html><body><ul class='grid'>{cards}</ul></body></html>"
+
+    text = (Path(__file__).resolve().parent.parent / "templates" / "ecommerce.yaml").read_text(
+        encoding="utf-8")
+    head, sep, rest = text.partition("\n  item_actions: {")
+    assert sep
+    path = tmp_path / "actions.yaml"
+    path.write_text(head + sep + "merkzettel: 10, " + rest, encoding="utf-8")
+    for lexicon, want in ((load_lexicon("ecommerce"), "/merken?add=0"),
+                          (load_lexicon(path), "/p/0")):
+        views = [PageView.from_html(f"http://s/c/{n}", page(n), lexicon) for n in range(3)]
+        learned = learn_list(views, lexicon)
+        assert learned.detail_link_xpath is not None
+        got = views[0].tree.xpath(learned.item_xpath)[0].xpath(learned.detail_link_xpath)
+        href = got[0] if isinstance(got[0], str) else got[0].get("href")
+        assert href == want

@@ -11,7 +11,6 @@ words that mark it as something else.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -28,8 +27,6 @@ from structurer.values import parse_money
 _SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",
                    "nav", "footer", "header", "aside"})
 _STRUCK = frozenset({"del", "s", "strike"})
-#: "4 × $308.38": an instalment (words of other sums: the vocabulary's ``other_money``)
-_MULTIPLIED = re.compile(r"\d\s*[×x]\s*(?:\D|$)", re.I)
 
 
 @dataclass
@@ -114,7 +111,8 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     vocab = compile_words(view.lexicon.vocabulary)
 
     def elsewhere(text: str) -> bool:
-        return bool(_MULTIPLIED.search(text) or vocab.other_money.search(text))
+        # "4 × $308.38": an instalment (the vocabulary's ``times_signs``), other sums
+        return bool(vocab.multiplier.search(text) or vocab.other_money.search(text))
 
     chunks = list(text_chunks(view.body))
     anchor_order = None

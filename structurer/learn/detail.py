@@ -9,7 +9,6 @@ page's structured data carries a field the markup does not expose cleanly.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,31 +16,23 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
+from structurer.learn.breadcrumbs import learn_breadcrumb
+from structurer.learn.choose import assign, common_prefix_post, money_post, order_money
 from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structured_column
-from structurer.learn.fields import (
-    FieldChoice,
-    agreement,
-    assign,
-    common_prefix_post,
-    money_post,
-    order_money,
-    rank_fields,
-)
+from structurer.learn.currency import with_local_currency
+from structurer.learn.detailpaths import absolute_xpath, label_rule
+from structurer.learn.fields import FieldChoice, rank_fields
 from structurer.learn.layouts import distinguishing_condition
-from structurer.learn.markup import (
-    learn_breadcrumb,
-    learn_buy_control,
-    markup_rules,
-    scoped_candidates,
-)
-from structurer.learn.slots import Slot, collect_slots, label_slots
+from structurer.learn.markup import learn_buy_control, markup_rules
+from structurer.learn.slots import collect_slots, label_slots
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, text_of
-from structurer.page.match import squash, strip_label_pattern
-from structurer.page.scope import card_holders, inside, main_region, other_products
+from structurer.page.match import squash
+from structurer.page.scope import card_holders, main_region, other_products
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
 from structurer.structured import jsonld_value
+from structurer.values import compile_phrases, parse_availability
 
 _SKIP_TAGS = frozenset({"footer", "aside"})
 
@@ -54,7 +45,10 @@ class DetailLearned:
 
 
 def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
-    """Subtrees that are never the product: lists of other products, footers, menus.
+    """Subtrees that are never the product: lists of other products, footers, menus,
+    and the breadcrumb trail (a schema.org ``BreadcrumbList``, or a block its words
+    name): its last crumb may repeat the product's name, but the trail is learned on its
+    own and is no other field's place.
 
     Elements themselves are kept (not their id()), so lxml keeps their proxies alive.
     """
@@ -64,115 +58,18 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
         if len(region) >= 3 and f.get("link_frac", 0) >= 0.6 and f.get("node_share", 1) < 0.35:
             skip.update(m for rec in region.records for m in rec)
     noise = lexicon.signals.get("noise", {})
+    crumb = next((dict(s.words) for s in lexicon.fields.values() if s.kind == "breadcrumb"), {})
     for el in page.body.iter():
         if not isinstance(el.tag, str):
             continue
-        if el.tag in _SKIP_TAGS:
+        if el.tag in _SKIP_TAGS or "breadcrumblist" in (el.get("itemtype") or "").lower():
             skip.add(el)
         elif el.get("class") or el.get("id"):
             words = {t for _, t in attribute_words(el, ("id", "class"))}
-            if any(noise.get(w, 0) >= 10 for w in words) and el.tag not in ("body", "main"):
+            if el.tag not in ("body", "main") and (any(noise.get(w, 0) >= 10 for w in words)
+                                                   or any(crumb.get(w, 0) >= 12 for w in words)):
                 skip.add(el)
     return skip
-
-
-def label_rule(label: tuple[str, str, str]) -> tuple[str, list[str]]:
-    """The XPath and post steps of a label pair (tag, label text, mode), page-wide: the
-    text after ``<strong>ISBN-13</strong>``, the cell after ``<th>UPC</th>``, or the
-    element reading ``SKU: …`` — its label and punctuation stripped."""
-    tag, text, mode = label
-    post = [f"regex:{strip_label_pattern(mode, text)}"]
-    if mode == "lead":
-        return f"//{tag}[starts-with(normalize-space(), {xpaths.quote(text)})]", post
-    step = "text()[normalize-space()][1]" if mode == "tail" else "*[1]"
-    xpath = f"//{tag}[normalize-space()={xpaths.quote(text)}]/following-sibling::{step}"
-    return xpath, post if mode == "tail" else []
-
-
-def _label_xpath(slot: Slot, pages: Sequence[PageView],
-                 scope: str | None = None) -> tuple[str, float, list[str]] | None:
-    """The label pair's XPath (:func:`label_rule`), checked on pages; inside the main
-    product's region where there is one."""
-    assert slot.label is not None
-    tail, post = label_rule(slot.label)
-    strip = re.compile(post[0][6:]) if post else None
-    values = slot.values("text")
-    for xpath in ([scope + tail] if scope else []) + [tail]:
-        right = total = 0
-        for page, want in zip(pages, values, strict=True):
-            if want is None:
-                continue
-            total += 1
-            got = xpaths.evaluate(xpath, page.tree)
-            if got:
-                first = got[0]
-                value = " ".join(str(first).split()) if isinstance(first, str) \
-                    else text_of(first)
-                found = strip.search(value) if strip else None
-                value = found.group(1).strip() if found else value
-                right += value == want or value.startswith(want)
-        if total and right / total >= 0.75:
-            return xpath, right / total, post
-    return None
-
-
-def _readable(el: HtmlElement) -> bool:
-    """Whether an element reads as a value (an empty ``<p>&nbsp;</p>`` reads as null)."""
-    return bool(text_of(el)) or any(el.get(a) for a in ("src", "content", "href"))
-
-
-def _signature(el: HtmlElement) -> str:
-    return f"{el.tag}.{'.'.join(sorted((el.get('class') or '').split()))}"
-
-
-def _reaches_noise(got: Sequence[object], skip: set[HtmlElement]) -> bool:
-    return any(isinstance(n, HtmlElement) and inside(n, skip) for n in got[:50])
-
-
-def _absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
-                    noise: Sequence[set[HtmlElement]] = (),
-                    scope: str | None = None, hints: Sequence[str | None] = (),
-                    kind: str = "text") -> tuple[str, float] | None:
-    """The XPath selecting the slot's element first on every page that has it; on pages
-    without it, an XPath that reaches into a noise block (the "related products" grid
-    below, say) instead loses — an absent old price must stay absent — and so does one
-    selecting anything inside another product's card on any page (it would read that
-    product's value where the main one is empty or missing). Where the page's value is
-    known (``hints``: the list page's), finding it on a page the slot missed is right."""
-    if slot.label is not None:
-        paired = _label_xpath(slot, pages, scope)
-        return (paired[0], paired[1]) if paired else None
-    present = [(p.tree, [el]) for p, el in zip(pages, slot.elements, strict=True)
-               if el is not None]
-    if not present:
-        return None
-    absent = [(p.tree, noise[i] if i < len(noise) else set(), hints[i] if i < len(hints) else None)
-              for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
-    ref = present[0][1][0]
-    kinds = {_signature(el) for el in slot.elements if el is not None}
-    best: tuple[str, float] | None = None
-    skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
-    for xpath in scoped_candidates(ref, scope):
-        found = xpaths.best_xpath([xpath], present, first_only=True)
-        if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
-                len(present) + len(absent), 1) <= best[1] + 1e-9):
-            continue   # cannot beat the best so far (penalties only lower a score)
-        wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
-                    if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
-        for tree, skip, hint in absent:
-            got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
-            if got and hint and agreement([text_of(got[0])], [hint], kind) >= 0.8:
-                wrong -= 0.5  # the page's own value, where the slot's path did not reach
-            elif got and _readable(got[0]) and (
-                    _signature(got[0]) in kinds or inside(got[0], skip)):
-                wrong += 1   # the same kind of element with a value, on a page without the
-                #              value: another product's (a related grid), or in a noise block
-        score = found[1] - wrong / max(len(present) + len(absent), 1)
-        if best is None or score > best[1] + 1e-9:
-            best = (xpath, score)
-    if best is None or best[1] < 0.75:
-        return None
-    return xpaths.for_view(best[0], view), min(1.0, best[1])
 
 
 def _anchors(pages: Sequence[PageView], choices: dict[str, tuple[FieldChoice, Any]],
@@ -221,6 +118,20 @@ def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
         return False
     values = choice[0].slot.values(choice[0].view)
     return sum(bool(v) for v in values) < 0.8 * len(values)
+
+
+def _stock_read(rule: FieldRule, pages: Sequence[PageView]) -> list[str | None]:
+    """The stock state an availability rule reads on each page (None: it reads none
+    there, as a positional path does on a page where a note shifts the stock line);
+    JSON-LD rules read every page."""
+    if not rule.xpath:
+        return []
+    phrases = compile_phrases(rule.values)
+    out: list[str | None] = []
+    for page in pages:
+        value = parse_availability(_value(rule.xpath, page), phrases)
+        out.append(value if value not in (None, "unknown") else None)
+    return out
 
 
 def _hints(pages: Sequence[PageView], fields: dict[str, FieldSpec],
@@ -286,7 +197,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     if scope:
         notes.append(f"fields read inside the main product's region {scope}")
     for name, (best, runner) in choices.items():
-        found = _absolute_xpath(best.slot, pages, best.view, skips, scope,
+        found = absolute_xpath(best.slot, pages, best.view, skips, scope,
                                 hints.get(name, ()), fields[name].kind)
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
@@ -299,8 +210,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             pages=pages, thresholds=lexicon.thresholds)
     rules |= _structured_rules(pages, {k: f for k, f in fields.items() if k not in rules})
     stock = next((k for k, f in fields.items() if f.kind == "availability"), None)
-    if stock and (stock not in rules or _partial(rules[stock], choices.get(stock))):
-        control = learn_buy_control(pages, lexicon, anchors, cards, scope, hints.get(stock))
+    said = _stock_read(rules[stock], pages) if stock in rules else []
+    if stock and (stock not in rules or _partial(rules[stock], choices.get(stock))
+                  or None in said):
+        told = [h or s for h, s in zip(hints.get(stock) or [None] * len(pages),
+                                       said or [None] * len(pages), strict=True)]
+        control = learn_buy_control(pages, lexicon, anchors, cards, scope, told)
         if control is not None:
             rules[stock] = control
     rules |= markup_rules(pages, lexicon, fields, rules, anchors, cards, scope)
@@ -309,6 +224,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if crumb is not None and crumb_name:
         rules[crumb_name] = crumb
+    rules = with_local_currency(rules, pages, lexicon)
     required = [k for k, s in fields.items() if s.required]
     confidence = round(sum(rules[k].confidence for k in required if k in rules)
                        / max(len(required), 1), 2)
@@ -321,7 +237,7 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
     spec = lexicon.fields[name]
     runner_up = None
     if runner is not None:
-        alt = _absolute_xpath(runner.slot, pages, runner.view, noise, scope)
+        alt = absolute_xpath(runner.slot, pages, runner.view, noise, scope)
         if alt is not None and alt[0] != found[0]:
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=runner.slot.samples(runner.view, 2))

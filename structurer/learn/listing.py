@@ -18,16 +18,10 @@ from lxml.html import HtmlElement
 
 from structurer.errors import NoRepeatedBlock
 from structurer.learn import xpaths
+from structurer.learn.choose import assign, common_prefix_post, money_post, order_money
 from structurer.learn.confidence import calibrate
-from structurer.learn.fields import (
-    FieldChoice,
-    assign,
-    common_prefix_post,
-    money_post,
-    order_money,
-    rank_fields,
-    valid,
-)
+from structurer.learn.currency import with_local_currency
+from structurer.learn.fields import FieldChoice, rank_fields, valid
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.listnames import full_name_rule
 from structurer.learn.slots import Slot, collect_slots
@@ -198,10 +192,11 @@ def _records(regions: Sequence[Region | None]) -> tuple[list[list[HtmlElement]],
 
 
 def _detail_link(records: list[list[HtmlElement]], owners: list[int],
-                 slots: list[Slot]) -> tuple[Slot, float] | None:
+                 slots: list[Slot], actions: dict[str, float]) -> tuple[Slot, float] | None:
     """The link every item has, distinct per item on a page: the way to its detail page,
     with the share of items that have it times the share of distinct links (its
-    confidence: measured, not assumed)."""
+    confidence: measured, not assumed); a link whose markup names an action on the item
+    (the lexicon's ``item_actions`` signal: cart, wishlist) loses."""
     best: tuple[float, Slot, float] | None = None
     for slot in slots:
         hrefs = slot.values("@href")
@@ -216,8 +211,8 @@ def _detail_link(records: list[list[HtmlElement]], owners: list[int],
             len(text_of(el)) / 40.0, 0.5)
         words = {t for _, t in attribute_words(el)}
         score = len(present) / len(records) + distinct + richness - 0.05 * slot.depth
-        if words & {"cart", "wishlist", "compare", "quickview", "quick"}:
-            score -= 1.0
+        if any(actions.get(w, 0) >= 10 for w in words):
+            score -= 1.0   # to the cart, a wishlist, a comparison: not to the product's page
         if best is None or score > best[0]:
             best = (score, slot, len(present) / len(records) * distinct)
     return (best[1], best[2]) if best else None
@@ -281,11 +276,12 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
 
 def _misfit(name: str, lexicon: Lexicon) -> Callable[[HtmlElement], bool] | None:
     """For fields whose values have a shape (money, counts, ratings): whether an element's
-    text cannot be one of them."""
+    text cannot be one of them. An empty element (a sold-out item's blank price) is no
+    misfit: it gives no value, not a wrong one."""
     spec = lexicon.fields[name]
     if spec.kind not in ("money", "integer", "rating"):
         return None
-    return lambda el: not valid(spec.kind, text_of(el), el, spec)
+    return lambda el: bool(text_of(el)) and not valid(spec.kind, text_of(el), el, spec)
 
 
 def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
@@ -340,7 +336,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     slots = collect_slots(records, max_depth=lexicon.thresholds.slot_depth,
                           root_classes=False)
     notes: list[str] = []
-    found_link = _detail_link(records, owners, slots)
+    found_link = _detail_link(records, owners, slots, lexicon.signals.get("item_actions", {}))
     link, link_share = found_link if found_link else (None, 0.0)
     link_path = relative_xpath(link, records, "@href") if link is not None else None
     if link_path is None:
@@ -357,6 +353,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
         rules[url_field] = FieldRule(xpath=link_path, kind="url", confidence=_conf(link_share),
                                      samples=link.samples("@href"),
                                      evidence=["the link every item has, distinct per item"])
+    rules = with_local_currency(rules, pages, lexicon)
     found = sum(r is not None for r in regions)
     confidence = round(item_f1 * found / len(pages), 2)
     return ListLearned(item_xpath, link_path, rules, list(regions), confidence, notes)

@@ -1,7 +1,7 @@
 """Detail fields read from markup rather than text: the page's own buy control
-(availability), star widgets (rating), the count beside the rating (review count), a
-link to the field's own page (a brand), prose under the title block with no heading
-(description) and the breadcrumb trail.
+(availability), a link to the field's own page (a brand), prose under the title block
+with no heading (description); star ratings and their review counts come from
+:mod:`structurer.learn.stars`, the breadcrumb trail from :mod:`structurer.learn.breadcrumbs`.
 
 Input: detail :class:`PageView` objects, the lexicon, the anchors and main region
 :mod:`structurer.learn.detail` found. Output: one verified :class:`FieldRule` each, or
@@ -10,34 +10,21 @@ None. Split from the detail learner so each stays readable in one sitting.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
+from structurer.learn.scoped import scoped_candidates, selects_first
+from structurer.learn.stars import learn_rating, learn_review_count
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import MONEY_RE, text_of, tokens
-from structurer.page.match import label_value, lexicon_match
+from structurer.page.match import label_value
 from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
-from structurer.values import compile_phrases, parse_availability, parse_rating, rating_source
-
-
-def scoped_candidates(ref: HtmlElement, scope: str | None) -> list[str]:
-    """Absolute XPaths to ``ref``: first each inside the main product's region, then as is."""
-    plain = xpaths.absolute_candidates(ref)
-    if not scope:
-        return plain
-    region = next((n for n in xpaths.evaluate(scope, ref.getroottree().getroot())
-                   if isinstance(n, HtmlElement)), None)
-    inner = xpaths.relative_candidates(ref, region) if region is not None and (
-        region in set(ref.iterancestors())) else []
-    return list(dict.fromkeys([scope + x for x in plain if x.startswith("//")]
-                              + [scope + x[1:] for x in inner if x.startswith("./")]
-                              + plain))
+from structurer.values import compile_phrases, parse_availability
 
 
 def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
@@ -65,7 +52,7 @@ def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
     if said and sum(h == s for h, s in said) < 0.8 * len(said):
         return None
     for xpath in scoped_candidates(ref, scope):
-        if all(_selects_first(xpath, page, control)
+        if all(selects_first(xpath, page, control)
                for page, control in zip(pages, controls, strict=True)):
             on = f"{xpath}[not(@disabled)]"
             return FieldRule(
@@ -112,79 +99,6 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
     return out
 
 
-def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
-                 anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
-                 scope: str | None) -> FieldRule | None:
-    """A star rating given by markup alone (a class word, ``rating-4``, a bar's width, an
-    aria-label): the first element of the main region the field's words point at whose
-    markup holds a rating 0-5 (:func:`rating_source`), on half the pages or more, found
-    by one XPath on each."""
-    spec = lexicon.fields[name]
-    found: list[HtmlElement | None] = []
-    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
-        region = main_region(page, anchor, page_cards)
-        found.append(next((el for el in region.iter() if isinstance(el.tag, str)
-                           and lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
-                                             depth=0)[0] >= 0.3
-                           and _stars(rating_source(el))), None))
-    ref = next((el for el in found if el is not None), None)
-    if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
-        return None
-    for xpath in scoped_candidates(ref, scope):
-        if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
-            samples = [rating_source(el) or "" for el in found if el is not None]
-            return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
-                             evidence=["a rating in the markup (class, width or attribute) "
-                                       "where the field's words point"])
-    return None
-
-
-#: a count of reviews as shops write it: "(264)", "469 отзывов", "12 reviews", "1,200"
-_COUNT_RE = re.compile(r"^\(?\s*(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)\s*\)?(?:\s*[^\d\s][^\d]{0,24})?$")
-
-
-def _count_beside(rating: HtmlElement) -> HtmlElement | None:
-    """The element right after the rating (or after its parent or grandparent) holding
-    only a count: where shops put the number of reviews the rating averages."""
-    node: HtmlElement | None = rating
-    for _ in range(3):
-        if node is None:
-            return None
-        nxt = node.getnext()
-        while nxt is not None and not isinstance(nxt.tag, str):
-            nxt = nxt.getnext()
-        if nxt is not None:
-            text = text_of(nxt)
-            if text and _COUNT_RE.match(text) and not MONEY_RE.search(text):
-                return nxt
-            return None
-        node = node.getparent()
-    return None
-
-
-def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
-                       scope: str | None) -> FieldRule | None:
-    """The review count where no word names it: the count right after each page's rating
-    element (:func:`_count_beside`), on half the pages or more, varying across pages and
-    found by one XPath that selects nothing where there is none."""
-    if not rating.xpath:
-        return None
-    found: list[HtmlElement | None] = []
-    for page in pages:
-        got = [n if isinstance(n, HtmlElement) else getattr(n, "getparent", lambda: None)()
-               for n in xpaths.evaluate(rating.xpath, page.tree)[:1]]
-        found.append(_count_beside(got[0]) if got and got[0] is not None else None)
-    present = [el for el in found if el is not None]
-    if len(present) < max(2, 0.5 * len(pages)) or len({text_of(el) for el in present}) < 2:
-        return None
-    for xpath in scoped_candidates(present[0], scope):
-        if all(_selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
-            return FieldRule(xpath=xpath, kind="integer", confidence=0.75,
-                             samples=[text_of(el) for el in present[:3]],
-                             evidence=["a count right after the rating (its reviews)"])
-    return None
-
-
 def _names_field(href: str | None, words: dict[str, float]) -> bool:
     """Whether a link's path names the field: ``/brands/penrose`` for the brand."""
     if not href:
@@ -226,7 +140,7 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     ref = present[0][0]
     view = "" if ref.tag == "a" else "/@alt" if ref.get("alt") else "/@title"
     for xpath in scoped_candidates(ref, scope):
-        if all(_selects_first(xpath, page, f[0] if f else None)
+        if all(selects_first(xpath, page, f[0] if f else None)
                for page, f in zip(pages, found, strict=True)):
             return FieldRule(xpath=xpath + view, kind=spec.kind, confidence=0.75,
                              samples=[v for _, v in present[:3]],
@@ -289,7 +203,7 @@ def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: st
     for xpath in shaped + scoped_candidates(first, scope):
         full = " | ".join([xpath] + [f"{xpath}/following-sibling::*[{i}][self::{t}]"
                                      for i, t in enumerate(tags, 1)])
-        if all(_selects_first(xpath, page, run[0]) and " ".join(
+        if all(selects_first(xpath, page, run[0]) and " ".join(
                 text_of(n) for n in xpaths.evaluate(full, page.tree)
                 if isinstance(n, HtmlElement)) == text
                for page, run, text in zip(pages, runs, texts, strict=True)):
@@ -326,102 +240,3 @@ def extend_prose(rule: FieldRule, pages: Sequence[PageView]) -> FieldRule | None
         "evidence": [*rule.evidence, "the lists right after the paragraph read with it"]})
 
 
-def _stars(raw: str | None) -> bool:
-    value = parse_rating(raw) if raw else None
-    return value is not None and 0 <= value <= 5
-
-
-def _selects_first(xpath: str, page: PageView, want: HtmlElement | None) -> bool:
-    got = [n for n in xpaths.evaluate(xpath, page.tree) if isinstance(n, HtmlElement)]
-    return (bool(got) and got[0] is want) if want is not None else not got
-
-
-def _unlinked_end(trail: HtmlElement, page: PageView, known: set[str]) -> str:
-    """The step to a separator trail's unlinked last crumb (``Home » Jackets »
-    <span>Rain</span>``) when it names a category (one of the ``known`` ones the product
-    was reached through), or at least not the product (not its heading or title);
-    "" for none."""
-    if trail.findall(".//li"):
-        return ""
-    last = next((c for c in reversed(trail) if isinstance(c.tag, str)), None)
-    text = text_of(last).lower() if last is not None else ""
-    if last is None or last.tag == "a" or last.findall(".//a") or not text or len(text) > 60:
-        return ""
-    named = {" ".join(part.split()) for t in page.titles for part in re.split(r"[|–—:]", t.lower())}
-    named |= {text_of(h).lower() for h in page.body.iter("h1")}
-    if text not in {k.lower() for k in known} and any(
-            (n.startswith(text) and len(text) >= 0.6 * len(n))
-            or (text.startswith(n) and len(n) >= 0.6 * len(text)) for n in named if n):
-        return ""   # the product's own name ends the trail
-    return "/*[last()][not(self::a)][normalize-space()]"
-
-
-def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
-                     categories: Sequence[set[str]]) -> FieldRule | None:
-    """The link trail naming the product's categories, top first."""
-    spec = next((s for s in lexicon.fields.values() if s.kind == "breadcrumb"), None)
-    name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
-    if spec is None or name is None:
-        return None
-    ref_page = pages[0]
-    best: tuple[float, HtmlElement, list[str]] | None = None
-    listed = {m for r in ref_page.product_regions for rec in r.records for m in rec}
-    for el in ref_page.body.iter("ol", "ul", "nav", "div", "p"):
-        links = el.findall(".//a")
-        # one link is a trail too where list items carry it (the parent linked, the
-        # category and the product not)
-        fewest = 1 if el.tag in ("ol", "ul") and len(el.findall("li")) >= 2 else 2
-        if not fewest <= len(links) <= 12 or el in listed:
-            continue
-        texts = [text_of(a) for a in links]
-        if sum(len(t) for t in texts) > 200 or not all(texts):
-            continue
-        lex, _ = lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name))
-        hint = categories[0] if categories else set()
-        overlap = len({t.lower() for t in texts} & {h.lower() for h in hint}) / max(len(hint), 1)
-        lists = sum(1 for _ in el.iter("ol", "ul"))
-        # a trail is one sequence: a block holding a second list (a menu beside it) is not
-        score = lex + 1.5 * overlap - 0.02 * len(links) - (0.5 if lists > 1 else 0.0)
-        if best is None or score > best[0]:
-            best = (score, el, texts)
-    if best is None or best[0] < 0.3:
-        return None
-    # the link to the site's root is "Home" in any language: not a category
-    home = any(a.get("href") == "/" for a in best[1].iter("a"))
-    items = best[1].findall(".//li")
-    if items:
-        # the items, unlinked categories too; the last one, unlinked, is the product itself
-        step = "//li[not(.//a[@href='/'])]" if home else "//li"
-        if not items[-1].findall(".//a"):
-            step += "[position() < last()]"
-    else:
-        step = "//a[not(@href='/')]" if home else "//a"
-    tail = _unlinked_end(best[1], ref_page, categories[0] if categories else set())
-    candidates = [(x, x + step + (f" | {x}{tail}" if tail else ""))
-                  for x in xpaths.absolute_candidates(best[1])]
-    cases = []
-    for page in pages:
-        cases.append(page)
-    chosen = None
-    varied = len({frozenset(c) for c in categories if c}) > 1
-    for trail, xpath in candidates:
-        if any(len(xpaths.evaluate(trail, page.tree)) > 1 for page in cases):
-            continue   # a class the trail shares with another block: that block's links too
-        ok = 0
-        trails: set[tuple[str, ...]] = set()
-        for page in cases:
-            texts = [text_of(a) for a in xpaths.evaluate(xpath, page.tree)
-                     if isinstance(a, HtmlElement)]
-            trails.add(tuple(texts))
-            if 1 <= len(texts) <= 12:
-                ok += 1
-        if varied and len(trails) == 1:
-            continue   # the same links on pages of different categories: a menu, not a trail
-        if ok >= 0.8 * len(cases):
-            chosen = xpath
-            break
-    if chosen is None:
-        return None
-    return FieldRule(xpath=chosen, kind="breadcrumb", multiple=True,
-                     confidence=round(min(1.0, best[0]), 2),
-                     samples=[" > ".join(best[2])])

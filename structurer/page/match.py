@@ -127,8 +127,8 @@ def label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, st
                     low.startswith(label) and len(low) - len(label) <= 2) or (
                     squashed and squashed == squash(label)):
                 gain = weight / 10.0
-            elif len(label) >= 3 and low.startswith(label):
-                gain = weight / 20.0
+            elif low.startswith(label) and (len(label) >= 3 or not low[len(label)].isalnum()):
+                gain = weight / 20.0   # a label before its value ("原价 ¥63.00", "De R$ 9")
             else:
                 continue
             if gain > best:

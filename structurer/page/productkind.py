@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from lxml.html import HtmlElement
 
-from structurer.kinds import compile_phrases, compile_words, parse_availability
+from structurer.kinds import compile_phrases, compile_words, gapped_phrases, parse_availability
 from structurer.page import titles
 from structurer.page.dom import SECTION_NOISE_TAGS, heading_before, link_href, split_money, text_of
 from structurer.page.linkclusters import text_length
@@ -125,10 +125,11 @@ def _noise_context(el: HtmlElement, vocab: dict[str, float]) -> bool:
 
 
 def can_buy(view: PageView) -> bool:
-    """An enabled add-to-cart control: the shop sells the product now (the lexicon's
-    ``vocabulary.add_to_cart`` texts, its ``add_to_cart`` signal's strong words)."""
+    """An enabled add-to-cart control: the shop sells the product now (its text holds a
+    strong word of the lexicon's ``add_to_cart`` signal, ``add … cart`` spanning a gap)."""
     vocab = view.lexicon.signals.get("add_to_cart", {})
     words = compile_words(view.lexicon.vocabulary)
+    buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= 10)))
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
     inside = listed(view) | {el for card in loose_cards(view) for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
@@ -139,8 +140,7 @@ def can_buy(view: PageView) -> bool:
         names = " ".join(el.get(a) or "" for a in ("id", "name", "class")).lower()
         if words.several_items.search(low):
             continue    # "Add selected to basket": a list's button, not a product's
-        if (low and len(low) <= 40 and (words.add_to_cart.search(low) or any(
-                w >= 10 and phrase in low for phrase, w in vocab.items()))) or (
+        if (low and len(low) <= 40 and buy_text.search(low)) or (
                 "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
             return True
         if _posts_to_cart(el, vocab):

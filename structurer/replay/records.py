@@ -180,6 +180,7 @@ class CompiledField:
     const: str | None
     money: bool
     post: str = ""                  # 'levels.x.fields.name.post: [...]' (timed) when it has steps
+    currency: str | None = None     # money: the code of amounts whose text names none
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +225,8 @@ def compile_fields(fields: dict[str, FieldRule], where: str,
             if rule.xpath else None,
             jsonld=tuple(rule.jsonld.split(".")) if rule.jsonld else None,
             const=rule.const, money=rule.kind == "money",
-            post=f"{where}.{name}.post: {rule.post!r}" if rule.post else "")
+            post=f"{where}.{name}.post: {rule.post!r}" if rule.post else "",
+            currency=rule.currency)
         for name, rule in fields.items())
     extras = tuple(index(expr, at, True) for expr, at in extra)
     money = sorted((f.name for f in compiled if f.money), key=lambda name: name != "price")
@@ -258,7 +260,7 @@ def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
     for field in plan.fields:
         spec = field.spec
         started = thread_time() if field.post and clock is not None else 0.0
-        value = field_value(selected[field.xpath], spec, base) \
+        value = field_value(selected[field.xpath], spec, base, field.currency) \
             if field.xpath is not None else None
         if started:
             assert clock is not None

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from structurer.learn import xpaths
+from structurer.learn.choose import common_prefix_post
 from structurer.learn.detail import learn_detail
-from structurer.learn.fields import common_prefix_post
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 from structurer.replay.records import value_spec

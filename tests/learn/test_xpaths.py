@@ -9,7 +9,7 @@ import pytest
 from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
-from structurer.learn.detail import _label_xpath
+from structurer.learn.detailpaths import label_xpath
 from structurer.learn.slots import label_slots
 from structurer.learn.xpaths import (
     absolute_candidates,
@@ -265,11 +265,11 @@ def test_label_anchored_xpaths_follow_their_label() -> None:
     pages = [spec_page(i) for i in range(1, 5)]
     isbn = _label_slot(pages, ("b", "ISBN-13:", "tail"))
     # the text after a label element carries the label's separator: a post step strips it
-    assert _label_xpath(isbn, pages) == (
+    assert label_xpath(isbn, pages) == (
         "//b[normalize-space()='ISBN-13:']/following-sibling::text()[normalize-space()][1]",
         1.0, ["regex:^[\\s:：#–—-]*(.+)$"])
     sku = _label_slot(pages, ("dt", "SKU", "next"))
-    assert _label_xpath(sku, pages) == (
+    assert label_xpath(sku, pages) == (
         "//dt[normalize-space()='SKU']/following-sibling::*[1]", 1.0, [])
     assert [v.text for p in pages for v in evaluate(
         "//dt[normalize-space()='SKU']/following-sibling::*[1]", p.tree)] == [
@@ -281,7 +281,7 @@ def test_a_label_xpath_that_reads_another_label_first_is_refused() -> None:
     kept, right on 2 of 4 is not."""
     mostly = [spec_page(1, header=True), spec_page(2), spec_page(3), spec_page(4)]
     slot = _label_slot(mostly, ("b", "ISBN-13:", "tail"))
-    found = _label_xpath(slot, mostly)
+    found = label_xpath(slot, mostly)
     assert found is not None and found[1] == 0.75
     half = [spec_page(1, header=True), spec_page(2, header=True), spec_page(3), spec_page(4)]
-    assert _label_xpath(_label_slot(half, ("b", "ISBN-13:", "tail")), half) is None
+    assert label_xpath(_label_slot(half, ("b", "ISBN-13:", "tail")), half) is None

@@ -1,0 +1,173 @@
+"""Choosing among ranked slots: one slot per field, the price before the old price.
+
+Input: per field the ranked :class:`~structurer.learn.fields.FieldChoice` list of
+:func:`structurer.learn.fields.rank_fields`. Output: per field the chosen slot and its
+runner-up (each slot used once, required fields first, a specific value before the
+container holding it, a price and an old price swapped back where the markup named them
+the wrong way round), and the post steps a chosen slot's values need (a constant label
+cut, an old price's ``money`` check). Split from :mod:`structurer.learn.fields`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from structurer.kinds import parse_money
+from structurer.lexicon import FieldSpec, Lexicon
+from structurer.page.dom import MONEY_RE, norm_space
+
+if TYPE_CHECKING:
+    from structurer.learn.fields import FieldChoice
+
+
+def norm_value(value: str) -> str:
+    return norm_space(value).lower().strip(" :：")
+
+
+def _inside(part: str | None, whole: str | None) -> bool:
+    return bool(part and whole) and norm_value(part or "") in norm_value(whole or "")
+
+
+_AMOUNT_GOES_ON = re.compile(r"^(?:[.,'\u00a0\u202f]?\d|\s?[.,]\s?\d)")
+
+
+def _cuts_amount(part: str | None, whole: str | None) -> bool:
+    """Whether ``part`` stops inside an amount of ``whole``: "€ 50" of "€ 50,95" (cents
+    in a ``<sup>``) is a piece of the price, not a more specific value."""
+    if not part or not whole:
+        return False
+    p, w = norm_value(part), norm_value(whole)
+    at = w.find(p)
+    return at >= 0 and _AMOUNT_GOES_ON.match(w[at + len(p):]) is not None
+
+
+_BARE_AMOUNT = re.compile(r"^\s*\d[\d.,'\u00a0\u202f ]*$")
+
+
+def _drops_currency(part: str | None, whole: str | None) -> bool:
+    """Whether ``part`` is ``whole``'s amount without the currency sign ``whole`` shows:
+    "103.99" of "£ 103.99" (the sign in a span of its own) is less of the price, not a
+    more specific value."""
+    if not part or not whole or not _BARE_AMOUNT.match(part):
+        return False
+    p, w = parse_money(part), parse_money(whole)
+    return p.amount is not None and p.amount == w.amount and p.currency is None \
+        and w.currency is not None
+
+
+def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
+    """Put first a close runner-up whose values sit inside the leader's in most records:
+    the leader is a container ("Acme / 2008 / Paperback"), the runner-up the value."""
+    if len(choices) < 2:
+        return choices
+    lead = choices[0]
+    lead_values = lead.slot.values(lead.view)
+    for other in choices[1:]:
+        if other.score < lead.score - margin:
+            break
+        if (other.view in ("text", "own")) != (lead.view in ("text", "own")):
+            continue   # a visible text and an attribute copy are not container and part
+        values = other.slot.values(other.view)
+        if len(set(filter(None, values))) <= 1 < sum(1 for v in values if v):
+            continue   # the same text everywhere ("by", "Price:") is a label, not the value
+        pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
+        if any(_cuts_amount(v, w) or _drops_currency(v, w) for v, w in pairs):
+            continue   # a piece of an amount ("€ 50" of "€ 50,95", "50" of "€ 50")
+        strict = sum(_inside(v, w) and norm_value(v) != norm_value(w) for v, w in pairs)
+        if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
+                pairs) >= 0.8 * sum(1 for w in lead_values if w):
+            other.evidence.append("more specific than a container holding it")
+            return [other, *[c for c in choices if c is not other]]
+    return choices
+
+
+def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
+           min_score: float) -> dict[str, tuple[FieldChoice, FieldChoice | None]]:
+    """One slot view per field, each slot view used once; required fields choose first."""
+    order = sorted(ranked, key=lambda f: (not lexicon.fields[f].required,
+                                          -(ranked[f][0].score if ranked[f] else 0)))
+    taken: set[tuple[str, str]] = set()
+    taken_values: list[list[str | None]] = []
+    out: dict[str, tuple[FieldChoice, FieldChoice | None]] = {}
+    for name in order:
+        options = [c for c in ranked[name] if (c.slot.key, c.view) not in taken]
+        options = [c for c in options if c.score >= min_score
+                   and not any(_same_values(c.slot.values(c.view), v) for v in taken_values)]
+        if not options:
+            continue
+        best = options[0]
+        runner = next((c for c in options[1:] if c.slot.key != best.slot.key), None)
+        taken.add((best.slot.key, best.view))
+        taken_values.append(best.slot.values(best.view))
+        out[name] = (best, runner)
+    return out
+
+
+def money_post(spec: FieldSpec, values: Sequence[str | None]) -> list[str]:
+    """The ``money`` post step for an optional price (the old one) whose every sample
+    shows its currency: a value without one (a count its XPath reaches on a product not
+    on sale) is dropped, not read as an amount."""
+    present = [v for v in values if v]
+    if spec.kind != "money" or spec.required or not present or not all(
+            MONEY_RE.search(v) for v in present):
+        return []
+    return ["money"]
+
+
+def common_prefix_post(values: Sequence[str | None]) -> list[str]:
+    """A post step dropping a constant label before every value ('by Acme', 'SKU: 123')."""
+    present = [v for v in values if v]
+    if len(present) < 3:
+        return []
+    prefix = present[0]
+    for value in present[1:]:
+        while prefix and not value.startswith(prefix):
+            prefix = prefix[:-1]
+    cut = max(prefix.rfind(" "), prefix.rfind(":"), prefix.rfind("："))
+    if cut < 1:
+        return []
+    label = prefix[:cut + 1]
+    if not label.strip(" :：") or any(len(v) <= len(label) + 1 for v in present):
+        return []
+    return [f"regex:^{re.escape(label.strip())}[\\s:：]*(.+)$"]
+
+
+def _same_values(a: Sequence[str | None], b: Sequence[str | None]) -> bool:
+    """Two fields may not carry the same text in most records (a name is not a SKU)."""
+    pairs = [(x, y) for x, y in zip(a, b, strict=True) if x or y]
+    return bool(pairs) and sum(x == y for x, y in pairs) >= 0.8 * len(pairs)
+
+
+def money_order(price: FieldChoice, original: FieldChoice) -> bool:
+    """False only when the 'original' slot clearly holds the smaller amount wherever both
+    are present (the two were swapped); equal amounts prove nothing."""
+    smaller = 0
+    both = 0
+    for a, b in zip(price.slot.values(price.view), original.slot.values(original.view),
+                    strict=True):
+        if a and b:
+            na, nb = parse_money(a).amount, parse_money(b).amount
+            if na is not None and nb is not None and na != nb:
+                both += 1
+                smaller += nb < na
+    return both == 0 or smaller / both < 0.8
+
+
+def order_money(choices: dict[str, tuple[FieldChoice, FieldChoice | None]]) -> None:
+    """Where the 'original' price holds the smaller amount (:func:`money_order`), the two
+    were swapped (a class "old-price" read as the price): swap them back when the
+    'original' slot is shown at least as often (the price is on every record), else drop
+    the original price."""
+    if "price" not in choices or "original_price" not in choices:
+        return
+    (price, p_runner), (original, o_runner) = choices["price"], choices["original_price"]
+    if money_order(price, original):
+        return
+    def shown(c: FieldChoice) -> int:
+        return sum(1 for v in c.slot.values(c.view) if v)
+    if shown(original) >= shown(price):
+        choices["price"], choices["original_price"] = (original, p_runner), (price, o_runner)
+    else:
+        del choices["original_price"]

@@ -1,0 +1,124 @@
+"""XPaths of detail fields: one absolute XPath selecting a field's slot on every page.
+
+Input: a winning :class:`~structurer.learn.slots.Slot` of detail pages, the pages, the
+noise blocks of each (other products' cards, related grids, footers), the XPath of the
+main product's region and the values known from list pages. Output: the XPath with its
+fit (the share of pages it reads right), never one reaching another product's value
+where the page's own is missing; a label pair's XPath and post steps
+(:func:`label_rule`). Split from :mod:`structurer.learn.detail`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lxml.html import HtmlElement
+
+from structurer.learn import xpaths
+from structurer.learn.fields import agreement
+from structurer.learn.scoped import scoped_candidates
+from structurer.learn.slots import Slot
+from structurer.page.dom import text_of
+from structurer.page.match import strip_label_pattern
+from structurer.page.scope import inside
+from structurer.page.view import PageView
+
+
+def label_rule(label: tuple[str, str, str]) -> tuple[str, list[str]]:
+    """The XPath and post steps of a label pair (tag, label text, mode), page-wide: the
+    text after ``<strong>ISBN-13</strong>``, the cell after ``<th>UPC</th>``, or the
+    element reading ``SKU: …`` — its label and punctuation stripped."""
+    tag, text, mode = label
+    post = [f"regex:{strip_label_pattern(mode, text)}"]
+    if mode == "lead":
+        return f"//{tag}[starts-with(normalize-space(), {xpaths.quote(text)})]", post
+    step = "text()[normalize-space()][1]" if mode == "tail" else "*[1]"
+    xpath = f"//{tag}[normalize-space()={xpaths.quote(text)}]/following-sibling::{step}"
+    return xpath, post if mode == "tail" else []
+
+
+def label_xpath(slot: Slot, pages: Sequence[PageView],
+                 scope: str | None = None) -> tuple[str, float, list[str]] | None:
+    """The label pair's XPath (:func:`label_rule`), checked on pages; inside the main
+    product's region where there is one."""
+    assert slot.label is not None
+    tail, post = label_rule(slot.label)
+    strip = re.compile(post[0][6:]) if post else None
+    values = slot.values("text")
+    for xpath in ([scope + tail] if scope else []) + [tail]:
+        right = total = 0
+        for page, want in zip(pages, values, strict=True):
+            if want is None:
+                continue
+            total += 1
+            got = xpaths.evaluate(xpath, page.tree)
+            if got:
+                first = got[0]
+                value = " ".join(str(first).split()) if isinstance(first, str) \
+                    else text_of(first)
+                found = strip.search(value) if strip else None
+                value = found.group(1).strip() if found else value
+                right += value == want or value.startswith(want)
+        if total and right / total >= 0.75:
+            return xpath, right / total, post
+    return None
+
+
+def _readable(el: HtmlElement) -> bool:
+    """Whether an element reads as a value (an empty ``<p>&nbsp;</p>`` reads as null)."""
+    return bool(text_of(el)) or any(el.get(a) for a in ("src", "content", "href"))
+
+
+def _signature(el: HtmlElement) -> str:
+    return f"{el.tag}.{'.'.join(sorted((el.get('class') or '').split()))}"
+
+
+def _reaches_noise(got: Sequence[object], skip: set[HtmlElement]) -> bool:
+    return any(isinstance(n, HtmlElement) and inside(n, skip) for n in got[:50])
+
+
+def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
+                    noise: Sequence[set[HtmlElement]] = (),
+                    scope: str | None = None, hints: Sequence[str | None] = (),
+                    kind: str = "text") -> tuple[str, float] | None:
+    """The XPath selecting the slot's element first on every page that has it; on pages
+    without it, an XPath that reaches into a noise block (the "related products" grid
+    below, say) instead loses — an absent old price must stay absent — and so does one
+    selecting anything inside another product's card on any page (it would read that
+    product's value where the main one is empty or missing). Where the page's value is
+    known (``hints``: the list page's), finding it on a page the slot missed is right."""
+    if slot.label is not None:
+        paired = label_xpath(slot, pages, scope)
+        return (paired[0], paired[1]) if paired else None
+    present = [(p.tree, [el]) for p, el in zip(pages, slot.elements, strict=True)
+               if el is not None]
+    if not present:
+        return None
+    absent = [(p.tree, noise[i] if i < len(noise) else set(), hints[i] if i < len(hints) else None)
+              for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
+    ref = present[0][1][0]
+    kinds = {_signature(el) for el in slot.elements if el is not None}
+    best: tuple[str, float] | None = None
+    skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
+    for xpath in scoped_candidates(ref, scope):
+        found = xpaths.best_xpath([xpath], present, first_only=True)
+        if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
+                len(present) + len(absent), 1) <= best[1] + 1e-9):
+            continue   # cannot beat the best so far (penalties only lower a score)
+        wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
+                    if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
+        for tree, skip, hint in absent:
+            got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
+            if got and hint and agreement([text_of(got[0])], [hint], kind) >= 0.8:
+                wrong -= 0.5  # the page's own value, where the slot's path did not reach
+            elif got and _readable(got[0]) and (
+                    _signature(got[0]) in kinds or inside(got[0], skip)):
+                wrong += 1   # the same kind of element with a value, on a page without the
+                #              value: another product's (a related grid), or in a noise block
+        score = found[1] - wrong / max(len(present) + len(absent), 1)
+        if best is None or score > best[1] + 1e-9:
+            best = (xpath, score)
+    if best is None or best[1] < 0.75:
+        return None
+    return xpaths.for_view(best[0], view), min(1.0, best[1])

@@ -1,0 +1,149 @@
+"""Star ratings given by markup, and the review count beside them.
+
+Input: detail :class:`PageView` objects, the lexicon, the anchors and main regions
+:mod:`structurer.learn.detail` found. Output: a verified rating :class:`FieldRule` (a
+class word, ``rating-4``, a bar's width, an ``aria-label`` stating a rating out of 5 in
+any language, the scale first or last) and the review count right after it, or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from lxml.html import HtmlElement
+
+from structurer.learn import xpaths
+from structurer.learn.scoped import scoped_candidates, selects_first
+from structurer.lexicon import Lexicon
+from structurer.page.dom import MONEY_RE, text_of
+from structurer.page.match import lexicon_match
+from structurer.page.scope import main_region
+from structurer.page.view import PageView
+from structurer.rules.model import FieldRule
+from structurer.values import parse_rating, rating_source
+
+
+def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
+                 anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
+                 scope: str | None) -> FieldRule | None:
+    """A star rating given by markup alone (a class word, ``rating-4``, a bar's width, an
+    aria-label): the first element of the main region the field's words point at whose
+    markup holds a rating 0-5 (:func:`rating_source`), on half the pages or more, found
+    by one XPath on each. Where no word points at one (utility classes only), an
+    ``aria-label``/``title`` stating a rating out of 5 in any language (``Noté 4,7 sur
+    5``, :func:`_out_of_five`) is one, when the pages' ratings differ."""
+    spec = lexicon.fields[name]
+    regions = [main_region(page, anchor, page_cards)
+               for page, anchor, page_cards in zip(pages, anchors, cards, strict=True)]
+
+    def worded(el: HtmlElement) -> bool:
+        return lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
+                             depth=0)[0] >= 0.3 and _stars(rating_source(el))
+
+    for test, evidence in ((worded, "a rating in the markup (class, width or attribute) "
+                                    "where the field's words point"),
+                           (_out_of_five, "an aria-label or title stating a rating out of 5")):
+        found = [next((el for el in region.iter() if isinstance(el.tag, str) and test(el)),
+                      None) for region in regions]
+        told = {rating_source(el) for el in found if el is not None}
+        if test is worded or len(told) > 1:
+            rule = _rating_rule(pages, found, scope, evidence)
+            if rule is not None:
+                return rule
+    return None
+
+
+def _out_of_five(el: HtmlElement) -> bool:
+    """Whether ``el``'s ``aria-label`` or ``title`` states a rating out of 5: two numbers,
+    one the scale 5, the other at most 5 (``Rated 4.5 out of 5``, ``5点中4点``)."""
+    for attr in ("aria-label", "title"):
+        numbers = [float(n.replace(",", ".")) for n in _NUMBER.findall(el.get(attr) or "")]
+        if len(numbers) == 2 and 5.0 in numbers and all(0 <= n <= 5 for n in numbers):
+            return True
+    return False
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+#: a rating written after its scale (``5点中4.5点``, ``5つ星のうち4.5``): the second number
+_SCALE_FIRST = r"regex:^\D*5\D+?(\d+(?:[.,]\d+)?)\D*$"
+
+
+def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
+                 scope: str | None, evidence: str) -> FieldRule | None:
+    """The rating rule selecting each page's ``found`` element, on half the pages or
+    more; where every rating is written after its scale 5 (the first number is 5 on
+    every page and the second differs), a post step reads the second number."""
+    ref = next((el for el in found if el is not None), None)
+    if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
+        return None
+    samples = [rating_source(el) or "" for el in found if el is not None]
+    numbers = [_NUMBER.findall(s) for s in samples]
+    post = [_SCALE_FIRST] if all(len(n) == 2 and n[0] == "5" for n in numbers) and len(
+        {n[1] for n in numbers}) > 1 else []
+    for xpath in scoped_candidates(ref, scope):
+        if all(selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
+            return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
+                             post=post, evidence=[evidence])
+    return None
+
+
+#: a count of reviews as shops write it: "(264)", "469 отзывов", "12 reviews", "1,200"
+_COUNT_RE = re.compile(r"^\(?\s*(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)\s*\)?(?:\s*[^\d\s][^\d]{0,24})?$")
+
+
+def _count_beside(rating: HtmlElement) -> tuple[HtmlElement, int] | None:
+    """The element right after the rating (or after its parent or grandparent) holding
+    only a count: where shops put the number of reviews the rating averages; with the
+    levels gone up from the rating to reach it."""
+    node: HtmlElement | None = rating
+    for up in range(3):
+        if node is None:
+            return None
+        nxt = node.getnext()
+        while nxt is not None and not isinstance(nxt.tag, str):
+            nxt = nxt.getnext()
+        if nxt is not None:
+            text = text_of(nxt)
+            if text and _COUNT_RE.match(text) and not MONEY_RE.search(text):
+                return nxt, up
+            return None
+        node = node.getparent()
+    return None
+
+
+def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
+                       scope: str | None) -> FieldRule | None:
+    """The review count where no word names it: the count right after each page's rating
+    element (:func:`_count_beside`), on half the pages or more, varying across pages and
+    found by one XPath that selects nothing where there is none: read from the rating
+    (``RATING/following-sibling::*[1]``) where it can be, so that a page without a
+    rating gives none (not what then stands at the count's place)."""
+    if not rating.xpath:
+        return None
+    beside: list[tuple[HtmlElement, int] | None] = []
+    for page in pages:
+        got = [n if isinstance(n, HtmlElement) else getattr(n, "getparent", lambda: None)()
+               for n in xpaths.evaluate(rating.xpath, page.tree)[:1]]
+        beside.append(_count_beside(got[0]) if got and got[0] is not None else None)
+    found = [b[0] if b is not None else None for b in beside]
+    present = [el for el in found if el is not None]
+    if len(present) < max(2, 0.5 * len(pages)) or len({text_of(el) for el in present}) < 2:
+        return None
+    ups = {b[1] for b in beside if b is not None}
+    relative = ([f"{rating.xpath}{'/..' * ups.pop()}/following-sibling::*[1]"]
+                if len(ups) == 1 and "|" not in rating.xpath
+                and not rating.xpath.startswith(("concat(", "string(")) else [])
+    for xpath in relative + scoped_candidates(present[0], scope):
+        if all(selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
+            return FieldRule(xpath=xpath, kind="integer", confidence=0.75,
+                             samples=[text_of(el) for el in present[:3]],
+                             evidence=["a count right after the rating (its reviews)"])
+    return None
+
+
+def _stars(raw: str | None) -> bool:
+    value = parse_rating(raw) if raw else None
+    return value is not None and 0 <= value <= 5

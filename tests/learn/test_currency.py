@@ -1,0 +1,79 @@
+"""A currency sign several currencies share ("kr": SEK, DKK, NOK, ISK) is told by the
+pages' language, learned into the money rules, and read by the crawl from the rule file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from structurer.kinds import compile_words
+from structurer.learn.currency import local_currency, page_language
+from structurer.learn.detail import learn_detail
+from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView
+from structurer.rules.model import FieldRule
+from structurer.validate import validate_file
+from tests.learn.test_detail_scope import NAMES, record
+from tests.test_lexicon_vocabulary import _edited
+
+LEX = load_lexicon()
+WORDS = compile_words(LEX.vocabulary)
+
+
+@pytest.mark.parametrize(("texts", "langs", "want"), [
+    (["4 257,50 kr", "199 kr"], ["sv", "sv"], ("SEK", "KR", "sv")),
+    (["4 257,50 kr"], ["da", None], ("DKK", "KR", "da")),
+    (["kr 1.299,00"], ["nb"], ("NOK", "KR", "nb")),
+    (["199 kr"], ["sv", "da"], None),           # pages of two languages: no telling
+    (["199 kr"], [None], None),                 # no language given
+    (["199 kr", "$5.00"], ["sv"], None),        # an amount naming its own currency
+    (["199 kr"], ["de"], None),                 # a language the table does not know
+    (["199 SEK"], ["sv"], None),                # the code is written: nothing to tell
+    (["Kraft 12,00"], ["sv"], None),            # "kr" inside a word is no sign
+])
+def test_a_shared_sign_is_told_by_the_pages_language(texts: list[str], langs: list[str | None],
+                                                     want: tuple[str, str, str] | None) -> None:
+    assert local_currency(texts, langs, WORDS) == want
+
+
+def _view(i: int, lang: str = "sv-SE") -> PageView:
+    price = f"<p class='price'>{i + 1} 2{i}9,50 kr</p>" if i != 3 else "<p class='price'></p>"
+    html = (f"<html lang='{lang}'><body><main><div class='product'><h1>{NAMES[i % 6]}</h1>"
+            f"{price}</div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_kronor_on_swedish_pages_are_sek_and_no_price_has_no_currency() -> None:
+    assert page_language(_view(0)) == "sv"
+    rule = learn_detail([_view(i) for i in range(3)], LEX).fields["price"]
+    assert rule.currency == "SEK", rule
+    assert record({"price": rule}, _view(4)) == {
+        "price": 5249.5, "price_text": "5 249,50 kr", "currency": "SEK"}
+    assert record({"price": rule}, _view(3))["currency"] is None
+    danish = learn_detail([_view(i, "da") for i in range(3)], LEX).fields["price"]
+    assert danish.currency == "DKK"
+
+
+def test_a_rules_currency_must_be_an_iso_code() -> None:
+    with pytest.raises(ValueError, match="currency"):
+        FieldRule(xpath="//p", kind="money", currency="kr")
+
+
+def test_editing_the_lexicon_tells_another_shared_sign(tmp_path: Path) -> None:
+    """Swedish shops write "199:-": a lexicon naming that sign reads it as SEK."""
+    assert local_currency(["199:-"], ["sv"], WORDS) is None
+    edited = _edited(tmp_path, "local_currencies", '":-": {sv: SEK}')
+    assert local_currency(["199:-"], ["sv"], compile_words(edited.vocabulary)) == (
+        "SEK", ":-", "sv")
+
+
+def test_a_bad_local_currency_is_one_clear_line(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text("name: mine\nvocabulary:\n  local_currencies: {kr: {Swedish: SEK}}\n"
+                    "fields:\n  title: {kind: text, words: {title: 5}}\n", encoding="utf-8")
+    report = validate_file(path)
+    assert not report.ok and len(report.errors) == 1
+    line = str(report.errors[0])
+    assert line.startswith(f"{path}:3: ") and (
+        "vocabulary.local_currencies.kr.Swedish: 'Swedish' is not a language code") in line, line
