@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("engines", {"learn", "crawler", "review"}),
     ("extraction", {"replay", "generic"}),
     ("page", {"page"}),
-    ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "markupvalues",
+    ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "markupvalues", "words",
                             "kinds", "structured"}),
     ("models", {"", "_version", "rules", "lexicon", "vocabulary", "config", "errors", "schema",
                 "modes", "yamlio", "validate"}),
@@ -297,10 +297,8 @@ MAX_MODULE_LINES = 400
 MAX_FUNCTION_LINES = 60
 #: Known to be over, being split on other branches: each entry fails once it fits (so the
 #: list only shrinks); nothing else may grow past the limits.
-LONG_MODULES = {"structurer.learn.explore", "structurer.page.view", "structurer.values",
-                "structurer.learn.markup", "structurer.learn.fields", "structurer.page.density",
-                "structurer.learn.detail"}
-LONG_FUNCTIONS = {"structurer.learn.markup.learn_breadcrumb", "structurer.generic.prices.best_price"}
+LONG_MODULES: set[str] = set()
+LONG_FUNCTIONS: set[str] = set()
 
 
 def long_functions(source: str, module: str, limit: int) -> dict[str, int]:

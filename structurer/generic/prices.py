@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.kinds import compile_words
+from structurer.kinds import Words, compile_words
 from structurer.page.dom import split_money
 from structurer.page.match import label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
@@ -106,7 +106,6 @@ def best_price(view: PageView, anchor: HtmlElement | None,
     """:func:`price_text` with its score and evidence (how sure a page without
     structured data is a product page)."""
     spec = view.lexicon.fields.get("price")
-    old = view.lexicon.fields.get("original_price")
     not_price = view.lexicon.signals.get("not_price", {})
     vocab = compile_words(view.lexicon.vocabulary)
 
@@ -144,19 +143,8 @@ def best_price(view: PageView, anchor: HtmlElement | None,
             score -= 0.3
         if float(parsed.amount) == 0:
             score -= 1.5
-        attrs = _attr_words(chunk.owner)
-        words = lexicon_match(chunk.owner, spec, view.lexicon, 0.5, depth=2)[0] if spec else 0.0
-        score += 0.6 * words
-        if old is not None and lexicon_match(chunk.owner, old, view.lexicon, 0.5, depth=1)[0]:
-            score -= 0.8
-        elif vocab.other_money_class.search(attrs):
-            score -= 0.5
-        if anchor is not None and anchor_order is not None:
-            score += max(0.0, 1.5 - 0.25 * _levels_apart(chunk.owner, anchor))
-            gap = chunk.order - anchor_order
-            score += 0.6 / (1 + abs(gap) / 8) + (0.2 if gap > 0 else 0.0)
-        else:
-            score -= 0.002 * chunk.order
+        score, words = _by_markup(score, chunk.owner, view, vocab)
+        score = _by_place(score, chunk, anchor, anchor_order)
         value = chunk.text if len(chunk.text) <= 40 else money.group(0)
         amounts[str(parsed.amount)] += 1
         found.append((score, value, str(parsed.amount), labelled or words >= 0.5))
@@ -164,3 +152,31 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         return None
     best = max(found, key=lambda f: f[0] + 0.1 * min(amounts[f[2]] - 1, 3))
     return PriceFound(best[1], best[0], best[3]) if best[0] > 0 else None
+
+
+def _by_markup(score: float, owner: HtmlElement, view: PageView,
+               vocab: Words) -> tuple[float, float]:
+    """``score`` moved by the price words of the amount's markup (and down by an old
+    price's or another sum's), with the price words' own strength."""
+    spec = view.lexicon.fields.get("price")
+    old = view.lexicon.fields.get("original_price")
+    words = lexicon_match(owner, spec, view.lexicon, 0.5, depth=2)[0] if spec else 0.0
+    score += 0.6 * words
+    if old is not None and lexicon_match(owner, old, view.lexicon, 0.5, depth=1)[0]:
+        score -= 0.8
+    elif vocab.other_money_class.search(_attr_words(owner)):
+        score -= 0.5
+    return score, words
+
+
+def _by_place(score: float, chunk: _Chunk, anchor: HtmlElement | None,
+              anchor_order: int | None) -> float:
+    """``score`` moved by where the amount is: near the title (``anchor``) and just after
+    it is best; with no title, earlier on the page is better."""
+    if anchor is not None and anchor_order is not None:
+        score += max(0.0, 1.5 - 0.25 * _levels_apart(chunk.owner, anchor))
+        gap = chunk.order - anchor_order
+        score += 0.6 / (1 + abs(gap) / 8) + (0.2 if gap > 0 else 0.0)
+    else:
+        score -= 0.002 * chunk.order
+    return score

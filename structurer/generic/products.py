@@ -16,7 +16,8 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.generic.prices import best_price, price_text
-from structurer.kinds import Phrases, parse_identifier
+from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
+from structurer.kinds import parse_identifier
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import density, titles
 from structurer.page.dom import text_of
@@ -42,9 +43,6 @@ from structurer.values import (
     plain_text,
 )
 
-_DEFINITE = frozenset({"in_stock", "out_of_stock"})
-_SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style"})
-
 
 def has_product_data(view: PageView) -> bool:
     """Structured data describing one product (a list page marks up each of its items)."""
@@ -65,7 +63,7 @@ def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
     if name:
         for el in view.body.iter():
             if (isinstance(el.tag, str) and el.tag != "a" and len(el) <= 2
-                    and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors())
+                    and not any(a.tag in SKIP_SECTIONS for a in el.iterancestors())
                     and titles.similarity(text_of(el), name) >= 0.9):
                 return el
     named = _named_element(view)
@@ -79,10 +77,10 @@ def _named_element(view: PageView) -> HtmlElement | None:
         return None
     best: tuple[float, HtmlElement] | None = None
     for el in view.body.iter():
-        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS or el.tag == "a" or len(el) > 2:
+        if not isinstance(el.tag, str) or el.tag in SKIP_SECTIONS or el.tag == "a" or len(el) > 2:
             continue
         text = text_of(el)
-        if not 2 <= len(text) <= 150 or any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+        if not 2 <= len(text) <= 150 or any(a.tag in SKIP_SECTIONS for a in el.iterancestors()):
             continue
         score = lexicon_match(el, spec, view.lexicon, 0.5, depth=0)[0]
         if score >= 0.5 and (best is None or score > best[0] + 1e-9):
@@ -119,12 +117,12 @@ def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
     ratio = lexicon.partial_ratio(next(n for n, s in lexicon.fields.items() if s is spec))
     squashed = {squash(label) for label in labels}
     for el in scope.iter():
-        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS or el.tag == "a":
+        if not isinstance(el.tag, str) or el.tag in SKIP_SECTIONS or el.tag == "a":
             continue
         text = text_of(el)
         if not text or len(text) > 80 or len(el) > 3:
             continue
-        if any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+        if any(a.tag in SKIP_SECTIONS for a in el.iterancestors()):
             continue
         by_label = max(label_match(el, spec)[0], _word_label(el, spec))
         by_word = 0.9 * lexicon_match(el, spec, lexicon, ratio, depth=1)[0]
@@ -134,7 +132,7 @@ def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
         value = strip.sub("", text) if strip is not None else text
         if not value or squash(value) in squashed:
             continue  # nothing but the label ("SKU:", "品 牌：")
-        if spec.kind == "availability" and parse_availability(value) in _DEFINITE:
+        if spec.kind == "availability" and parse_availability(value) in DEFINITE:
             score += 0.2    # "In stock" says it, whatever label words it shares
         elif any(word in value.lower() for word in spec.labels if len(word) >= 4):
             continue  # a label or heading ("Shop by brand"), not a value
@@ -157,52 +155,6 @@ def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
         return 0.0
     word = text_of(prev).lower().rstrip(":：# ").strip()
     return min(spec.words.get(word, 0.0) / 12.0, 1.0)
-
-
-def _stock_state(view: PageView, text: str) -> str | None:
-    """``in_stock`` or ``out_of_stock`` as the lexicon's stock phrases read ``text``."""
-    spec = view.lexicon.fields.get("availability")
-    state = parse_availability(text, compile_phrases(spec.values)) if spec is not None \
-        else parse_availability(text)
-    return state if state in _DEFINITE else None
-
-
-def _availability_text(view: PageView, scope: HtmlElement) -> str | None:
-    """The stock phrase of the product's own block (never a related product's), else a
-    class token of it that is one (``<p class="availability outofstock">``)."""
-    phrases = compile_phrases(view.lexicon.fields["availability"].values) \
-        if "availability" in view.lexicon.fields else ()
-    return _phrase_first(view, scope, phrases) or _class_state(view, scope, phrases)
-
-
-def _class_state(view: PageView, scope: HtmlElement, phrases: Phrases) -> str | None:
-    """A class token of the product's own block (not of a card) that is a stock phrase."""
-    states = {phrase: value for phrase, value in phrases if value in _DEFINITE}
-    cards = listed(view)
-    for el in scope.iter():
-        if not isinstance(el.tag, str) or el in cards or el.tag in _SKIP_SECTIONS:
-            continue
-        for token in (el.get("class") or "").lower().split():
-            state = states.get(" ".join(token.replace("_", " ").replace("-", " ").split()))
-            if state is not None and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
-                return state
-    return None
-
-
-def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases) -> str | None:
-    """The first stock phrase in the text of the product's own block."""
-    for el in scope.iter():
-        if not isinstance(el.tag, str) or el.tag in _SKIP_SECTIONS:
-            continue
-        own = (el.text or "").strip()
-        if not any(ch.isalpha() for ch in own):
-            continue    # a bare count ("0" items in the cart) is no stock phrase
-        if len(own) <= 60 and not any(a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
-            value = parse_availability(own, phrases) if phrases else parse_availability(
-                own, compile_words(view.lexicon.vocabulary).stock)
-            if value in ("in_stock", "out_of_stock"):
-                return value
-    return None
 
 
 def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
@@ -238,10 +190,10 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(name, spec) and name not in values:
             found = _label_value(view, spec, scope)
-            if found and (spec.kind != "availability" or _stock_state(view, found[0])):
+            if found and (spec.kind != "availability" or stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
     if "availability" not in values:
-        put("availability", _availability_text(view, scope), "phrase")
+        put("availability", availability_text(view, scope), "phrase")
     control = buy_control(scope, lexicon.signals.get("add_to_cart", {}))
     if "availability" not in values and control is not None:
         put("availability", "out_of_stock" if control.get("disabled") is not None
@@ -398,6 +350,6 @@ def _after_label(scope: HtmlElement, spec: FieldSpec) -> tuple[str, str] | None:
         pair = label_value(el, lambda text: squash(text) in weights)
         weight = weights.get(squash(pair[1])) if pair else None
         if pair and weight and (best is None or weight > best[0]) and not any(
-                a.tag in _SKIP_SECTIONS for a in el.iterancestors()):
+                a.tag in SKIP_SECTIONS for a in el.iterancestors()):
             best = (weight, pair[2])
     return (best[1], "label") if best else None
