@@ -58,6 +58,9 @@ class RenderSampler:
         self.option = option
         self.decisions: dict[str, RenderDecision] = {}
         self.samples: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+        # pages recorded for an undecided level take turns in the order they were asked
+        # for, so the samples and the decision do not follow which fetch finished first
+        self._turns: dict[str, asyncio.Lock] = defaultdict(asyncio.Lock)
         self.raw: dict[str, Page] = {}
         self.rendered_pages: dict[str, Page] = {}
         self.browser: BrowserFetcher | None = None
@@ -162,6 +165,14 @@ class RenderSampler:
             page = await self.rendered(url)
             assert page is not None
             return page
+        if record and level not in self.decisions:
+            async with self._turns[level]:   # FIFO: taken in call order, before any await
+                return await self._auto(url, level, record)
+        return await self._auto(url, level, record)
+
+    async def _auto(self, url: str, level: str, record: bool) -> Page:
+        """:meth:`page` with ``render: auto``: both ways and compared while ``level`` is
+        undecided, then the one way it was decided."""
         decided = self.decisions.get(level)
         if decided is not None:
             if decided.mode == RenderMode.BROWSER:
