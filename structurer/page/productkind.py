@@ -88,8 +88,19 @@ def _in_card(el: HtmlElement, stop: HtmlElement, min_text: int) -> bool:
 
 
 def listed(page: PageView) -> set[HtmlElement]:
-    """Every element inside the page's product lists (related, bestsellers, ...)."""
-    return {el for r in page.product_regions for rec in r.records for m in rec for el in m.iter()}
+    """Every element inside the page's product lists (related, bestsellers, ...), and
+    inside the cards beside them that the repetition left out (a sibling of the same tag
+    and class: a card without a rating unlike its neighbours): a button in any card of a
+    list is no buy control of the page's own."""
+    out: set[HtmlElement] = set()
+    for r in page.product_regions:
+        members = [m for rec in r.records for m in rec]
+        cards = {(m.tag, m.get("class")) for m in members if (m.get("class") or "").strip()}
+        for child in r.parent:
+            if child not in members and (child.tag, child.get("class")) in cards:
+                members.append(child)
+        out.update(el for m in members for el in m.iter())
+    return out
 
 
 def loose_cards(page: PageView) -> list[HtmlElement]:

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from structurer.demo.zoo import ZooShop
 from structurer.generic.extract import extract_page_generic
 from structurer.kinds import parse_identifier
 from structurer.lexicon import load_lexicon
+from structurer.page.productkind import can_buy
+from structurer.page.view import PageView
 
 LEX = load_lexicon()
 URL = "http://shop.test/p/item-7.html"
@@ -114,3 +117,20 @@ def test_a_labelled_code_is_the_sku_without_its_label() -> None:
             "<p class='ref'>Product code: 83810610</p>")
     out = extract_page_generic(page(main), URL, LEX)
     assert out["fields"]["sku"] == "83810610"
+
+
+
+def test_a_card_the_repetition_left_out_has_no_buy_button_of_the_page() -> None:
+    """A category page whose own grid a script fills (empty as fetched) beside a
+    bestsellers list whose third card differs (no rating, an old price), so the repeated
+    region holds the other three: that card's "add to cart" button is still a list card's,
+    not the page's own, and the page is no product page (zoo seed 2: its category was
+    taken for a product page and the whole shop's categories were lost)."""
+    shop = ZooShop(2)
+    shop.handle("/collections/cleansers")      # its session axis fails a first request
+    response = shop.handle("/collections/cleansers")
+    assert response.status == 200 and b'id="products"></div>' in response.body
+    url = "http://shop.test/collections/cleansers"
+    view = PageView.from_html(url, response.body.decode("utf-8"), LEX)
+    assert not can_buy(view)
+    assert view.kind == "list"
