@@ -94,11 +94,9 @@ def listed(page: PageView) -> set[HtmlElement]:
     list is no buy control of the page's own."""
     out: set[HtmlElement] = set()
     for r in page.product_regions:
-        members = [m for rec in r.records for m in rec]
+        members = {m for rec in r.records for m in rec}
         cards = {(m.tag, m.get("class")) for m in members if (m.get("class") or "").strip()}
-        for child in r.parent:
-            if child not in members and (child.tag, child.get("class")) in cards:
-                members.append(child)
+        members.update(child for child in r.parent if (child.tag, child.get("class")) in cards)
         out.update(el for m in members for el in m.iter())
     return out
 
