@@ -37,6 +37,9 @@ class Settings(Strict):
     timeout: float = Field(20.0, gt=0, le=600, allow_inf_nan=False,
                            description="seconds per request")
     retries: int = Field(3, ge=0, le=10)
+    crawl_retries: int = Field(2, ge=0, le=10, description=(
+        "times a crawl puts a page that failed transiently (after its retries) back at the "
+        "end of the queue"))
     max_page_bytes: int = Field(8_000_000, gt=0, le=1_000_000_000)
     max_redirects: int = Field(5, ge=0, le=20)
     max_url_length: int = Field(2048, ge=64)
@@ -66,6 +69,9 @@ class Settings(Strict):
                                       "structurer.fetch.chromium.find_chromium")
     browser_timeout: float = Field(30.0, gt=0, le=600, allow_inf_nan=False)
     browser_pages: int = Field(4, ge=1, le=32, description="pages kept open in the browser pool")
+    round_wait: float = Field(4.0, gt=0, le=120, allow_inf_nan=False, description=(
+        "seconds of quiet after a load-more click or scroll (and the script requests it "
+        "started) before the round counts as having brought nothing"))
     # static or browser for every level, or "auto": decide per level by comparing pages
     render: RenderMode = RenderMode.AUTO
     # cookies: off, every request goes without them, so a page never depends on which

@@ -19,6 +19,8 @@ from pydantic import Field, field_validator, model_validator
 from structurer import yamlio
 from structurer.errors import RuleError
 from structurer.schema import FieldLevel, Strict, ValueKind, error_at
+from structurer.thresholds import DEFAULT_THRESHOLDS as DEFAULT_THRESHOLDS  # re-exported:
+from structurer.thresholds import Thresholds as Thresholds  # a lexicon's part
 from structurer.vocabulary import Vocabulary as Vocabulary  # re-exported: a lexicon's part
 
 TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
@@ -48,87 +50,6 @@ def _positive_weights(value: dict[str, float], what: str,
             raise error_at([*(prefix or []), str(key)],
                            f"{what} {key!r} has weight {weight}; weights must be > 0")
     return value
-
-
-class Thresholds(Strict):
-    """Cut-offs and budgets of the analysis — how a page is read and a rule learned; each
-    can be tuned per lexicon, and each default is the value the shipped templates use
-    unless they say otherwise. (Run-time knobs of fetching and crawling are
-    :class:`structurer.config.Settings`.)"""
-
-    # repeated blocks: page/treesim, page/lists
-    alpha: float = Field(0.75, gt=0, le=1, description=(
-        "weighted similarity above which sibling subtrees may repeat"))
-    beta: float = Field(0.35, gt=0, le=1, description=(
-        "normalized tree edit distance below which they do repeat"))
-    min_items: int = Field(3, ge=2, description="fewest repeated blocks that make a list")
-    tree_nodes: int = Field(120, ge=1, description=(
-        "nodes of a block its weighted tree keeps (document order)"))
-    tree_depth: int = Field(12, ge=1, description="levels of a block its weighted tree keeps")
-    ted_nodes: int = Field(32, ge=1, le=1000, description=(
-        "node budget of the tree edit distance: nodes of a block (breadth-first) it compares "
-        "(its cost grows with about the cube)"))
-    root_share: float = Field(0.25, ge=0, le=1, description=(
-        "share of a node's own attributes in the weighted similarity (children get the rest)"))
-    max_group: int = Field(3, ge=1, le=10, description=(
-        "adjacent siblings one record may span"))
-    max_gap: int = Field(2, ge=0, le=10, description=(
-        "unlike blocks a run of records steps over (an ad tile in a grid)"))
-    # lists of links: page/optics, page/linkclusters, page/mainlist
-    link_eps: float = Field(0.13, gt=0, le=1, description=(
-        "OPTICS cut of link clustering: largest ancestor-chain distance within a list"))
-    link_min_samples: int = Field(3, ge=2, description=(
-        "fewest links that make a link list (OPTICS min samples, the link included)"))
-    link_min_text: int = Field(5, ge=0, description=(
-        "shortest anchor text of a link clustered (CJK characters count 2)"))
-    max_links: int = Field(2000, ge=10, description=(
-        "links of a page clustered (the first ones; the cost is quadratic)"))
-    main_list_top: int = Field(4, ge=1, description=(
-        "block regions and link lists weighed against each other for a page's main list"))
-    main_list_confirmed: float = Field(1.25, ge=1, description=(
-        "weight of a block region its page's main link list agrees with"))
-    # text: page/density, page/byline
-    min_block_text: int = Field(40, ge=0, description=(
-        "characters of text a block needs to count as main content"))
-    article_slack: int = Field(200, ge=0, description=(
-        "characters besides paragraphs (headline, byline, captions) an article's container "
-        "may add around its densest part"))
-    byline_after: int = Field(600, ge=0, description=(
-        "characters after an article's title searched for its date and author"))
-    byline_before: int = Field(250, ge=0, description=(
-        "characters before an article's title searched for its date (a dateline)"))
-    # fields: learn/slots, learn/fields
-    slot_depth: int = Field(14, ge=1, description="levels below a list item read for fields")
-    detail_slot_depth: int = Field(40, ge=1, description=(
-        "levels below a detail page's body read for fields"))
-    partial_ratio: float = Field(0.5, ge=0, le=1, description=(
-        "share of a word's weight a partial (substring) match counts"))
-    min_confidence: float = Field(0.35, ge=0, le=1, description=(
-        "fields found with less confidence are left out of the rules"))
-    # confidence: learn/confidence
-    unconfirmed_cap: float = Field(0.8, ge=0, le=1, description=(
-        "highest confidence of a field no independent source (structured data, list page, "
-        "title) confirms: what words, labels and value shapes alone are worth"))
-    ambiguous_margin: float = Field(0.05, ge=0, le=1, description=(
-        "a runner-up scoring within this of the winner, with other values, makes a field "
-        "ambiguous"))
-    # render mode: learn/render
-    render_similarity: float = Field(0.8, gt=0, le=1, description=(
-        "raw vs rendered simhash similarity at or above which a level is static"))
-    # pagination: learn/pagination, learn/pagewalk
-    paging_guesses: int = Field(3, ge=0, le=20, description=(
-        "page and offset parameter names of the lexicon tried each (with /page/N/) when a "
-        "pager has no usable links; each guess costs one fetch"))
-    render_content_ratio: float = Field(0.5, gt=0, le=1, description=(
-        "a level whose rules find fewer than this share of what they find in the rendered "
-        "pages (list items, detail fields) in the pages as fetched needs a browser"))
-    render_new_links: int = Field(6, ge=1, description=(
-        "a list page whose rendered DOM has at least this many links the page as fetched "
-        "lacks (a grid a script built) is analyzed as rendered, however alike the two"))
-
-
-#: Every threshold at its default: what pure functions use when given no lexicon.
-DEFAULT_THRESHOLDS = Thresholds()
 
 
 class FieldSpec(Strict):
@@ -306,7 +227,9 @@ class Lexicon(Strict):
 
     def content_hash(self) -> str:
         """Hash of the lexicon's meaning (not its formatting), recorded in rule files."""
-        canonical = json.dumps(self.model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+        data = self.model_dump(mode="json")
+        data["thresholds"] = self.thresholds.hashed()
+        canonical = json.dumps(data, sort_keys=True, ensure_ascii=False)
         import hashlib  # not with every start: only a hash asked for pays for it
 
         return "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()[:16]

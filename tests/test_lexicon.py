@@ -94,3 +94,32 @@ def test_pagination_vocabulary_is_checked(pagination: str, message: str) -> None
     text = f"name: tiny\npagination: {pagination}\nfields:\n  title: {{kind: text}}\n"
     with pytest.raises(RuleError, match=message):
         yamlio.model_from_text(Lexicon, text, "tiny.yaml")
+
+
+def _with_thresholds(tmp_path: Path, lines: str) -> Lexicon:
+    """The ecommerce template with ``lines`` added to its thresholds."""
+    original = shipped_templates()["ecommerce"].read_text(encoding="utf-8")
+    path = tmp_path / "tuned.yaml"
+    path.write_text(original.replace("thresholds:\n", f"thresholds:\n{lines}", 1), "utf-8")
+    return load_lexicon(path)
+
+
+def test_a_later_threshold_at_its_default_keeps_the_hash(tmp_path: Path) -> None:
+    """Rule files record their template's hash: the thresholds added since (category
+    checks, confidence calibration, ...) written at their defaults leave it as it was,
+    so a rule file learned before still matches; a changed value changes it."""
+    shipped = load_lexicon("ecommerce").content_hash()
+    same = _with_thresholds(tmp_path, "  verify_rounds: 2\n  agrees: 0.95\n  trail_links: 12\n")
+    assert same.thresholds.verify_rounds == 2 and same.content_hash() == shipped
+    assert _with_thresholds(tmp_path, "  verify_rounds: 1\n").content_hash() != shipped
+    assert _with_thresholds(tmp_path, "  agrees: 0.9\n").content_hash() != shipped
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ("  agrees: 1.5\n", "thresholds.agrees"),
+    ("  verify_rounds: -1\n", "thresholds.verify_rounds"),
+    ("  min_checks: 5\n  full_checks: 4\n", "full_checks \\(4\\) is below min_checks \\(5\\)"),
+])
+def test_thresholds_are_checked(tmp_path: Path, lines: str, message: str) -> None:
+    with pytest.raises(RuleError, match=message):
+        _with_thresholds(tmp_path, lines)

@@ -34,7 +34,6 @@ from structurer.crawler.frontier import CATEGORY, DETAIL, Frontier, Link, canoni
 from structurer.crawler.products import record_columns, record_hash
 from structurer.crawler.schedule import Revisit
 from structurer.crawler.session import (
-    CRAWL_RETRIES,
     Crawler,
     CrawlStopped,
     FetcherFactory,
@@ -51,7 +50,7 @@ from structurer.replay.extract import compile_rules
 from structurer.rules.model import SiteRules
 from structurer.schema import RenderMode
 
-__all__ = ["CRAWL_RETRIES", "CrawlResult", "crawl_records", "crawl_site", "crawl_site_async",
+__all__ = ["CrawlResult", "crawl_records", "crawl_site", "crawl_site_async",
            "shortfall"]
 
 

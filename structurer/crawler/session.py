@@ -57,7 +57,7 @@ from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
 
-__all__ = ["COMMIT_EVERY", "CRAWL_RETRIES", "EMIT_CHUNK", "PROGRESS_EVERY", "TRANSIENT",
+__all__ = ["COMMIT_EVERY", "EMIT_CHUNK", "PROGRESS_EVERY", "TRANSIENT",
            "CrawlStopped", "Crawler", "FetcherFactory", "ProgressCallback"]
 
 FetcherFactory = Callable[[RenderMode, Settings], Fetcher]
@@ -65,7 +65,6 @@ ProgressCallback = Callable[[CrawlProgress], None]
 # a browser running out of time on a page is transient too: a busy machine renders slowly
 TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
                        "http 502", "http 503", "http 504"})
-CRAWL_RETRIES = 2       # times a transiently failed page goes back to the end of the queue
 COMMIT_EVERY = 0.25     # seconds between state commits while work keeps coming
 EMIT_CHUNK = 500        # records built per transaction when many are due at once
 PROGRESS_EVERY = 0.25   # seconds between progress reports at least (a live status refresh)
@@ -135,7 +134,8 @@ class Crawler:
         except FetchError as error:
             kind = error.failure
             return self.reader.failed(task, kind,
-                                      retry=kind in TRANSIENT and task.tries < CRAWL_RETRIES)
+                                      retry=kind in TRANSIENT
+                                      and task.tries < self.settings.crawl_retries)
         try:
             return self.extract(task, page)
         except Exception as error:  # one unreadable page must not end the crawl

@@ -300,7 +300,7 @@ class BrowserFetcher:
             elif not await settle(tab, min(deadline, time.monotonic() + limit / 2)):
                 self.stats.unsettled += 1
             if expand is not None:   # the loading gets its own time, like the page
-                rounds = await expand_items(tab, expand, limit)
+                rounds = await expand_items(tab, expand, limit, self.settings.round_wait)
             text = await page_html(tab, time.monotonic() + limit)
         except PlaywrightTimeout:
             what = f"XPath {xpath} did not match" if xpath else "page did not finish loading"

@@ -21,7 +21,6 @@ from structurer.fetch.guard import ms_left
 _COUNT = """xp => { try {
   return document.evaluate(xp, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null)
     .snapshotLength; } catch (e) { return -1; } }"""
-_ROUND_WAIT = 4.0    # seconds one click or scroll may take to ask for items or show them
 _SCRIPT_REQUESTS = frozenset({"xhr", "fetch"})
 
 
@@ -53,11 +52,11 @@ class _InFlight:
         self.tab.remove_listener("requestfailed", self._ended)
 
 
-async def expand_items(tab: Tab, expand: Expand, limit: float) -> int:
+async def expand_items(tab: Tab, expand: Expand, limit: float, wait: float) -> int:
     """Click "load more" (or scroll to the bottom) until no new items arrive: the
     rounds that brought items. Stops when the control is gone or hidden, a round
-    brings nothing (see :func:`_round`), or ``expand.rounds`` are done; each round may
-    take ``limit`` seconds."""
+    brings nothing (see :func:`_round`, which waits ``wait`` seconds of quiet), or
+    ``expand.rounds`` are done; each round may take ``limit`` seconds."""
     count = await _count(tab, expand.item_xpath)
     rounds = 0
     requests = _InFlight(tab)
@@ -74,7 +73,7 @@ async def expand_items(tab: Tab, expand: Expand, limit: float) -> int:
                     break
             else:
                 await tab.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-            now = await _round(tab, expand.item_xpath, count, requests, deadline)
+            now = await _round(tab, expand.item_xpath, count, requests, deadline, wait)
             if now <= count:
                 break
             count, rounds = now, rounds + 1
@@ -85,17 +84,17 @@ async def expand_items(tab: Tab, expand: Expand, limit: float) -> int:
 
 
 async def _round(tab: Tab, item_xpath: str, count: int, requests: _InFlight,
-                 deadline: float) -> int:
+                 deadline: float, wait: float) -> int:
     """The items once a click or scroll has brought more, or has brought nothing: no
-    new item within ``_ROUND_WAIT`` s of the last script request being answered (or
+    new item within ``wait`` s of the last script request being answered (or
     of the action, with none asked), or at ``deadline``."""
-    quiet = min(deadline, time.monotonic() + _ROUND_WAIT)
+    quiet = min(deadline, time.monotonic() + wait)
     now = count
     while now <= count and time.monotonic() < quiet:
         await asyncio.sleep(0.1)
         now = await _count(tab, item_xpath)
         if requests.open:       # an answer still to come: the wait starts after it
-            quiet = min(deadline, time.monotonic() + _ROUND_WAIT)
+            quiet = min(deadline, time.monotonic() + wait)
     return now
 
 

@@ -52,12 +52,6 @@ __all__ = ["agreement", "calibrate", "calibrate_breadcrumb", "confidence", "conf
            "is_ambiguous", "structured_column"]
 
 Column = Sequence[str | None]
-_SCORE_SCALE = 0.6     # ranking score at which the unconfirmed prior reaches 63% of its cap
-_FULL_MARGIN = 0.4     # a lead this large over a different runner-up costs nothing
-_TIE_FACTOR = 0.55     # what a tie with a different runner-up leaves of the prior
-_MIN_CHECKS = 3        # samples an independent source needs to confirm a field
-_FULL_CHECKS = 8       # ... and to earn 0.99
-_AGREES = 0.95         # share of samples that must agree to confirm
 _COMPARABLE = frozenset({"text", "money", "integer", "rating", "image", "url",
                          "availability"})
 _CROSS = frozenset({"text", "money", "integer", "rating", "availability"})  # list vs detail
@@ -172,10 +166,11 @@ def is_ambiguous(best: FieldChoice, runner: FieldChoice | None,
 def _prior(best: FieldChoice, runner: FieldChoice | None, thresholds: Thresholds) -> float:
     """What words, labels and shapes alone are worth: the ranking score squashed below
     the cap, less what a close runner-up with other values takes."""
-    prior = thresholds.unconfirmed_cap * (1 - math.exp(-max(best.score, 0.0) / _SCORE_SCALE))
+    th = thresholds
+    prior = th.unconfirmed_cap * (1 - math.exp(-max(best.score, 0.0) / th.score_scale))
     if runner is not None and _differ(best, runner):
         lead = max(best.score - runner.score, 0.0)
-        prior *= _TIE_FACTOR + (1 - _TIE_FACTOR) * min(1.0, lead / _FULL_MARGIN)
+        prior *= th.tie_factor + (1 - th.tie_factor) * min(1.0, lead / th.full_margin)
     return prior
 
 
@@ -199,18 +194,17 @@ def confidence(best: FieldChoice, runner: FieldChoice | None, kind: str, *,
     if not checks:
         return round(prior * fit, 2), "nothing independent to check the values against"
     name, share, count = checks[0]
-    if share < _AGREES:       # the most trusted source speaking disagrees: it decides
+    if share < thresholds.agrees:   # the most trusted source speaking disagrees: it decides
         capped = min(prior, max(0.05, share - 0.1))
         return round(capped * fit, 2), f"agrees with {name} on {share:.0%} of {count} samples"
-    confirmed = [c for c in checks if c[1] >= _AGREES and c[2] >= _MIN_CHECKS]
+    confirmed = [c for c in checks if c[1] >= thresholds.agrees and c[2] >= thresholds.min_checks]
     if not confirmed:
         return round(prior * fit, 2), f"{name} speaks for only {count} samples"
     if is_ambiguous(best, runner, thresholds):
         return round(min(0.89, max(prior, 0.7)) * fit, 2), \
             f"agrees with {name}, but a close runner-up gives other values"
-    depth = min(1.0, (count - _MIN_CHECKS + 1) / (_FULL_CHECKS - _MIN_CHECKS + 1))
-    value = 0.9 + 0.09 * depth
-    perfect = [c for c in confirmed if c[1] == 1.0 and c[2] >= _FULL_CHECKS]
+    value = 0.9 + 0.09 * thresholds.confirmed_depth(count)
+    perfect = [c for c in confirmed if c[1] == 1.0 and c[2] >= thresholds.full_checks]
     if len(perfect) >= 2 and fit == 1.0:
         value = 1.0
     names = " and ".join(c[0] for c in confirmed[:2])
@@ -255,7 +249,7 @@ def calibrate(rule: FieldRule, best: FieldChoice, runner: FieldChoice | None, *,
 
 # ----- list fields, checked against the products' own pages -------------------------------------
 def _recheck(rule: FieldRule, values: list[Any], sources: Sequence[tuple[str, Column]],
-             phrases: Any) -> FieldRule:
+             phrases: Any, th: Thresholds) -> FieldRule:
     """A list rule's confidence after comparing its values with what the products' detail
     pages say (their structured data, then the detail rule's value when confirmed)."""
     shown = [None if v in (None, "", []) else str(v) for v in values]
@@ -264,12 +258,11 @@ def _recheck(rule: FieldRule, values: list[Any], sources: Sequence[tuple[str, Co
     if not checks:
         return rule
     name, share, count = checks[0]
-    if share < _AGREES:
+    if share < th.agrees:
         value = min(rule.confidence, max(0.05, share - 0.1))
         why = f"agrees with {name} of the product on {share:.0%} of {count} samples"
-    elif count >= _MIN_CHECKS and not rule.ambiguous:
-        depth = min(1.0, (count - _MIN_CHECKS + 1) / (_FULL_CHECKS - _MIN_CHECKS + 1))
-        value = max(rule.confidence, round(0.9 + 0.09 * depth, 2))
+    elif count >= th.min_checks and not rule.ambiguous:
+        value = max(rule.confidence, round(0.9 + 0.09 * th.confirmed_depth(count), 2))
         why = f"agrees with {name} of the product on every checked sample" if share == 1.0 \
             else f"agrees with {name} of the product"
     else:
@@ -313,7 +306,8 @@ def confirm_lists(rules: SiteRules, lists: Sequence[PageView], details: Sequence
                                                 (None, "", []) else str(records[p.url][name])
                                                 for _, p in items]))
         phrases = rule_phrases(rule.values, compile_words(lexicon.vocabulary))
-        fields[name] = _recheck(rule, [item.get(name) for item, _ in items], sources, phrases)
+        fields[name] = _recheck(rule, [item.get(name) for item, _ in items], sources, phrases,
+                                lexicon.thresholds)
     return rules.model_copy(update={"levels": rules.levels.model_copy(
         update={"list": level.model_copy(update={"fields": fields})})})
 
@@ -354,17 +348,18 @@ def calibrate_breadcrumb(rule: FieldRule | None, pages: Sequence[PageView],
         right = 0     # one trail for products of several categories: a menu (pages of
         #               one category, each naming its parent too, are not several)
     prior = min(rule.confidence, thresholds.unconfirmed_cap)
+    agree = thresholds.agrees * checked
     if checked < 2:
         value, why = prior, "no category names to check the trail against"
-    elif 2 * sum(len(t) >= 2 for t in trails) < len(trails) and right >= _AGREES * checked:
+    elif 2 * sum(len(t) >= 2 for t in trails) < len(trails) and right >= agree:
         value, why = prior, ("trails of one crumb: they may stop short of the product's "
                              "own category")
-    elif right < _AGREES * checked:
+    elif right < agree:
         value = min(prior, max(0.05, right / checked - 0.1))
         why = f"ends with the product's category on {right} of {checked} pages"
-    elif checked >= _MIN_CHECKS:
-        depth = min(1.0, (checked - _MIN_CHECKS + 1) / (_FULL_CHECKS - _MIN_CHECKS + 1))
-        value, why = 0.9 + 0.09 * depth, "ends with the product's category on every page"
+    elif checked >= thresholds.min_checks:
+        value = 0.9 + 0.09 * thresholds.confirmed_depth(checked)
+        why = "ends with the product's category on every page"
     else:
         value, why = prior, f"only {checked} pages to check the trail against"
     return rule.model_copy(update={"confidence": round(value, 2),

@@ -46,9 +46,6 @@ log = logging.getLogger(__name__)
 
 __all__ = ["Discovery", "deeper_lists", "discover"]
 
-CHECKS_PER_SOURCE = 3       # unproven candidates of one source fetched to check them
-VERIFY_ROUNDS = 2           # fetch pattern-matching candidates, tighten, fetch again
-MAX_SITEMAP_FILES = 6       # sitemap files read while analyzing (an index and its parts)
 _PAGE_SOURCES: tuple[SourceKind, ...] = ("menu", "links", "inline_json", "breadcrumb")
 
 
@@ -188,7 +185,8 @@ async def _verify(f: _Finder, patterns: list[str], pages: set[str],
     counter-example and the patterns are learned again (none left: the sources go)."""
     ex, bad = f.ex, list(against)
     menu = set(f.found["menu"])
-    for _ in range(VERIFY_ROUNDS):
+    th = ex.lexicon.thresholds
+    for _ in range(th.verify_rounds):
         compiled = [_compile(p) for p in patterns]
         if not compiled:
             return patterns
@@ -199,7 +197,7 @@ async def _verify(f: _Finder, patterns: list[str], pages: set[str],
                            and u not in bad and u not in picks
                            and url_matches(compiled, u)),
                           key=lambda u: (-f.pages_with[u], u))
-            picks += todo[:CHECKS_PER_SOURCE]
+            picks += todo[:th.checks_per_source]
         if not picks or ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
             return patterns
         await ex.views_of(picks, "list", record=False)
@@ -295,7 +293,7 @@ async def _sitemap_urls(ex: Explorer, start: str) -> tuple[list[str], list[str]]
     found: list[str] = []
     urls: list[str] = []
     settings = ex.settings
-    while todo and read < MAX_SITEMAP_FILES:
+    while todo and read < ex.lexicon.thresholds.sitemap_files:
         url = todo.pop(0)
         read += 1
         try:
@@ -330,8 +328,9 @@ async def _check(f: _Finder, kind: SourceKind, patterns: list[str], pages: set[s
             and urlsplit(u).path not in ("", "/")]
     if not todo:
         return patterns
-    step = max(1, len(todo) // CHECKS_PER_SOURCE)
-    picks = todo[::step][:CHECKS_PER_SOURCE]
+    checks = ex.lexicon.thresholds.checks_per_source
+    step = max(1, len(todo) // max(1, checks))
+    picks = todo[::step][:checks]
     if ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
         return patterns
     await ex.views_of(picks, "list", record=False)

@@ -59,7 +59,8 @@ class Explorer:
         self.sitemaps: tuple[list[str], list[str]] | None = None
         self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
                                      settings.render, lexicon.thresholds.render_content_ratio,
-                                     lexicon.thresholds.render_new_links)
+                                     lexicon.thresholds.render_new_links,
+                                     lexicon.thresholds.render_min_pages)
 
     # ----- fetching --------------------------------------------------------------------
     def _keep(self, url: str, page: Page) -> PageView:

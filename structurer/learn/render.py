@@ -55,7 +55,7 @@ from structurer.schema import RenderMode
 
 #: Bits of a structure fingerprint.
 BITS = 256
-#: Fewest sample pages a level is decided from.
+#: Fewest sample pages a level is decided from (the default of ``render_min_pages``).
 MIN_PAGES = 2
 #: Elements whose position says nothing about layout (scripts add them anywhere).
 SKIPPED_TAGS = frozenset({"meta", "link", "base"})

@@ -29,6 +29,7 @@ from structurer.fetch import open_fetcher
 from structurer.fetch.base import Expand, Fetcher, Page
 from structurer.fetch.scope import HostScope, strip_userinfo
 from structurer.learn.render import (
+    MIN_PAGES,
     Count,
     added_links,
     decide_level,
@@ -49,12 +50,13 @@ class RenderSampler:
 
     def __init__(self, http: Fetcher, settings: Settings, threshold: float,
                  option: RenderMode = RenderMode.AUTO, content_ratio: float = 0.5,
-                 new_links: int = 6) -> None:
+                 new_links: int = 6, min_pages: int = MIN_PAGES) -> None:
         self.http = http
         self.settings = settings
         self.threshold = threshold
         self.content_ratio = content_ratio
         self.new_links = new_links
+        self.min_pages = min_pages
         self.option = option
         self.decisions: dict[str, RenderDecision] = {}
         self.samples: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
@@ -146,8 +148,9 @@ class RenderSampler:
         if any(u == url for u, _, _ in self.samples[level]):
             return render_similarity(raw.text, rendered.text)
         self.samples[level].append((url, raw.text, rendered.text))
-        if len(self.samples[level]) >= 2 and level not in self.decisions:
-            self.decisions[level] = decide_level(self.samples[level], self.threshold)
+        if len(self.samples[level]) >= self.min_pages and level not in self.decisions:
+            self.decisions[level] = decide_level(self.samples[level], self.threshold,
+                                                 min_pages=self.min_pages)
         return render_similarity(raw.text, rendered.text)
 
     async def page(self, url: str, level: str, *, record: bool = True) -> Page:

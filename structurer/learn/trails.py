@@ -27,7 +27,6 @@ from structurer.values import link_target
 __all__ = ["trail_xpath"]
 
 _CONTAINERS = ("ol", "ul", "nav", "div", "p", "span")
-_MAX_LINKS = 12
 
 
 def _urls(links: Sequence[object], base: str) -> tuple[str, ...]:
@@ -45,7 +44,7 @@ def _groups(page: PageView) -> list[tuple[HtmlElement, tuple[str, ...]]]:
     out = []
     for el in page.body.iter(*_CONTAINERS):
         urls = _urls(el.findall(".//a"), page.url)
-        if 2 <= len(urls) <= _MAX_LINKS:
+        if 2 <= len(urls) <= page.lexicon.thresholds.trail_links:
             out.append((el, urls))
     return out
 
@@ -86,7 +85,7 @@ def trail_xpath(pages: Sequence[PageView], entry: PageView,
             continue
         for candidate in (f"{x}//a" for x in xpaths.absolute_candidates(el)):
             hits = [_urls(xpaths.evaluate(candidate, p.tree), p.url) for p in pages]
-            good = sum(1 <= len(h) <= _MAX_LINKS and h not in chrome
+            good = sum(1 <= len(h) <= entry.lexicon.thresholds.trail_links and h not in chrome
                        and any(url_matches(patterns, u) for u in h) for h in hits)
             if good >= 0.8 * len(pages):
                 return candidate

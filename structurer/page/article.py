@@ -50,8 +50,6 @@ from structurer.lexicon import Lexicon
 from structurer.page import density, titles
 from structurer.page.dates import find_dates
 
-#: A boilerplate word of this weight names boilerplate even beside an article word.
-STRONG = 15
 _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
@@ -66,7 +64,8 @@ _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
 @dataclass(frozen=True)
 class Vocabulary:
     """The lexicon's words for an article's boilerplate (see the module doc), the class/id
-    words compiled: ``strong`` those of weight :data:`STRONG` or more, ``weak`` the rest."""
+    words compiled: ``strong`` those of weight ``thresholds.strong_boilerplate`` or more (a
+    word that names boilerplate even beside an article word), ``weak`` the rest."""
     strong: re.Pattern[str] | None
     weak: re.Pattern[str] | None
     body: frozenset[str]
@@ -89,9 +88,9 @@ def _vocabulary(lexicon: Lexicon) -> Vocabulary:
     if len(_COMPILED) >= 8:
         _COMPILED.clear()
     signals = lexicon.signals
-    words = signals.get("boilerplate", {})
-    vocab = Vocabulary(_words_pattern([w for w, v in words.items() if v >= STRONG]),
-                       _words_pattern([w for w, v in words.items() if 0 < v < STRONG]),
+    words, strong = signals.get("boilerplate", {}), lexicon.thresholds.strong_boilerplate
+    vocab = Vocabulary(_words_pattern([w for w, v in words.items() if v >= strong]),
+                       _words_pattern([w for w, v in words.items() if 0 < v < strong]),
                        frozenset(k.lower() for k in signals.get("article_body", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_text", {})))

@@ -17,7 +17,7 @@ from typing import ClassVar
 import pytest
 
 from structurer.config import Settings
-from structurer.crawler.engine import CRAWL_RETRIES, crawl_site
+from structurer.crawler.engine import crawl_site
 from structurer.errors import RenderTimeout
 from structurer.fetch.base import Page
 from structurer.fetch.http import HttpFetcher, RetryPolicy
@@ -189,11 +189,11 @@ def test_crawl_survives_a_faulty_shop(faulty: tuple[str, Counter[str]], tmp_path
     stats = json.loads(result.stats_path.read_text())
     assert stats["failures"] == {"http 503": 1, "redirects": 2, "too_large": 1, "http 404": 1}
     assert stats["skipped"]["robots"] == 1
-    assert stats["records"] == len(NAMES) and stats["requeued"] == CRAWL_RETRIES
+    assert stats["records"] == len(NAMES) and stats["requeued"] == settings.crawl_retries
     # retries are bounded: the page that always fails was asked (retries + 1) times per
-    # visit, and visited 1 + CRAWL_RETRIES times; the endless calendar stopped at its first
+    # visit, and visited 1 + crawl_retries times; the endless calendar stopped at its first
     # month, whose items repeat the page before (the per-pattern cap is test_crawl_guards')
-    assert hits["/p/8.html"] == (settings.retries + 1) * (1 + CRAWL_RETRIES)
+    assert hits["/p/8.html"] == (settings.retries + 1) * (1 + settings.crawl_retries)
     assert hits["/c/gear/?page=2"] == 3 and hits["/p/2.html"] == 3 and hits["/p/3.html"] == 2
     assert stats["retries"] >= 2 + 2 + 1 + 1 + 1 + 2 * 3
     calendar = sum(n for p, n in hits.items() if p.startswith("/cal/"))
@@ -324,3 +324,64 @@ def test_a_page_whose_rendering_ran_out_of_time_is_asked_again(
     assert sorted((r["name"], r["sku"]) for r in records) == [("One", "SKU-1"), ("Two", "SKU-2")]
     assert dict(result.stats.failures) == {}
     assert set(_SlowOnce.asked.values()) == {2}
+
+
+class _Flaky(BaseHTTPRequestHandler):
+    """A list of two products whose first one answers 503 the first time it is asked."""
+
+    hits: ClassVar[Counter[str]] = Counter()
+
+    def log_message(self, *args: object) -> None:
+        return
+
+    def do_GET(self) -> None:
+        self.hits[self.path] += 1
+        items = "".join(f"<li><a href='/p/{n}.html'>{NAMES[n]}</a></li>" for n in (1, 2))
+        pages = {"/": f"<html><body><ul class='products'>{items}</ul></body></html>",
+                 **{f"/p/{n}.html": _detail(n) for n in (1, 2)}}
+        flaky = self.path == "/p/1.html" and self.hits[self.path] == 1
+        body = pages.get(self.path)
+        status = 503 if flaky else 200 if body is not None else 404
+        data = (body or "").encode() if status == 200 else b"busy"
+        self.send_response(status)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.mark.parametrize(("argv", "healed"), [([], True), (["-s", "crawl_retries=0"], False)],
+                         ids=["default", "no-requeue"])
+def test_requeueing_a_transient_failure_is_a_setting(argv: list[str], healed: bool,
+                                                     tmp_path: Path) -> None:
+    """A page that failed transiently (its request retries spent: ``retries=0``) goes back
+    to the end of the queue ``crawl_retries`` times (2): it heals on its second visit;
+    with ``-s crawl_retries=0`` it fails for good."""
+    from structurer.cli import main
+
+    _Flaky.hits = Counter()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        site = f"127.0.0.1:{server.server_address[1]}"
+        rules = tmp_path / "flaky.yaml"
+        rules.write_text(rule_text(site, """
+  list:
+    item_xpath: //ul[@class='products']/li
+    detail_link_xpath: ./a
+    fields:
+      name: {xpath: ./a, kind: text}
+  detail:
+    fields:
+      sku: {xpath: "//span[@class='sku']", kind: text}
+"""), encoding="utf-8")
+        out = tmp_path / "out.jsonl"
+        main(["crawl", str(rules), "--out", str(out), "-s", "retries=0", *argv])
+    finally:
+        server.shutdown()
+        server.server_close()
+    records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert records[NAMES[2]]["sku"] == "SKU-2"
+    assert records[NAMES[1]]["sku"] == ("SKU-1" if healed else None)
+    assert _Flaky.hits["/p/1.html"] == (2 if healed else 1)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from structurer.config import Settings
-from structurer.crawler.engine import CRAWL_RETRIES, crawl_site
+from structurer.crawler.engine import crawl_site
 from structurer.errors import RenderTimeout
 from structurer.fetch import open_fetcher
 from structurer.fetch.base import Fetcher, Page
@@ -108,7 +108,7 @@ def test_a_render_timeout_is_counted_by_its_kind(tiny_site: Callable[[dict[str, 
                                                  tmp_path: Path) -> None:
     """Both engines name a failure by the FetchError's kind (the Scrapy middleware's
     ``failure_kind`` alike): a page the browser did not finish is ``render_timeout``,
-    asked again ``CRAWL_RETRIES`` times like a timeout (a busy machine's render may finish
+    asked again ``crawl_retries`` times like a timeout (a busy machine's render may finish
     next time) and counted once when it never does."""
     FakeBrowser.fetched = []
     site = tiny_site(PAGES).split("//")[1]
@@ -117,6 +117,7 @@ def test_a_render_timeout_is_counted_by_its_kind(tiny_site: Callable[[dict[str, 
     def factory(mode: RenderMode, settings: Settings) -> Fetcher:
         return TimingOutBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
 
-    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
+    settings = Settings()
+    result = crawl_site(rules, tmp_path / "o.jsonl", settings, factory=factory)
     assert dict(result.stats.failures) == {"render_timeout": 1}
-    assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * (1 + CRAWL_RETRIES)
+    assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * (1 + settings.crawl_retries)

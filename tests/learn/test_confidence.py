@@ -5,6 +5,7 @@ makes the field ambiguous, and list fields are checked against their products' p
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -13,7 +14,7 @@ from structurer.learn.confidence import calibrate, confidence, confirm_lists, is
 from structurer.learn.detail import learn_detail
 from structurer.learn.fields import FieldChoice
 from structurer.learn.slots import Slot
-from structurer.lexicon import load_lexicon
+from structurer.lexicon import load_lexicon, shipped_templates
 from structurer.page.view import PageView
 from structurer.rules import dump_rules, rules_from_text
 from structurer.rules.model import Candidate, FieldRule
@@ -210,3 +211,22 @@ def test_a_value_the_page_repeats_is_confirmed_by_structured_data_only() -> None
     by_data = calibrate(rule, best, None, structured=list(values),
                         pages=[page(i, 3) for i in range(8)])
     assert by_data.confidence >= 0.9
+
+
+def test_the_samples_that_confirm_are_the_lexicons(tmp_path: Path) -> None:
+    """Eight product pages agreeing with their structured data confirm the price (0.9 and
+    more); a lexicon asking for nine samples (``thresholds: {min_checks: 9}``) leaves it
+    at what words alone are worth, and says why."""
+    pages = [product_page(i, f"€ {10 + i},50", f"{10 + i}.50") for i in range(8)]
+    price = learn_detail(pages, LEX).fields["price"]
+    assert price.confidence >= 0.9 and any("agrees with structured data" in e
+                                           for e in price.evidence)
+    text = shipped_templates()["ecommerce"].read_text(encoding="utf-8")
+    path = tmp_path / "strict.yaml"
+    path.write_text(text.replace("thresholds:\n", "thresholds:\n  min_checks: 9\n"
+                                 "  full_checks: 12\n", 1), encoding="utf-8")
+    strict = load_lexicon(path)
+    doubted = learn_detail(pages, strict).fields["price"]
+    assert doubted.xpath == price.xpath
+    assert doubted.confidence <= strict.thresholds.unconfirmed_cap
+    assert any("structured data speaks for only 8 samples" in e for e in doubted.evidence)

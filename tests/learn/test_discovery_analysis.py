@@ -19,6 +19,7 @@ import pytest
 from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
+from structurer.lexicon import shipped_templates
 from structurer.page.catlinks import url_matches
 
 MENU = ("lamps", "chairs", "tables")
@@ -158,3 +159,22 @@ def test_analyze_prints_categories_per_source(tiny_site: Site, tmp_path: Path) -
     assert "note: categories found: 4 (menu 3, links 3, breadcrumb 3, sitemap 4)" in notes, notes
     assert ("note: sitemap lists 4 categories; the pages' links reach 3 of them, the sitemap "
             "source all") in notes, notes
+
+
+def test_the_sitemap_files_read_are_the_lexicons(tiny_site: Site, tmp_path: Path) -> None:
+    """A lexicon reading no sitemap file (``thresholds: {sitemap_files: 0}``) does without
+    the shop's sitemap, the only source naming its hidden category, which the default
+    (6 files) reads."""
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    pages.update(_shop(base, "sitemap"))
+    settings = Settings.model_validate({"render": "static", "analyze_max_pages": 40})
+    text = shipped_templates()["ecommerce"].read_text(encoding="utf-8")
+    path = tmp_path / "no-sitemaps.yaml"
+    path.write_text(text.replace("thresholds:\n", "thresholds:\n  sitemap_files: 0\n", 1),
+                    encoding="utf-8")
+    for lexicon, found in (("ecommerce", True), (str(path), False)):
+        rules, _ = analyze_site(base + "/", lexicon, settings=settings)
+        level = rules.levels.category
+        assert level is not None
+        assert ("sitemap" in [s.kind for s in level.sources]) is found, level.sources

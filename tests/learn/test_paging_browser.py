@@ -17,7 +17,6 @@ import pytest
 
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
-from structurer.fetch import tab as tab_module
 from structurer.fetch.base import Expand
 from structurer.fetch.browser import BrowserFetcher
 from structurer.learn.pagewalk import PagingPlan, learn_paging
@@ -35,10 +34,11 @@ SETTINGS = Settings(obey_robots=False)
 LEX = load_lexicon()
 
 
-async def _expanded(url: str, *expands: Expand) -> list[tuple[int, int]]:
+async def _expanded(url: str, *expands: Expand, settings: Settings = SETTINGS
+                    ) -> list[tuple[int, int]]:
     """(items, rounds) of ``url`` loaded each way, in one browser."""
     out = []
-    async with BrowserFetcher(SETTINGS) as browser:
+    async with BrowserFetcher(settings) as browser:
         for expand in expands:
             page = await browser.fetch_expanded(url, expand)
             view = PageView.from_html(url, page.text, LEX)
@@ -58,14 +58,13 @@ def test_browser_loads_every_item_and_stops(kind: str, method: str, control: str
 
 @pytest.mark.parametrize(("kind", "method", "control"), [
     ("api_more", "load_more", MORE), ("api_scroll", "scroll", None)])
-def test_a_slow_answer_is_waited_for(kind: str, method: str, control: str | None,
-                                     monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_slow_answer_is_waited_for(kind: str, method: str, control: str | None) -> None:
     """A round whose request is still out is not over: answers slower than the round's
     wait (a busy machine or server) still bring every item."""
-    monkeypatch.setattr(tab_module, "_ROUND_WAIT", 0.5)
+    short = SETTINGS.model_copy(update={"round_wait": 0.5})
     with serve(kind, slow=1.5) as (base, _):
-        assert asyncio.run(_expanded(base + "/c/boots/", Expand(method, ITEMS, control))) == [
-            (10, 2)]
+        assert asyncio.run(_expanded(base + "/c/boots/", Expand(method, ITEMS, control),
+                                     settings=short)) == [(10, 2)]
 
 
 def _plan(base: str, browser: BrowserFetcher) -> PagingPlan:
