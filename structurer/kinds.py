@@ -142,9 +142,14 @@ def parse_rating(text: str) -> float | None:
 
 
 def rule_phrases(values: dict[str, list[str]], words: Words | None = None) -> Phrases:
-    """A field's own stock phrases (its ``values``), then the vocabulary's."""
+    """A field's own stock phrases (its ``values``), then the vocabulary's it does not
+    repeat (a field without its own receives a copy of the vocabulary's table)."""
     stock = (words or default_words()).stock
-    return compile_phrases(values) + stock if values else stock
+    if not values:
+        return stock
+    own = compile_phrases(values)
+    seen = set(own)
+    return own + tuple(pair for pair in stock if pair not in seen)
 
 
 def parse_availability(text: str, phrases: Phrases | None = None) -> str | None:

@@ -109,6 +109,9 @@ def test_a_new_stock_phrase_is_recognised(tmp_path: Path) -> None:
     # a field's own phrases still come first
     own = rule_phrases({"out_of_stock": ["ready for pickup soon"]}, edited)
     assert parse_availability("Ready for pickup soon", own) == "out_of_stock"
+    # the field's copy of the table and the table itself: each phrase once
+    copied = rule_phrases(lexicon.fields["availability"].values, edited)
+    assert len(copied) == len(set(copied)) == len(edited.stock)
 
 
 def test_new_home_and_breadcrumb_labels_are_dropped(tmp_path: Path) -> None:

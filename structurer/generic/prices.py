@@ -95,16 +95,15 @@ class PriceFound:
     named: bool         # a price label before it, or the lexicon's price words on it
 
 
-def price_text(view: PageView, anchor: HtmlElement | None, listed: set[HtmlElement]) -> str | None:
+def price_text(view: PageView, anchor: HtmlElement | None) -> str | None:
     """The money text most likely to be the page's own product price."""
-    found = best_price(view, anchor, listed)
+    found = best_price(view, anchor)
     return found.text if found else None
 
 
-def best_price(view: PageView, anchor: HtmlElement | None,
-               listed: set[HtmlElement]) -> PriceFound | None:
+def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
     """:func:`price_text` with its score and evidence (how sure a page without
-    structured data is a product page)."""
+    structured data is a product page); prices in other products' cards do not count."""
     spec = view.lexicon.fields.get("price")
     not_price = view.lexicon.signals.get("not_price", {})
     vocab = compile_words(view.lexicon.vocabulary)
@@ -113,6 +112,7 @@ def best_price(view: PageView, anchor: HtmlElement | None,
         # "4 × $308.38": an instalment (the vocabulary's ``times_signs``), other sums
         return bool(vocab.multiplier.search(text) or vocab.other_money.search(text))
 
+    listed = view.listed
     chunks = list(text_chunks(view.body))
     anchor_order = None
     if anchor is not None:

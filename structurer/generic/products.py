@@ -22,7 +22,7 @@ from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import density, titles
 from structurer.page.dom import text_of
 from structurer.page.match import label_match, label_value, lexicon_match, squash
-from structurer.page.productkind import can_buy, listed
+from structurer.page.productkind import can_buy
 from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
 from structurer.structured import (
@@ -102,7 +102,7 @@ def priced_here(view: PageView) -> bool:
     right there: a buy button of its own) near its title."""
     title = titles.title_of(view.tree)
     anchor = _title_element(view, title.text if title else "")
-    found = best_price(view, anchor, listed(view))
+    found = best_price(view, anchor)
     return found is not None and found.score >= 1.8 and (found.named or can_buy(view))
 
 
@@ -185,7 +185,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put("name", _heading_text(anchor), str(anchor.tag))
     if title is not None:
         put("name", title.text, title.source)
-    put("price", price_text(view, anchor, listed(view)), "near-title")
+    put("price", price_text(view, anchor), "near-title")
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(name, spec) and name not in values:

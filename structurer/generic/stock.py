@@ -8,7 +8,6 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from structurer.kinds import Phrases, compile_phrases, compile_words, parse_availability
-from structurer.page.productkind import listed
 from structurer.page.view import PageView
 
 DEFINITE = frozenset({"in_stock", "out_of_stock"})
@@ -34,7 +33,7 @@ def availability_text(view: PageView, scope: HtmlElement) -> str | None:
 def _class_state(view: PageView, scope: HtmlElement, phrases: Phrases) -> str | None:
     """A class token of the product's own block (not of a card) that is a stock phrase."""
     states = {phrase: value for phrase, value in phrases if value in DEFINITE}
-    cards = listed(view)
+    cards = view.listed
     for el in scope.iter():
         if not isinstance(el.tag, str) or el in cards or el.tag in SKIP_SECTIONS:
             continue

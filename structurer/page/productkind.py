@@ -3,8 +3,8 @@
 Input: a :class:`~structurer.page.view.PageView`. Output: its kind
 (:func:`classify_products`, which :func:`structurer.page.view.classify` calls for a shop's
 lexicon) and the product evidence it weighs, also used by rule-free extraction: the
-page's own buy control (:func:`can_buy`), the elements of its product lists
-(:func:`listed`) and the priced cards of a list too short to repeat (:func:`loose_cards`).
+page's own buy control (:func:`can_buy`) and, beside the elements of its product lists
+(``PageView.listed``), the priced cards of a list too short to repeat (:func:`loose_cards`).
 Repeated priced blocks make a list; a price or a stock statement beside the single
 title, structured data or a cart button a detail page; a carousel of related products
 does not outweigh them.
@@ -87,24 +87,10 @@ def _in_card(el: HtmlElement, stop: HtmlElement, min_text: int) -> bool:
     return False
 
 
-def listed(page: PageView) -> set[HtmlElement]:
-    """Every element inside the page's product lists (related, bestsellers, ...), and
-    inside the cards beside them that the repetition left out (a sibling of the same tag
-    and class: a card without a rating unlike its neighbours): a button in any card of a
-    list is no buy control of the page's own."""
-    out: set[HtmlElement] = set()
-    for r in page.product_regions:
-        members = {m for rec in r.records for m in rec}
-        cards = {(m.tag, m.get("class")) for m in members if (m.get("class") or "").strip()}
-        members.update(child for child in r.parent if (child.tag, child.get("class")) in cards)
-        out.update(el for m in members for el in m.iter())
-    return out
-
-
 def loose_cards(page: PageView) -> list[HtmlElement]:
     """Priced blocks with a titled link outside every product region and page section:
     the products of a list too short to repeat (the last page of a category)."""
-    inside = listed(page)
+    inside = page.listed
     noise = page.lexicon.signals.get("noise", {})
     money = compile_words(page.lexicon.vocabulary).money
     cards: dict[HtmlElement, None] = {}
@@ -140,7 +126,7 @@ def can_buy(view: PageView) -> bool:
     words = compile_words(view.lexicon.vocabulary)
     buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= 10)))
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
-    inside = listed(view) | {el for card in loose_cards(view) for el in card.iter()}
+    inside = view.listed | {el for card in loose_cards(view) for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
         if el.get("disabled") is not None or el.get("type") == "hidden" or el in inside:
             continue
@@ -208,7 +194,7 @@ def _near_title(page: PageView, shows: Callable[[HtmlElement], bool]) -> bool:
     anchor = _title_heading(page)
     if anchor is None:
         return False
-    inside = listed(page)
+    inside = page.listed
     node = anchor
     for _ in range(5):
         node = node.getparent()

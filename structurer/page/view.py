@@ -84,6 +84,20 @@ class PageView:
         return product_object(self.jsonld)
 
     @cached_property
+    def listed(self) -> frozenset[HtmlElement]:
+        """Every element inside the page's product lists (related, bestsellers, ...), and
+        inside the cards beside them that the repetition left out (a sibling of the same
+        tag and class: a card without a rating unlike its neighbours): a button in any card
+        of a list is no buy control of the page's own, a price there none of its own."""
+        members: set[HtmlElement] = set()
+        for r in self.product_regions:
+            own = {m for rec in r.records for m in rec}
+            cards = {(m.tag, m.get("class")) for m in own if (m.get("class") or "").strip()}
+            own.update(child for child in r.parent if (child.tag, child.get("class")) in cards)
+            members |= own
+        return frozenset(el for m in members for el in m.iter())
+
+    @cached_property
     def described(self) -> tuple[bool, str]:
         """(whether structured data describes one product, the name it gives): a JSON-LD
         Product, the page's one top-level microdata Product, or og:type product (its
