@@ -234,13 +234,15 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
                    invalid: Callable[[HtmlElement], bool] | None = None) -> str | None:
     """One XPath, relative to the record's first element, selecting the slot in each record
     (in a later sibling of a record of several, through ``following-sibling``). With
-    ``invalid``, an XPath reaching, in a record without the slot, an element that cannot
-    be the field (a review count "(37)" where an item has no old price) loses for it."""
+    ``invalid``, an XPath from which replay would read, in a record where the slot holds
+    no value (missing, or a sold-out item's blank price), an element that cannot be the
+    field (a review count "(37)") loses for it: replay reads the first selected node with
+    a value, so a blank first match is stepped over, and the check steps over it too."""
     cases: list[tuple[HtmlElement, list[HtmlElement]]] = []
     absent: list[HtmlElement] = []
     ref: tuple[HtmlElement, HtmlElement, int] | None = None
-    for rec, el in zip(records, slot.elements, strict=True):
-        if el is None:
+    for rec, el, value in zip(records, slot.elements, slot.values(view), strict=True):
+        if el is None or not (value or "").strip():
             if rec:
                 absent.append(rec[0])
             continue
@@ -262,8 +264,8 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
             found = xpaths.best_xpath([xpath], cases, first_only=True)
             if found is None or (best is not None and found[1] <= best[1] + 1e-9):
                 continue
-            wrong = sum(1 for item in absent if any(isinstance(n, HtmlElement) and invalid(n)
-                                                    for n in xpaths.evaluate(xpath, item)[:1]))
+            wrong = sum(1 for item in absent
+                        if (node := _replayed(xpath, view, item)) is not None and invalid(node))
             score = found[1] - wrong / (len(cases) + len(absent))
             if best is None or score > best[1] + 1e-9:
                 best = (xpath, score)
@@ -272,6 +274,18 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     if best is None or best[1] < 0.9:
         return None
     return xpaths.for_view(best[0], view)
+
+
+def _replayed(xpath: str, view: str, item: HtmlElement) -> HtmlElement | None:
+    """The element replay would read ``view`` of: the first one ``xpath`` selects that
+    holds a non-blank value there."""
+    for node in xpaths.evaluate(xpath, item):
+        if not isinstance(node, HtmlElement):
+            continue
+        value = node.get(view[1:]) if view.startswith("@") else text_of(node)
+        if value and value.strip():
+            return node
+    return None
 
 
 def _misfit(name: str, lexicon: Lexicon) -> Callable[[HtmlElement], bool] | None:

@@ -20,6 +20,7 @@ from structurer.learn import xpaths
 from structurer.learn.listing import learn_list
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
+from structurer.values import Base, ValueSpec, field_value
 
 LEX = load_lexicon()
 PROMO = {"ul_li": "<li class='promo'><p>Spring sale</p></li>",
@@ -247,3 +248,32 @@ def test_an_optional_field_reads_nothing_on_items_without_it() -> None:
         found = xpaths.evaluate(old, item)  # type: ignore[arg-type]
         got.append(" ".join(found[0].text_content().split()) if found else None)  # type: ignore[union-attr]
     assert got == ["Was $70.50", None, "Was $72.50", None, "Was $74.50", None]
+
+
+def _sold_out_page(page: int) -> PageView:
+    """Cards sharing one utility class between the price and the review count; a sold-out
+    card keeps a blank price element ("&nbsp;") before its rating."""
+    cards = []
+    for i in range(6):
+        n = page * 10 + i
+        price = "&nbsp;" if i % 3 == 2 else f"${n}.50"
+        cards.append(
+            f"<div class='card'><a class='stretched-link' href='/p/{n}.html'><b>Lamp {n}</b>"
+            f"<span class='text-muted'>{price}</span></a>"
+            f"<div class='rate'><span class='stars'></span>"
+            f"<span class='text-muted'>({n * 3 + 7})</span></div></div>")
+    html = f"<html><body><main><h1>Lamps</h1><div class='grid'>{''.join(cards)}</div></main></body></html>"
+    return PageView.from_html(f"http://shop.test/c/{page}", html, LEX)
+
+
+def test_a_blank_price_is_not_stepped_over_to_the_review_count() -> None:
+    """Replay reads the first selected node with a value, so an XPath that also selects
+    the review count reads "(37)" where a sold-out item's price is blank: learning checks
+    what replay reads and takes one that reads nothing there."""
+    learned = learn_list([_sold_out_page(1), _sold_out_page(2)], LEX)
+    rule = learned.fields["price"]
+    spec = ValueSpec(kind="money")
+    base = Base("http://shop.test/c/3")
+    got = [field_value(xpaths.evaluate(rule.xpath or "", item), spec, base)  # type: ignore[arg-type]
+           for item in items_on(learned.item_xpath, _sold_out_page(3))]
+    assert [m.amount if m else None for m in got] == [30.5, 31.5, None, 33.5, 34.5, None]
