@@ -163,6 +163,9 @@ def is_ambiguous(best: FieldChoice, runner: FieldChoice | None,
         and _differ(best, runner)
 
 
+UNCHECKED = "nothing independent to check the values against"
+
+
 def _prior(best: FieldChoice, runner: FieldChoice | None, thresholds: Thresholds) -> float:
     """What words, labels and shapes alone are worth: the ranking score squashed below
     the cap, less what a close runner-up with other values takes."""
@@ -192,7 +195,7 @@ def confidence(best: FieldChoice, runner: FieldChoice | None, kind: str, *,
         checks.append(("the page title", *title_agreement(values, titles)))
     checks = [c for c in checks if c[2] >= 2]
     if not checks:
-        return round(prior * fit, 2), "nothing independent to check the values against"
+        return round(prior * fit, 2), UNCHECKED
     name, share, count = checks[0]
     if share < thresholds.agrees:   # the most trusted source speaking disagrees: it decides
         capped = min(prior, max(0.05, share - 0.1))
@@ -267,8 +270,9 @@ def _recheck(rule: FieldRule, values: list[Any], sources: Sequence[tuple[str, Co
             else f"agrees with {name} of the product"
     else:
         return rule
-    return rule.model_copy(update={"confidence": round(value, 2),
-                                   "evidence": [*rule.evidence, why]})
+    # the list page alone had nothing to check against; the products' pages had
+    evidence = [e for e in rule.evidence if e != UNCHECKED]
+    return rule.model_copy(update={"confidence": round(value, 2), "evidence": [*evidence, why]})
 
 
 def confirm_lists(rules: SiteRules, lists: Sequence[PageView], details: Sequence[PageView],
@@ -362,5 +366,6 @@ def calibrate_breadcrumb(rule: FieldRule | None, pages: Sequence[PageView],
         why = "ends with the product's category on every page"
     else:
         value, why = prior, f"only {checked} pages to check the trail against"
-    return rule.model_copy(update={"confidence": round(value, 2),
-                                   "evidence": [*rule.evidence, why]})
+    # the list page alone had nothing to check against; the products' pages had
+    evidence = [e for e in rule.evidence if e != UNCHECKED]
+    return rule.model_copy(update={"confidence": round(value, 2), "evidence": [*evidence, why]})

@@ -140,7 +140,8 @@ def test_list_names_cut_short_lose_their_confidence() -> None:
         detail_link_xpath: ./a
         fields:
           name: {xpath: ./a, kind: text, confidence: 0.8}
-          price: {xpath: ./b, kind: money, confidence: 0.7}
+          price: {xpath: ./b, kind: money, confidence: 0.7,
+                  evidence: [nothing independent to check the values against]}
       detail:
         fields:
           name: {xpath: //h1, kind: text, confidence: 0.99}
@@ -150,6 +151,9 @@ def test_list_names_cut_short_lose_their_confidence() -> None:
     fields = checked.levels.list.fields
     assert fields["name"].confidence < 0.5 and "0% of 8" in fields["name"].evidence[-1]
     assert fields["price"].confidence >= 0.9      # the products' structured data agrees
+    # ... and the list page's own "nothing to check against" no longer stands beside it
+    assert fields["price"].evidence == [
+        "agrees with the structured data of the product on every checked sample"]
 
 
 def _crumb_page(i: int, trail: list[tuple[str, str]]) -> PageView:
