@@ -15,11 +15,12 @@ from collections.abc import Callable, Iterable, Sequence
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.page.dom import class_tokens
+from structurer.page.dom import STATE_TOKENS, class_tokens
 
 _GENERATED_ID = re.compile(r"(\d{3,}|[0-9a-f]{8,}|^(ember|react|ng-|yui|uid|:r)|__)", re.I)
 _HASHED_CLASS = re.compile(r"^(css-[0-9a-z]{5,}|_[0-9a-z]{4,}_\d+|[a-z]+_[a-z]+__[0-9a-z]{4,}|"
                            r"sc-[a-z]{5,}|jsx-\d+)$", re.I)
+_LAYOUT_TOKENS = frozenset({"hidden", "show", "row", "col"})   # grid and visibility toggles
 _STABLE_ATTRS = ("itemprop", "aria-current", "data-testid", "data-test", "data-qa", "data-role",
                  "data-component", "role", "aria-label", "name", "type", "rel")
 
@@ -47,8 +48,7 @@ def good_class(token: str) -> bool:
     low = token.lower()
     return (2 <= len(token) <= 40 and not low.isdigit() and ":" not in token
             and "[" not in token and "/" not in token
-            and low not in {"odd", "even", "active", "first", "last", "selected", "current",
-                            "clearfix", "hidden", "show", "open", "row", "col"})
+            and low not in STATE_TOKENS and low not in _LAYOUT_TOKENS)
 
 
 def hashed_class(token: str) -> bool:
