@@ -42,11 +42,13 @@ class Money(NamedTuple):
 _CODE = re.compile(r"(?<![A-Za-z])[A-Z]{3}(?![A-Za-z])")
 
 
-def currency_code(text: str, symbol: str | None = None,
-                  words: Words | None = None) -> str | None:
+def currency_code(text: str, symbol: str | None = None, words: Words | None = None,
+                  known: str | None = None) -> str | None:
     """ISO 4217 code of a price text: a code written in it (``$12 CAD``) wins, then the
     symbol (``$`` is USD, ``¥``/``￥``/``元``/``RMB`` CNY, ``円`` JPY, ``CA$`` CAD, ...),
-    then a sign anywhere in it — by the vocabulary's currency tables."""
+    then a sign anywhere in it — by the vocabulary's currency tables. A sign several
+    currencies share (the vocabulary's ``local_currencies``: ``¥``) is the ``known``
+    currency when one is given (a rule's, told by the pages' language)."""
     w = words or default_words()
     for code in _CODE.findall(text):
         if code in w.codes:
@@ -55,11 +57,13 @@ def currency_code(text: str, symbol: str | None = None,
         key = symbol.strip().upper()
         if key in w.codes:
             return key
+        if known and key in w.local:
+            return known
         if key in w.symbols:
             return w.symbols[key]
     for char in w.signs:
         if char in text:
-            return w.symbols.get(char.upper())
+            return known if known and char.upper() in w.local else w.symbols.get(char.upper())
     return None
 
 
@@ -105,13 +109,16 @@ def parse_money(text: str, currency: str | None = None, words: Words | None = No
                 if mark in w.codes:
                     found = mark
                     break
+                if currency and mark in w.local:   # "¥": JPY or CNY, as the rule says
+                    found = found or currency.upper()
                 found = found or w.symbols.get(mark)
     else:
         from price_parser import Price  # here: its import compiles large patterns
 
         price = Price.fromstring(text)
         amount = float(price.amount) if price.amount is not None else None
-        found = currency_code(text, price.currency, w) if amount is not None else None
+        found = currency_code(text, price.currency, w, currency.upper() if currency else None) \
+            if amount is not None else None
     return Money(amount, text, found or (currency.upper() if currency else None))
 
 

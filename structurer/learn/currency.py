@@ -46,12 +46,13 @@ def local_currency(texts: Sequence[str], languages: Sequence[str | None],
     lang = known.pop()
     found: set[tuple[str, str]] = set()
     for text in texts:
-        if parse_money(text, None, words).currency is not None:
-            return None   # the text names its own currency
         sign = _shared_sign(text, words)
         code = words.local[sign].get(lang) if sign is not None else None
         if sign is None or code is None:
             return None
+        named = parse_money(text, None, words).currency
+        if named is not None and named != words.symbols.get(sign):
+            return None   # the text names its own currency ("¥1,299 JPY", "199 SEK")
         found.add((code, sign))
     if len(found) != 1:
         return None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from structurer.kinds import compile_words
+from structurer.kinds import compile_words, parse_money
 from structurer.learn.currency import local_currency, page_language
 from structurer.learn.detail import learn_detail
 from structurer.lexicon import load_lexicon
@@ -31,6 +31,9 @@ WORDS = compile_words(LEX.vocabulary)
     (["199 kr"], ["de"], None),                 # a language the table does not know
     (["199 SEK"], ["sv"], None),                # the code is written: nothing to tell
     (["Kraft 12,00"], ["sv"], None),            # "kr" inside a word is no sign
+    (["¥1,299", "¥ 5,000"], ["ja"], ("JPY", "¥", "ja")),   # a sign with a default (CNY)
+    (["¥1,299"], ["zh"], ("CNY", "¥", "zh")),
+    (["¥1,299 JPY"], ["zh"], None),             # the code is written: it says
 ])
 def test_a_shared_sign_is_told_by_the_pages_language(texts: list[str], langs: list[str | None],
                                                      want: tuple[str, str, str] | None) -> None:
@@ -53,6 +56,16 @@ def test_kronor_on_swedish_pages_are_sek_and_no_price_has_no_currency() -> None:
     assert record({"price": rule}, _view(3))["currency"] is None
     danish = learn_detail([_view(i, "da") for i in range(3)], LEX).fields["price"]
     assert danish.currency == "DKK"
+
+
+def test_a_shared_sign_reads_as_the_rules_currency() -> None:
+    """``¥`` alone is CNY by the symbol table; a rule told JPY by the pages' language
+    reads it as JPY, and a written code still wins."""
+    assert parse_money("¥1,299").currency == "CNY"
+    assert parse_money("¥1,299", "JPY").currency == "JPY"
+    assert parse_money("価格 ¥1,299 (税込)", "JPY").currency == "JPY"
+    assert parse_money("¥1,299 CNY", "JPY").currency == "CNY"
+    assert parse_money("$5.00", "CAD").currency == "USD"   # "$" is no shared sign here
 
 
 def test_a_rules_currency_must_be_an_iso_code() -> None:
