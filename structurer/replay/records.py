@@ -286,7 +286,9 @@ def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
         elif name == "url" and record.get("url") is not None:
             continue  # the detail link wins over a url field
         record[name] = value
-    if plan.money and record.get("currency") is None:
+    if plan.money and all(record.get(m) is None for m in plan.money):
+        record["currency"] = None   # no amount to speak of (sold out, price hidden)
+    elif plan.money and record.get("currency") is None:
         record["currency"] = next(
             (currencies[m] for m in plan.money if currencies.get(m) is not None), None)
     if plan.crumbs is not None:

@@ -68,6 +68,20 @@ def test_a_shared_sign_reads_as_the_rules_currency() -> None:
     assert parse_money("$5.00", "CAD").currency == "USD"   # "$" is no shared sign here
 
 
+def test_a_product_without_an_amount_has_no_currency() -> None:
+    """Structured data names the currency of a sold-out product whose price is gone: a
+    record without any amount says no currency either."""
+    rules = {"price": FieldRule(xpath="//p[@class='price']", kind="money"),
+             "currency": FieldRule(xpath="//meta[@itemprop='priceCurrency']/@content",
+                                   kind="text")}
+    meta = "<meta itemprop='priceCurrency' content='RUB'>"
+    shown, gone = (PageView.from_html(f"http://shop.test/p/{i}", (
+        f"<html><body><h1>Kettle</h1>{meta}{price}</body></html>"), LEX)
+        for i, price in enumerate(["<p class='price'>1 299 ₽</p>", ""]))
+    assert record(rules, shown)["currency"] == "RUB"
+    assert record(rules, gone) == {**record(rules, gone), "price": None, "currency": None}
+
+
 def test_a_rules_currency_must_be_an_iso_code() -> None:
     with pytest.raises(ValueError, match="currency"):
         FieldRule(xpath="//p", kind="money", currency="kr")
