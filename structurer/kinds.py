@@ -82,6 +82,10 @@ def _names_currency(text: str, symbols: dict[str, str]) -> bool:
         w.rstrip(".:") in symbols or w in symbols for w in text.upper().split())
 
 
+#: a typographic apostrophe grouping thousands, as the ASCII one price parsing knows
+_TYPOGRAPHIC_GROUPS = re.compile(r"(?<=\d)[\u2019\u02bc](?=\d{3}(?!\d))")
+
+
 def parse_money(text: str, currency: str | None = None, words: Words | None = None) -> Money:
     """Amount, raw text and ISO currency of a price text (``$1,299.00``, ``1.299,00 €``,
     ``¥1299``, ``From $5.00``, ``£12.99 incl. VAT``; ``Now $5 Was $9`` is 5); a
@@ -91,9 +95,11 @@ def parse_money(text: str, currency: str | None = None, words: Words | None = No
     ``price-parser``. ``currency`` is used when the text itself does not say; ``words``
     hold the currency tables (the shipped ones by default)."""
     w = words or default_words()
-    text = " ".join(text.split())
+    text = shown = " ".join(text.split())
+    if "\u2019" in text or "\u02bc" in text:
+        text = _TYPOGRAPHIC_GROUPS.sub("'", text)   # Swiss "CHF 1’051.99"
     if w.multiplier.search(text):
-        return Money(None, text, currency.upper() if currency else None)  # "or 4 × $308.38"
+        return Money(None, shown, currency.upper() if currency else None)  # "or 4 × $308.38"
     fast = _FAST_MONEY.fullmatch(text)
     if fast is not None and (fast["lead"] or fast["trail"]) and _names_currency(
             f"{fast['lead'] or ''} {fast['trail'] or ''}", w.symbols):
@@ -119,7 +125,7 @@ def parse_money(text: str, currency: str | None = None, words: Words | None = No
         amount = float(price.amount) if price.amount is not None else None
         found = currency_code(text, price.currency, w, currency.upper() if currency else None) \
             if amount is not None else None
-    return Money(amount, text, found or (currency.upper() if currency else None))
+    return Money(amount, shown, found or (currency.upper() if currency else None))
 
 
 _INTEGER = re.compile(r"(\d+(?:[.,]\d+)?)\s*([kKmM万])(?![a-zA-Z])|"

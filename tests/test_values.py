@@ -107,6 +107,9 @@ MONEY = [
     ("no-number", "Call for price", None, None),
     ("cents", "$0.99", 0.99, "USD"),
     ("space-thousands", "1 299,00 €", 1299.0, "EUR"),
+    ("swiss-apostrophe", "CHF 1'051.99", 1051.99, "CHF"),
+    ("swiss-typographic", "CHF 1\u2019051.99", 1051.99, "CHF"),   # the text stays as shown
+    ("swiss-millions", "1\u2019234\u2019567.50 CHF", 1234567.5, "CHF"),
 ]
 
 
