@@ -49,8 +49,12 @@ class FieldChoice:
 
 
 def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec) -> bool:
-    """Does ``value`` look like a value of ``kind``?"""
+    """Does ``value`` look like a value of ``kind``? The field's own label is none (a
+    table header "Verfügbarkeit" holds the stock word "verfügbar")."""
     if value is None or el is None:
+        return False
+    bare = value.strip().rstrip(":：").strip().lower()
+    if any(bare == label.lower() for label in spec.labels):
         return False
     if kind == "money":
         if re.fullmatch(r"\d{1,7}[.,]\d{2}", value):

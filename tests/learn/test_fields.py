@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from lxml import html as lxml_html
 
 from structurer.learn import xpaths
 from structurer.learn.choose import common_prefix_post
 from structurer.learn.detail import learn_detail
+from structurer.learn.fields import valid
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 from structurer.replay.records import value_spec
@@ -220,3 +222,13 @@ def test_a_description_paragraph_takes_the_list_right_after_it() -> None:
     rule = learn_detail(pages, LEX).fields["description"]
     assert extract_record(rule, pages[1]) == (
         "Every lamp is tested. Built from brass number 1. Backed by a warranty.")
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("Verfügbar", True), ("Nicht verfügbar", True),
+    ("Verfügbarkeit", False), ("Verfügbarkeit:", False),   # the field's label, not a value
+    ("Disponibilité", False), ("Disponible", True),
+])
+def test_a_fields_own_label_is_no_value_of_it(text: str, ok: bool) -> None:
+    el = lxml_html.fromstring(f"<th>{text}</th>")
+    assert valid("availability", text, el, LEX.fields["availability"]) is ok
