@@ -73,6 +73,21 @@ def test_the_command_line_loads_no_pydantic_plugin(tmp_path: Path, setting: str 
     assert marker.exists() is loaded
 
 
+def test_no_plugin_means_no_package_metadata_import() -> None:
+    """With every plugin off, pydantic's loader module (which imports importlib.metadata,
+    a fifteenth of `extract-page`) is not imported; a name of it other than get_plugins
+    loads the real one."""
+    code = ("import sys\nfrom structurer.cli import main\n"
+            f"main(['validate', {str(FIXTURES / 'shop.yaml')!r}])\n"
+            "print('importlib.metadata' in sys.modules)\n"
+            "from pydantic.plugin import _loader\n"
+            "print(_loader.PYDANTIC_ENTRY_POINT_GROUP, 'importlib.metadata' in sys.modules)")
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=env, check=True)
+    assert done.stdout.strip().splitlines()[-2:] == ["False", "pydantic True"]
+
+
 def test_demo_list_names_every_shop(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "list"]) == 0
     out = capsys.readouterr().out
