@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from structurer._version import __version__
 from structurer.cli import analyze, crawl, demo, extract, files, review
 from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail
+from structurer.cli.startup import finished
 from structurer.errors import AnalysisError, StructurerError
 
 
@@ -116,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = error.filename if error.filename is not None else ""
         fail(f"{where}: {error.strerror or error}" if where else str(error.strerror or error))
         return EXIT_BAD_INPUT
+    finally:
+        finished()
 
 
 if __name__ == "__main__":
