@@ -16,6 +16,9 @@ import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+#: whether :func:`loading` set objects aside (a process that froze its own is left alone)
+_FROZE: list[bool] = []
+
 
 @contextmanager
 def loading() -> Iterator[None]:
@@ -25,11 +28,15 @@ def loading() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.freeze()
+        if not gc.get_freeze_count():
+            gc.freeze()
+            _FROZE.append(True)
         if was_on:
             gc.enable()
 
 
 def finished() -> None:
     """What :func:`loading` set aside is collected as any object again."""
-    gc.unfreeze()
+    if _FROZE:
+        _FROZE.clear()
+        gc.unfreeze()

@@ -122,6 +122,18 @@ def test_the_command_line_leaves_nothing_set_aside(capsys: pytest.CaptureFixture
     assert "ok (rule file)" in capsys.readouterr().out
 
 
+def test_objects_the_caller_set_aside_stay_set_aside() -> None:
+    """A process that froze its own objects (before forking workers, say) keeps them
+    frozen through `main`."""
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert main(["validate", str(FIXTURES / "shop.yaml")]) == 0
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+    finally:
+        gc.unfreeze()
+
+
 def test_demo_list_names_every_shop(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "list"]) == 0
     out = capsys.readouterr().out
