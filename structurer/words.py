@@ -36,30 +36,18 @@ def fold(text: str) -> str:
 
 
 # ----- the vocabulary ---------------------------------------------------------------------------
-@dataclass(frozen=True, eq=False)
-class Words:
-    """A lexicon's (or a rule file's) :class:`~structurer.lexicon.Vocabulary`, compiled:
-    the word tables of reading values. :func:`default_words` is the shipped one."""
+class _Patterns:
+    """The patterns of :class:`Words`, declared here so that they are no dataclass fields:
+    each is compiled when first read (``Words.__getattr__``)."""
 
     money: re.Pattern[str]           # a money amount on a page ("$12", "12,50 €")
-    codes: frozenset[str]            # ISO 4217 codes
-    symbols: dict[str, str]          # upper-cased symbol -> ISO code
-    signs: tuple[str, ...]           # symbols naming their currency anywhere in a text
-    local: dict[str, dict[str, str]]  # upper-cased shared sign -> language -> ISO code
-    stock: Phrases                   # availability phrases after a field's own
-    home: frozenset[str]             # a breadcrumb's first entry dropped (lower case)
     crumb_label: re.Pattern[str]     # a leading "You are here:"
     count: re.Pattern[str]           # a product count after a category's name
     said_count: re.Pattern[str]      # ... that is surely one ("(34)", "34 products")
     placeholder: re.Pattern[str]     # a placeholder picture's file name
     placeholder_folder: re.Pattern[str]
-    large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
     rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
-    rating_hints: tuple[str, ...]    # class words of a rating element
-    rating_numbers: dict[str, str]   # class number word -> digit ("three": "3")
-    months: dict[str, int]           # month name (lower case) -> 1..12
-    time_words: tuple[str, ...]      # words between a date and its time of day
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
     multiplier: re.Pattern[str]      # "or 4 × $308.38": a count times an amount
@@ -75,6 +63,36 @@ class Words:
     posted: re.Pattern[str]          # a leading "Posted on May 3" before "by"
     not_author: re.Pattern[str]      # a text that is no name ("Share", "Read more")
     byline_break: re.Pattern[str]    # where a name in a byline ends
+
+
+@dataclass(frozen=True, eq=False)
+class Words(_Patterns):
+    """A lexicon's (or a rule file's) :class:`~structurer.lexicon.Vocabulary`, compiled:
+    the word tables of reading values. :func:`default_words` is the shipped one.
+
+    Each pattern is compiled when first read, from :attr:`patterns`: an article uses a
+    third of them, and compiling them all was a twentieth of ``extract-page``."""
+
+    patterns: dict[str, tuple[str, int]]  # pattern name -> (regex, flags)
+    codes: frozenset[str]            # ISO 4217 codes
+    symbols: dict[str, str]          # upper-cased symbol -> ISO code
+    signs: tuple[str, ...]           # symbols naming their currency anywhere in a text
+    local: dict[str, dict[str, str]]  # upper-cased shared sign -> language -> ISO code
+    stock: Phrases                   # availability phrases after a field's own
+    home: frozenset[str]             # a breadcrumb's first entry dropped (lower case)
+    large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
+    rating_hints: tuple[str, ...]    # class words of a rating element
+    rating_numbers: dict[str, str]   # class number word -> digit ("three": "3")
+    months: dict[str, int]           # month name (lower case) -> 1..12
+    time_words: tuple[str, ...]      # words between a date and its time of day
+
+    def __getattr__(self, name: str) -> re.Pattern[str]:
+        sources = self.__dict__.get("patterns")  # absent while unpickling
+        if sources is None or name not in sources:
+            raise AttributeError(name)
+        pattern = re.compile(*sources[name])
+        object.__setattr__(self, name, pattern)
+        return pattern
 
 
 def _alternatives(words: Sequence[str], dashed: bool = False) -> str:
@@ -152,7 +170,7 @@ def _headings(phrases: Sequence[str]) -> str:
                                     key=lambda p: (-len(p), p))) or "(?!)"
 
 
-def _page_words(v: Vocabulary) -> dict[str, re.Pattern[str]]:
+def _page_words(v: Vocabulary) -> dict[str, tuple[str, int]]:
     """The patterns of reading a page's own text: noise blocks and headings, bylines."""
     labels = v.author_labels or ()
     latin = _alternatives([w for w in labels if w.isascii() and w != "author"])
@@ -160,27 +178,32 @@ def _page_words(v: Vocabulary) -> dict[str, re.Pattern[str]]:
     name = (r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*(?:\s+(?:" + _alternatives(v.name_particles or ())
             + r")?\s*[A-ZÀ-ÞĀ-Ž][\w'’.-]*){1,3}")
     return {
-        "noise_class": re.compile(rf"(?:^|[-_\s])(?:{_alternatives(v.noise_classes or ())})"
+        "noise_class": _source(rf"(?:^|[-_\s])(?:{_alternatives(v.noise_classes or ())})"
                                   r"(?:$|[-_\s])", re.I),
-        "content_class": re.compile(rf"(?:^|[-_\s])(?:{_alternatives(v.content_classes or ())})",
+        "content_class": _source(rf"(?:^|[-_\s])(?:{_alternatives(v.content_classes or ())})",
                                     re.I),
-        "noise_heading": re.compile(
+        "noise_heading": _source(
             rf"^\W*\d*\s*(?:{_alternatives(v.heading_counters or ())})?\s*"
             rf"(?:{_headings(v.noise_headings or ())})\W*\d*\s*$", re.I),
-        "updated": re.compile(rf"(?:{_alternatives(v.updated_words or ())})\W{{0,3}}"
+        "updated": _source(rf"(?:{_alternatives(v.updated_words or ())})\W{{0,3}}"
                               rf"(?:{breaks}|:|：)?\s*\S{{0,12}}\s*$", re.I),
-        "author_label": re.compile(rf"^\s*(?:{_alternatives(labels)})\s*[:：/|]?\s*", re.I),
-        "byline": re.compile(rf"(?:^|[\s(|·•])(?i:{latin})\s+({name})"),
-        "role": re.compile(rf"^\s*({name}),\s+(?:[\w-]+\s+){{0,3}}"
+        "author_label": _source(rf"^\s*(?:{_alternatives(labels)})\s*[:：/|]?\s*", re.I),
+        "byline": _source(rf"(?:^|[\s(|·•])(?i:{latin})\s+({name})"),
+        "role": _source(rf"^\s*({name}),\s+(?:[\w-]+\s+){{0,3}}"
                            rf"(?i:{_alternatives(v.author_roles or ())})\b"),
-        "cjk_byline": re.compile(
+        "cjk_byline": _source(
             rf"(?:{_alternatives([w for w in labels if not w.isascii()])})\s*[:：/|]?\s*"
             r"([\u4e00-\u9fff·]{2,4})(?![\u4e00-\u9fff])"),
-        "posted": re.compile(rf"^\s*(?:{_alternatives(v.posted_words or ())})\s+"
+        "posted": _source(rf"^\s*(?:{_alternatives(v.posted_words or ())})\s+"
                              rf"(?:(?:{breaks})\s+\S+\s+)?(?={latin})", re.I),
-        "not_author": re.compile(rf"^(?:{_alternatives(v.not_author or ())})\b", re.I),
-        "byline_break": re.compile(rf"\s+(?:\||·|•|-|—|{breaks})\s+|\s+\d|,|，|\s{{2,}}"),
+        "not_author": _source(rf"^(?:{_alternatives(v.not_author or ())})\b", re.I),
+        "byline_break": _source(rf"\s+(?:\||·|•|-|—|{breaks})\s+|\s+\d|,|，|\s{{2,}}"),
     }
+
+
+def _source(pattern: str, flags: int = 0) -> tuple[str, int]:
+    """A pattern of :class:`Words`, compiled when first used."""
+    return pattern, int(flags)
 
 
 @functools.lru_cache(maxsize=16)
@@ -190,40 +213,42 @@ def _compiled(text: str) -> Words:
     v = Vocabulary.model_validate_json(text).over(shipped_vocabulary())
     counted = _alternatives(v.product_count or ())
     marks = "(?:" + ("|".join(re.escape(m) for m in v.money_marks or ()) or "(?!)") + ")"
-    return Words(
-        money=re.compile(rf"(?:{marks}\s?-?\d[\d.,'\u00a0\u202f ]*)|"
+    patterns = {
+        "money": _source(rf"(?:{marks}\s?-?\d[\d.,'\u00a0\u202f ]*)|"
                          rf"(?:\d[\d.,'\u00a0\u202f ]*\s?{marks})"),
+        "crumb_label": _source(rf"^\s*(?:{_alternatives(v.breadcrumb_labels or ())})\s*[:：]\s*",
+                               re.IGNORECASE),
+        "count": _source(rf"\s*[(\[]?\s*\d[\d,.]*\s*(?:{counted})?\s*[)\]]?"),
+        "said_count": _source(rf"\s*(?:\(\s*\d[\d,.]*\s*(?:{counted})?\s*\)"
+                              rf"|\d[\d,.]*\s*(?:{counted}))$", re.IGNORECASE),
+        "placeholder": _source(_alternatives(v.placeholder_images or (), dashed=True)),
+        "placeholder_folder": _source(
+            rf"/(?:{_alternatives(v.placeholder_folders or (), dashed=True)})/", re.IGNORECASE),
+        "several_items": _source(_whole_ascii(v.several_items or ())),
+        "rating_class": _source(rf"^(?:{_alternatives(v.rating_classes or ())})[-_]?([0-5])"
+                                r"(?:[-_.]([0-9]{1,2}))?$"),
+        "other_money": _source("|".join(
+            [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
+        "other_money_class": _source(_alternatives(v.other_money_classes or (), dashed=True),
+                                     re.I),
+        "not_product_image": _source(_alternatives(v.not_product_images or ()), re.I),
+        "multiplier": _source(rf"(?<![\d.,])\d{{1,2}}\s*(?:{_alternatives(v.times_signs or ())})"
+                              r"\s*(?:[^\d\s]{1,4}\s*){0,2}\d", re.I),
+        **_page_words(v)}
+    return Words(
+        patterns=patterns,
         codes=frozenset(v.currency_codes or ()),
         symbols={k.strip().upper(): c for k, c in (v.currency_symbols or {}).items()},
         signs=tuple(v.currency_signs or ()),
         local={k.strip().upper(): dict(langs) for k, langs in (v.local_currencies or {}).items()},
         stock=compile_phrases(v.stock_phrases or {}),
         home=frozenset(h.lower() for h in v.home_labels or ()),
-        crumb_label=re.compile(rf"^\s*(?:{_alternatives(v.breadcrumb_labels or ())})\s*[:：]\s*",
-                               re.IGNORECASE),
-        count=re.compile(rf"\s*[(\[]?\s*\d[\d,.]*\s*(?:{counted})?\s*[)\]]?"),
-        said_count=re.compile(rf"\s*(?:\(\s*\d[\d,.]*\s*(?:{counted})?\s*\)"
-                              rf"|\d[\d,.]*\s*(?:{counted}))$", re.IGNORECASE),
-        placeholder=re.compile(_alternatives(v.placeholder_images or (), dashed=True)),
-        placeholder_folder=re.compile(
-            rf"/(?:{_alternatives(v.placeholder_folders or (), dashed=True)})/", re.IGNORECASE),
         large_attrs=tuple(v.large_image_attributes or ()),
-        several_items=re.compile(_whole_ascii(v.several_items or ())),
-        rating_class=re.compile(rf"^(?:{_alternatives(v.rating_classes or ())})[-_]?([0-5])"
-                                r"(?:[-_.]([0-9]{1,2}))?$"),
         rating_hints=tuple(dict.fromkeys(h.lower() for h in v.rating_classes or ())),
         rating_numbers={n.lower(): str(i) for i, n in enumerate(v.rating_numbers or ())},
         months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
                 for n in names},
-        time_words=tuple(v.time_words or ()),
-        other_money=re.compile("|".join(
-            [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
-        other_money_class=re.compile(_alternatives(v.other_money_classes or (), dashed=True),
-                                     re.I),
-        not_product_image=re.compile(_alternatives(v.not_product_images or ()), re.I),
-        multiplier=re.compile(rf"(?<![\d.,])\d{{1,2}}\s*(?:{_alternatives(v.times_signs or ())})"
-                              r"\s*(?:[^\d\s]{1,4}\s*){0,2}\d", re.I),
-        **_page_words(v))
+        time_words=tuple(v.time_words or ()))
 
 
 @functools.cache

@@ -41,6 +41,7 @@ from structurer.rules.io import dump_rules, rules_from_text
 from structurer.rules.model import RecordSpec
 from structurer.validate import validate_file
 from structurer.values import image_source, rating_source
+from structurer.words import Words
 from tests.conftest import rule_text
 
 
@@ -429,3 +430,34 @@ def test_new_item_action_words_keep_a_list_from_the_action_link(tmp_path: Path) 
         got = views[0].tree.xpath(learned.item_xpath)[0].xpath(learned.detail_link_xpath)
         href = got[0] if isinstance(got[0], str) else got[0].get("href")
         assert href == want
+
+
+def test_word_patterns_compile_when_first_read() -> None:
+    """Compiling every pattern of a vocabulary was a twentieth of `extract-page`, and an
+    article reads a third of them: each is compiled when first read, once, and a copy
+    (pickled to a worker) reads the same."""
+    import pickle
+    import re
+
+    from structurer.words import default_words
+
+    words = _fresh(default_words())
+    names = sorted(words.patterns)
+    declared = {n for c in Words.__mro__ for n, kind in vars(c).get("__annotations__", {}).items()
+                if "Pattern" in kind}
+    assert names == sorted(declared)
+    assert not [n for n in names if n in vars(words)], "a pattern compiled before it was read"
+    copy = pickle.loads(pickle.dumps(words))
+    for name in names:
+        pattern = getattr(words, name)
+        assert isinstance(pattern, re.Pattern) and getattr(words, name) is pattern
+        assert getattr(copy, name).pattern == pattern.pattern
+    with pytest.raises(AttributeError):
+        _ = words.no_such_pattern  # type: ignore[attr-defined]
+
+
+def _fresh(words: Words) -> Words:
+    """The same words with none of their patterns compiled yet."""
+    from dataclasses import fields, replace
+
+    return replace(words, **{f.name: getattr(words, f.name) for f in fields(words)})

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from structurer.cli.options import add_settings, http_url, settings_from
 from structurer.cli.output import EXIT_FELL_SHORT, EXIT_OK, say, warn
+from structurer.cli.startup import loading
 
 if TYPE_CHECKING:
     from structurer.config import Settings
@@ -63,12 +64,13 @@ def _settings(args: argparse.Namespace) -> Settings | None:
 
 
 def cmd_extract_page(args: argparse.Namespace) -> int:
-    from structurer.clean import parse_html
-    from structurer.generic.extract import extract_tree_generic, without_site_text
-    from structurer.lexicon import load_lexicon
-    from structurer.sources import read_pages
+    with loading():
+        from structurer.clean import parse_html
+        from structurer.generic.extract import extract_tree_generic, without_site_text
+        from structurer.lexicon import load_lexicon
+        from structurer.sources import read_pages
 
-    lexicon = load_lexicon(args.template)
+        lexicon = load_lexicon(args.template)
     sources = read_pages(args.pages, _settings(args), base_url=args.base_url)
     results = without_site_text([extract_tree_generic(parse_html(s.text, s.url), s.url, lexicon)
                                  for s in sources])

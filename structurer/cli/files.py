@@ -7,10 +7,12 @@ import sys
 from typing import Any
 
 from structurer.cli.output import EXIT_BAD_INPUT, EXIT_OK, say
+from structurer.cli.startup import loading
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from structurer.validate import validate_file
+    with loading():
+        from structurer.validate import validate_file
 
     bad = 0
     for path in args.files:
@@ -28,7 +30,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_templates(args: argparse.Namespace) -> int:
-    from structurer.lexicon import load_lexicon, shipped_templates
+    with loading():
+        from structurer.lexicon import load_lexicon, shipped_templates
 
     for name, path in shipped_templates().items():
         lexicon = load_lexicon(path)

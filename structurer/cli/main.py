@@ -10,14 +10,17 @@ what became of its work.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+import types
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from structurer._version import __version__
 from structurer.cli import analyze, crawl, demo, extract, files, review
 from structurer.cli.output import EXIT_BAD_INPUT, EXIT_FELL_SHORT, EXIT_OK, fail
+from structurer.cli.startup import finished
 from structurer.errors import AnalysisError, StructurerError
 
 
@@ -52,11 +55,41 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    # pydantic reads every installed package's metadata for plugins before it builds the
-    # first model (a fortieth of `validate`); the command line uses none. Set the variable
-    # to an empty string to have them.
+#: pydantic's plugin loader, and the values of PYDANTIC_DISABLE_PLUGINS that disable them all
+PLUGIN_LOADER = "pydantic.plugin._loader"
+NO_PLUGINS = ("__all__", "1", "true")
+
+
+def skip_plugin_search() -> None:
+    """No pydantic plugins for the command line, and no cost for them.
+
+    pydantic reads every installed package's metadata for plugins before it builds its
+    first model (a fortieth of ``validate``) unless PYDANTIC_DISABLE_PLUGINS says none;
+    even then its loader module imports ``importlib.metadata`` (a fifteenth of
+    ``extract-page``). With every plugin disabled, the loader is a module answering what
+    pydantic's answers then (no plugins); any other name asked of it loads the real one.
+    Set the variable to an empty string to have plugins."""
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    if os.environ["PYDANTIC_DISABLE_PLUGINS"] not in NO_PLUGINS or PLUGIN_LOADER in sys.modules:
+        return
+    loader = types.ModuleType(PLUGIN_LOADER, "pydantic's plugin loader with every plugin off")
+
+    def get_plugins() -> tuple[()]:
+        return ()
+
+    def real(name: str) -> Any:
+        if name.startswith("__"):  # a module attribute the import system looks for
+            raise AttributeError(name)
+        del sys.modules[PLUGIN_LOADER]
+        return getattr(importlib.import_module(PLUGIN_LOADER), name)
+
+    loader.get_plugins = get_plugins  # type: ignore[attr-defined]
+    loader.__getattr__ = real  # type: ignore[method-assign]
+    sys.modules[PLUGIN_LOADER] = loader
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    skip_plugin_search()
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(next((a for a in argv if not a.startswith("-")), None))
     try:
@@ -84,6 +117,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = error.filename if error.filename is not None else ""
         fail(f"{where}: {error.strerror or error}" if where else str(error.strerror or error))
         return EXIT_BAD_INPUT
+    finally:
+        finished()
 
 
 if __name__ == "__main__":

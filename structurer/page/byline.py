@@ -176,11 +176,11 @@ def _name_in(text: str) -> str | None:
     """The name of a byline sentence ("By Ann Lee in Oslo", "作者：王芳"), or None (the
     vocabulary's ``author_labels``, ``author_roles``, ``name_particles``)."""
     w = default_words()
-    for pattern in (w.byline, w.role, w.cjk_byline):
-        found = pattern.search(text) if pattern is not w.role else pattern.match(text)
-        if found:
-            return found.group(1).strip(" .")
-    return None
+    found = w.byline.search(text) or w.role.match(text) or (
+        # a CJK name needs a CJK character: a text without one leaves that pattern
+        # uncompiled (its ranges cost more than reading most pages)
+        w.cjk_byline.search(text) if text and max(text) >= "\u4e00" else None)
+    return found.group(1).strip(" .") if found else None
 
 
 def _author_element(el: HtmlElement) -> str | None:

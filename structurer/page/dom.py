@@ -7,6 +7,7 @@ regex compilation and tree serialization.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -28,7 +29,6 @@ INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "small", "sup", 
                          "s", "ins", "u", "label", "font", "mark", "abbr", "bdi", "time"})
 
 _WS = re.compile(r"\s+")
-_SPLIT = re.compile(r"[^0-9a-zA-Z\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _DIGITS = re.compile(r"\d+")
 
@@ -77,7 +77,14 @@ def own_text(el: HtmlElement) -> str:
 def tokens(value: str) -> list[str]:
     """Split an attribute value into lower-case word tokens (camelCase and kebab-case)."""
     value = _CAMEL.sub(" ", value)
-    return [t.lower() for t in _SPLIT.split(value) if t]
+    return [t.lower() for t in _token_split().split(value) if t]
+
+
+@functools.cache
+def _token_split() -> re.Pattern[str]:
+    """Compiled when first used (its ranges cost more than reading an article, which
+    never splits attribute words)."""
+    return re.compile(r"[^0-9a-zA-Z\u00c0-\u024f\u3040-\u30ff\u3400-\u9fff]+")
 
 
 def class_tokens(el: HtmlElement) -> list[str]:

@@ -9,6 +9,7 @@ its ``<title>``; the site name removed) and the title's heading element
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -23,7 +24,21 @@ _TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.titl
                 "parsely-title", "headline")
 _SITE_METAS = ("og:site_name", "application-name", "apple-mobile-web-app-title")
 _SEP = r"(?:[-|–—_»·:]|::)"
-_SPLIT_TITLE = re.compile(rf"\s+{_SEP}\s+|(?<=[\u3040-\u9fff])_|_(?=[\u3040-\u9fff])")
+_SPLIT_LATIN = re.compile(rf"\s+{_SEP}\s+")
+
+
+def _split_title(title: str) -> list[str]:
+    """``title`` cut at its separators, and at a "_" beside a CJK character. A title with
+    no character that far up the table is cut by the separators alone (the same cuts):
+    the whole pattern's ranges cost more to compile than reading most pages."""
+    if not title or max(title) < "\u3040":
+        return _SPLIT_LATIN.split(title)
+    return _split_cjk().split(title)
+
+
+@functools.cache
+def _split_cjk() -> re.Pattern[str]:
+    return re.compile(rf"\s+{_SEP}\s+|(?<=[\u3040-\u9fff])_|_(?=[\u3040-\u9fff])")
 
 
 @dataclass(frozen=True)
@@ -67,7 +82,7 @@ def _heading_inside(title: str, headings: list[str]) -> str | None:
     ("Headline | Site", "Site: Headline", "Headline_Section_Site"), also when the two
     spell a character differently (a prime for an apostrophe)."""
     low = title.lower()
-    parts = _SPLIT_TITLE.split(title)
+    parts = _split_title(title)
     spans = [" ".join(parts[i:j]) for i in range(len(parts))
              for j in range(i + 1, len(parts) + 1) if (i, j) != (0, len(parts))]
     for text in sorted(headings, key=len, reverse=True):
@@ -88,7 +103,7 @@ def _heading_inside(title: str, headings: list[str]) -> str | None:
 def _site_part(heading: str, page_title: str) -> bool:
     """The heading is the site's name in the <title>: its first or last part beside a
     separator, with a longer part (the headline) beside it (a logo in an <h1>)."""
-    parts = [p.strip().lower() for p in _SPLIT_TITLE.split(page_title)]
+    parts = [p.strip().lower() for p in _split_title(page_title)]
     low = heading.strip().lower()
     return len(parts) > 1 and low in (parts[0], parts[-1]) and \
         max(len(p) for p in parts if p != low) > len(low)
@@ -130,7 +145,7 @@ def title_of(tree: HtmlElement) -> TitleFound | None:
         return TitleFound(best[1], best[2])
     if page_title:
         page_title = _without_site(page_title, tree)
-        parts = _SPLIT_TITLE.split(page_title)
+        parts = _split_title(page_title)
         return TitleFound(max(parts, key=len) if len(parts) > 1 else page_title, "title")
     return None
 

@@ -4,6 +4,7 @@ value as one line with exit 2."""
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import subprocess
@@ -15,6 +16,7 @@ import pytest
 
 from structurer import __version__
 from structurer.cli import build_parser, main
+from structurer.cli.startup import finished, loading
 from structurer.demo import SHOP_CLASSES
 from tests.conftest import FIXTURES
 
@@ -71,6 +73,65 @@ def test_the_command_line_loads_no_pydantic_plugin(tmp_path: Path, setting: str 
                           capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     assert marker.exists() is loaded
+
+
+def test_no_plugin_means_no_package_metadata_import() -> None:
+    """With every plugin off, pydantic's loader module (which imports importlib.metadata,
+    a fifteenth of `extract-page`) is not imported; a name of it other than get_plugins
+    loads the real one."""
+    code = ("import sys\nfrom structurer.cli import main\n"
+            f"main(['validate', {str(FIXTURES / 'shop.yaml')!r}])\n"
+            "print('importlib.metadata' in sys.modules)\n"
+            "from pydantic.plugin import _loader\n"
+            "print(_loader.PYDANTIC_ENTRY_POINT_GROUP, 'importlib.metadata' in sys.modules)")
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, env=env, check=True)
+    assert done.stdout.strip().splitlines()[-2:] == ["False", "pydantic True"]
+
+
+def test_a_short_command_loads_without_collecting() -> None:
+    """Loading allocates much and frees nothing (collecting then was a twentieth of
+    `extract-page`): no collection while a command loads; what it loaded is set aside,
+    and the collector runs for the work after."""
+    runs: list[int] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        runs.extend([info["generation"]] if phase == "start" else [])
+
+    gc.callbacks.append(count)
+    try:
+        with loading():
+            loaded = [[i] for i in range(20_000)]   # many collections' worth of objects
+            assert not gc.isenabled() and not runs
+        assert gc.isenabled() and gc.get_freeze_count() >= len(loaded)
+        garbage = [[i] for i in range(20_000)]
+        assert runs and garbage
+    finally:
+        gc.callbacks.remove(count)
+        finished()
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_command_line_leaves_nothing_set_aside(capsys: pytest.CaptureFixture[str]) -> None:
+    """After `main`, every object is under the collector again (a caller in the same
+    process, like this test, keeps collecting what the command loaded)."""
+    assert main(["validate", str(FIXTURES / "shop.yaml")]) == 0
+    assert main(["extract-page", str(FIXTURES / "nosuch.html")]) == 2
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert "ok (rule file)" in capsys.readouterr().out
+
+
+def test_objects_the_caller_set_aside_stay_set_aside() -> None:
+    """A process that froze its own objects (before forking workers, say) keeps them
+    frozen through `main`."""
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert main(["validate", str(FIXTURES / "shop.yaml")]) == 0
+        assert gc.get_freeze_count() == frozen and gc.isenabled()
+    finally:
+        gc.unfreeze()
 
 
 def test_demo_list_names_every_shop(capsys: pytest.CaptureFixture[str]) -> None:
