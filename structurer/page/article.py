@@ -43,6 +43,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, drop_elements, normalize_space
@@ -178,6 +179,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
     title's heading, or most of the page's paragraphs (a wrapper that themes name
     "widget", "share" or "sidebar-and-content" can hold the whole article)."""
     root = clean_tree(tree)
+    etree.strip_elements(root, "rt", "rp", with_tail=False)   # ruby readings: 子(こ)ども
     body = root.find(".//body")
     start = body if body is not None else root
     anchor = titles.title_element(root)
@@ -373,7 +375,8 @@ class _Walk:
                 self.linked += len("".join(text.split()))
 
     def flush(self) -> None:
-        text = normalize_space("".join(self.pieces))
+        # soft hyphens are hyphenation hints, not text a reader sees ("Mit\xadtel\xadal\xadter")
+        text = normalize_space("".join(self.pieces).replace("\xad", ""))
         if text:
             # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
             self.lines.append((text, self.linked, bool(self.blocks)

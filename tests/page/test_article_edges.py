@@ -69,3 +69,44 @@ def test_an_article_under_an_unclosed_heading_and_ending_in_a_colon_stays_whole(
     text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
     assert all(p in text for p in story)
     assert text.splitlines()[-1] == last
+
+
+def test_ruby_readings_and_soft_hyphens_are_not_text() -> None:
+    """A reader sees 子ども and Mittelalter: the readings over the characters (``<rt>``) and
+    the hyphenation hints inside words (U+00AD) are not the article's words."""
+    story = _prose(3, "castle")
+    ruby = ("<p><ruby>子<rt>こ</rt></ruby>どもへの<ruby>体罰<rp>(</rp><rt>たいばつ</rt>"
+            "<rp>)</rp></ruby>を<ruby>禁<rt>きん</rt>止<rt>し</rt></ruby>する法律ができました。"
+            "親が子どもを教育するために、たたいたり蹴ったりすることは禁止です。</p>")
+    hyphenated = ("<p>Schon im Mit\u00adtel\u00adal\u00adter war der Wein das Aus\u00adhän"
+                  "\u00adge\u00adschild der Stadt und ihrer Händler am Markt.</p>")
+    html = _page(f"<article>{_article(story)}{ruby}{hyphenated}</article>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert "子どもへの体罰を禁止する法律ができました。" in text
+    assert "こ" not in text.replace("ことは", "") and "たいばつ" not in text
+    assert "Schon im Mittelalter war der Wein das Aushängeschild der Stadt" in text
+
+
+def test_a_short_post_under_a_short_headline_is_an_article() -> None:
+    """A short blog post whose headline is only a part of the title beside the blog's
+    name ("Gefällt mir – jovelblog") is an article, not a page of other kind."""
+    post = ["Manchmal überrascht einen der Alltag mit kleinen Freuden. Unlängst spazierte "
+            "ich durch Eimsbüttel, da baumelte vom Balkon eine lange Schnur herunter:",
+            "Gut investierte zwanzig Cent, wenn auch das Bild etwas unscharf geraten ist."]
+    html = (f"<html><head><title>Gefällt mir – jovelblog</title></head><body>"
+            f"<div id='header'><a href='/'>jovelblog</a></div><div class='post'>"
+            f"<h1>Gefällt mir</h1>{''.join(f'<p>{p}</p>' for p in post)}</div></body></html>")
+    out = structurer.extract_page(html, "http://blog.example/2011/09/11/gefallt-mir/", "news")
+    assert out["kind"] == "detail"
+    assert all(p in out["fields"]["content"] for p in post)
+
+
+def test_a_paywall_prompt_is_left_out() -> None:
+    story = _prose(4, "wages")
+    wall = ("<div class='paywall-template'><h2>Möchten Sie weiterlesen?</h2><p>Ja, ich bin "
+            "Abonnent und melde mich an, um den ganzen Artikel und alle weiteren zu lesen.</p>"
+            "</div>")
+    html = _page(f"<div class='page'><div class='article'>{_article(story)}</div>{wall}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "weiterlesen" not in text and "Abonnent" not in text
