@@ -54,6 +54,10 @@ class Thresholds(Strict):
     article_slack: int = Field(200, ge=0, description=(
         "characters besides paragraphs (headline, byline, captions) an article's container "
         "may add around its densest part"))
+    above_headline: int = Field(150, ge=0, description=(
+        "characters of a line above an article's headline that make it text (the heading "
+        "is then no headline); shorter lines above it (a kicker, a date, a site's notice) "
+        "are left out"))
     byline_after: int = Field(600, ge=0, description=(
         "characters after an article's title searched for its date and author"))
     byline_before: int = Field(250, ge=0, description=(

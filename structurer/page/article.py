@@ -173,7 +173,8 @@ def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
             parent.remove(el)
 
 
-def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
+def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int
+           ) -> tuple[HtmlElement, HtmlElement | None]:
     """The body of a cleaned copy of the page without its boilerplate: sure boilerplate
     first, then noise tags and likely boilerplate unless they hold the article — the
     title's heading, or most of the page's paragraphs (a wrapper that themes name
@@ -194,7 +195,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
                       and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))])
-    return start
+    return start, anchor
 
 
 def _form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
@@ -216,7 +217,7 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     """The article's element and its whole text (see the module doc)."""
     vocab = Vocabulary.of(lexicon)
     min_text = lexicon.thresholds.min_block_text
-    start = pruned(tree, vocab, min_text)
+    start, anchor = pruned(tree, vocab, min_text)
     scores, counts = density.density_scores(start, min_text)
     if not scores:
         return None
@@ -236,7 +237,8 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
         core = seed
     chain = [core, *(a for a in core.iterancestors() if a.tag not in ("body", "html"))]
     best = _widened(core, chain, counts, good, lexicon.thresholds.article_slack)
-    text = "\n".join(_lines(best, vocab, counts[best]))
+    text = "\n".join(_lines(best, vocab, counts[best], anchor,
+                            lexicon.thresholds.above_headline))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
@@ -307,15 +309,23 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
     return text, len("".join(text.split())), linked
 
 
-def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts) -> list[str]:
+def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
+           anchor: HtmlElement | None = None, lead: int = 0) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
-    too unless links are most of its text (a post that is a list of links)."""
-    walk = _Walk()
+    too unless links are most of its text (a post that is a list of links); and the short
+    lines above the headline (``anchor``: a kicker, a date, a site's notice), unless one
+    of them has ``lead`` characters or more (a paragraph: then it is no headline)."""
+    walk = _Walk(anchor)
     walk.visit(el, False)
     walk.flush()
     out: list[tuple[str, bool]] = []
     links_are_text = counts.lt >= 0.5 * counts.t
-    for text, linked, heading in walk.lines:
+    top = walk.headline or 0
+    if any(len(line[0]) >= lead for line in walk.lines[:top]):
+        top = 0       # a paragraph above the heading: the heading is not the headline
+    for i, (text, linked, heading) in enumerate(walk.lines):
+        if i < top:
+            continue
         squeezed = len("".join(text.split()))
         if linked >= 0.5 * squeezed and not links_are_text:
             continue
@@ -362,7 +372,9 @@ def _stamp(line: str) -> bool:
 class _Walk:
     """Text cut at block elements, with the characters inside links of each line."""
 
-    def __init__(self) -> None:
+    def __init__(self, anchor: HtmlElement | None = None) -> None:
+        self.anchor = anchor            # the headline: the index of its line is kept
+        self.headline: int | None = None
         self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
         self.pieces: list[str] = []
         self.linked = 0
@@ -391,6 +403,9 @@ class _Walk:
             self.blocks.append(el.tag)
         elif el.tag == "br":
             self.add(" ", link)
+        if el is self.anchor:
+            self.flush()
+            self.headline = len(self.lines)
         self.add(el.text, link)
         for child in el:
             if isinstance(child.tag, str) and child.tag not in NOISE_TAGS and not _picture(child):

@@ -110,3 +110,18 @@ def test_a_paywall_prompt_is_left_out() -> None:
     text = structurer.extract_page(html, URL, "news")["fields"]["content"]
     assert all(p in text for p in story)
     assert "weiterlesen" not in text and "Abonnent" not in text
+
+
+def test_short_lines_above_the_headline_are_left_out() -> None:
+    """A site's standing notice and a kicker above the headline are not the article; a
+    heading with a paragraph above it is no headline, and nothing above it is cut."""
+    story = _prose(4, "browser")
+    notice = "<p>For links on this page the site may earn a commission from the seller.</p>"
+    html = _page(f"<div class='main'>{notice}<p>Browsers</p>{_article(story)}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "commission" not in text and "Browsers" not in text
+    later = _page(f"<div class='main'><p>{story[0]}</p><p>Browsers</p>"
+                  f"{_article(story[1:])}</div>")
+    text = structurer.extract_page(later, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story) and "Browsers" in text
