@@ -46,20 +46,18 @@ from dataclasses import dataclass
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, drop_elements, normalize_space
+from structurer.clean import clean_tree, drop_elements, normalize_space
 from structurer.lexicon import Lexicon
 from structurer.page import density, titles
-from structurer.page.dates import find_dates
+from structurer.page.blocktext import Walk, stamp
 
 _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKENS = re.compile(r"[^a-z0-9]+")
 _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _COMMAS = re.compile(r"[,，、،]")
-_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
 
 
 @dataclass(frozen=True)
@@ -315,7 +313,7 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
     too unless links are most of its text (a post that is a list of links); and the short
     lines above the headline (``anchor``: a kicker, a date, a site's notice), unless one
     of them has ``lead`` characters or more (a paragraph: then it is no headline)."""
-    walk = _Walk(anchor)
+    walk = Walk(anchor)
     walk.visit(el, False)
     walk.flush()
     out: list[tuple[str, bool]] = []
@@ -329,7 +327,7 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
         squeezed = len("".join(text.split()))
         if linked >= 0.5 * squeezed and not links_are_text:
             continue
-        if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or _stamp(text):
+        if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or stamp(text):
             continue
         out.append((text, heading))
     # a heading (or a short line announcing a list) that heads nothing of the text ends
@@ -350,67 +348,3 @@ def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:
             if line.strip():
                 seen[line] = seen.get(line, 0) + 1
     return {line for line, n in seen.items() if n >= least}
-
-
-def _picture(el: HtmlElement) -> bool:
-    """A caption, or a figure around a picture: its credits and captions are not text."""
-    return el.tag == "figcaption" or (el.tag == "figure" and any(
-        True for _ in el.iter("img", "picture", "video")))
-
-
-def _stamp(line: str) -> bool:
-    """A short line that is a date or a time of day and a few words ("Dienstag, 4. Juni
-    2019", "05:28 Uhr", "Posted on May 3, 2021 by Ann"): a byline, not text."""
-    if len(line) > 80:
-        return False
-    rest = _CLOCK.sub(" ", line)
-    for found in reversed(find_dates(rest)):
-        rest = rest[:found.start] + " " + rest[found.end:]
-    return rest != line and len(rest.split()) <= 4
-
-
-class _Walk:
-    """Text cut at block elements, with the characters inside links of each line."""
-
-    def __init__(self, anchor: HtmlElement | None = None) -> None:
-        self.anchor = anchor            # the headline: the index of its line is kept
-        self.headline: int | None = None
-        self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
-        self.pieces: list[str] = []
-        self.linked = 0
-        self.blocks: list[str] = []     # the block elements open around the text, innermost last
-
-    def add(self, text: str | None, link: bool) -> None:
-        if text:
-            self.pieces.append(text)
-            if link:
-                self.linked += len("".join(text.split()))
-
-    def flush(self) -> None:
-        # soft hyphens are hyphenation hints, not text a reader sees ("Mit\xadtel\xadal\xadter")
-        text = normalize_space("".join(self.pieces).replace("\xad", ""))
-        if text:
-            # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
-            self.lines.append((text, self.linked, bool(self.blocks)
-                               and self.blocks[-1] in _HEADINGS))
-        self.pieces, self.linked = [], 0
-
-    def visit(self, el: HtmlElement, in_link: bool) -> None:
-        block = el.tag in BLOCK_TAGS and el.tag != "br"
-        link = in_link or el.tag == "a"
-        if block:
-            self.flush()
-            self.blocks.append(el.tag)
-        elif el.tag == "br":
-            self.add(" ", link)
-        if el is self.anchor:
-            self.flush()
-            self.headline = len(self.lines)
-        self.add(el.text, link)
-        for child in el:
-            if isinstance(child.tag, str) and child.tag not in NOISE_TAGS and not _picture(child):
-                self.visit(child, link)
-            self.add(child.tail, link)
-        if block:
-            self.flush()
-            self.blocks.pop()
