@@ -234,9 +234,11 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     if weight(core) <= 0:
         core = seed
     chain = [core, *(a for a in core.iterancestors() if a.tag not in ("body", "html"))]
-    best = _widened(core, chain, counts, good, lexicon.thresholds.article_slack)
+    th = lexicon.thresholds
+    best = _widened(core, chain, counts, good, th.article_slack)
+    drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
     text = "\n".join(_lines(best, vocab, counts[best], anchor,
-                            lexicon.thresholds.above_headline))
+                            th.above_headline))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
@@ -256,6 +258,23 @@ def _widened(core: HtmlElement, chain: list[HtmlElement],
         if more > good.get(best, 0) and more - base_g >= 0.6 * added - slack:
             best = el     # only a step that adds paragraphs: no site header for nothing
     return best
+
+
+def _tail_blocks(core: HtmlElement, best: HtmlElement,
+                 counts: dict[HtmlElement, density.Counts], good: dict[HtmlElement, int],
+                 least: int, share: float) -> list[HtmlElement]:
+    """The blocks that follow the article's paragraphs (``core``) inside its container
+    (``best``) and are not mostly paragraphs: a share bar, a tag box, a contact card, a
+    list of teasers that widening took in with the article's other sections."""
+    doomed = []
+    for el in (core, *core.iterancestors()):
+        if el is best:
+            break
+        for sibling in el.itersiblings():
+            c = counts.get(sibling)
+            if c is not None and c.t >= least and good.get(sibling, 0) < share * c.t:
+                doomed.append(sibling)
+    return doomed
 
 
 def _paragraph_points(start: HtmlElement, counts: dict[HtmlElement, density.Counts]

@@ -125,3 +125,22 @@ def test_short_lines_above_the_headline_are_left_out() -> None:
                   f"{_article(story[1:])}</div>")
     text = structurer.extract_page(later, URL, "news")["fields"]["content"]
     assert all(p in text for p in story) and "Browsers" in text
+
+
+def test_blocks_after_the_article_that_are_not_paragraphs_are_left_out() -> None:
+    """The article's container also holds, after its paragraphs, a contact card and a
+    list of teasers to other stories: not the article; a section of paragraphs after
+    the first is."""
+    story = _prose(5, "levy")
+    more = _prose(1, "appeal")
+    contact = ("<div class='box'><h3>Press contact</h3><ul><li>Jane Roe</li><li>Tel.: +49 30 "
+               "212 341</li><li>E-Mail: press@example.org</li><li>Example Association</li>"
+               "<li>Street 1, 10115 Berlin</li><li>Press office hours</li></ul></div>")
+    teasers = "".join(f"<li><a href='/2024/05/other-{i}.html'>Another story number {i} about "
+                      f"the city</a></li>" for i in range(4))
+    body = (f"<div class='wrap'><div class='text'>{_article(story)}</div>"
+            f"<div class='more'>{''.join(f'<p>{p}</p>' for p in more)}</div>"
+            f"{contact}<div class='next'><ul>{teasers}</ul></div></div>")
+    text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
+    assert all(p in text for p in story + more)
+    assert "Tel.:" not in text and "Press contact" not in text and "Another story" not in text
