@@ -54,6 +54,9 @@ class Thresholds(Strict):
     article_slack: int = Field(200, ge=0, description=(
         "characters besides paragraphs (headline, byline, captions) an article's container "
         "may add around its densest part"))
+    same_story: float = Field(0.8, ge=0, le=1, description=(
+        "share of the words of structured data's articleBody the page's own article text "
+        "must hold to be taken instead (cut in paragraphs, without a CMS's captions)"))
     tail_block: int = Field(100, ge=0, description=(
         "characters of a block after an article's paragraphs (inside its container) from "
         "which the block must be mostly paragraphs to stay (see tail_paragraphs)"))

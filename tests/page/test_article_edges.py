@@ -144,3 +144,19 @@ def test_blocks_after_the_article_that_are_not_paragraphs_are_left_out() -> None
     text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
     assert all(p in text for p in story + more)
     assert "Tel.:" not in text and "Press contact" not in text and "Another story" not in text
+
+
+def test_the_pages_own_text_is_preferred_to_a_structured_body_telling_the_same_story() -> None:
+    """``articleBody`` holds the story in one run of text with a photo caption a CMS left
+    in it; the page's own text tells the same story in paragraphs, without the caption."""
+    story = _prose(5, "tram")
+    caption = "Photo: the new tram at the depot, courtesy of the city archive."
+    data = {"@context": "https://schema.org", "@type": "NewsArticle",
+            "headline": "The council approves the new harbour plan",
+            "articleBody": " ".join([story[0], caption, *story[1:]])}
+    head = f"<script type='application/ld+json'>{json.dumps(data)}</script>"
+    html = _page(f"<article>{_article(story)}</article>").replace("</head>", head + "</head>")
+    out = structurer.extract_page(html, URL, "news")
+    text = out["fields"]["content"]
+    assert text.splitlines()[-5:] == story and caption not in text
+    assert out["sources"]["content"] == "density"
