@@ -70,6 +70,7 @@ class Vocabulary:
     body: frozenset[str]
     headings: tuple[str, ...]
     lines: tuple[str, ...]
+    consent: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> Vocabulary:
@@ -92,7 +93,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocabulary:
                        _words_pattern([w for w, v in words.items() if 0 < v < strong]),
                        frozenset(k.lower() for k in signals.get("article_body", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
-                       tuple(k.lower() for k in signals.get("boilerplate_text", {})))
+                       tuple(k.lower() for k in signals.get("boilerplate_text", {})),
+                       tuple(k.lower() for k in signals.get("consent_text", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 
@@ -153,6 +155,13 @@ def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
     return 0 < len(text) <= 60 and text.startswith(vocab.headings)
 
 
+def _consent(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """A paragraph that opens a consent notice ("We use cookies to ..."), however long,
+    in a block no class word gave away."""
+    return bool(vocab.consent) and el.tag in ("p", "div", "span") and \
+        normalize_space(el.text or "").lower().startswith(vocab.consent)
+
+
 def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
     """A heading such as "Leave a reply" or "Related posts" among the article's own
     paragraphs ends the article: it and what follows it in its parent are removed."""
@@ -185,7 +194,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
-                      and surely_boilerplate(el, vocab)])
+                      and (surely_boilerplate(el, vocab) or _consent(el, vocab))])
     _cut_at_boilerplate_headings(start, vocab)
     drop_elements(_form_boxes(start, fixed))
     _, good = _paragraph_points(start, density.text_counts(start, min_text))

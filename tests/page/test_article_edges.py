@@ -160,3 +160,14 @@ def test_the_pages_own_text_is_preferred_to_a_structured_body_telling_the_same_s
     text = out["fields"]["content"]
     assert text.splitlines()[-5:] == story and caption not in text
     assert out["sources"]["content"] == "density"
+
+
+def test_a_long_consent_notice_without_a_class_word_is_left_out() -> None:
+    story = _prose(4, "pier")
+    notice = ("<div><p>Wir verwenden Cookies, um Inhalte und Anzeigen zu personalisieren, "
+              "Funktionen für soziale Medien anbieten zu können und die Zugriffe auf unsere "
+              "Website zu analysieren. Außerdem geben wir Informationen zu Ihrer Verwendung "
+              "unserer Website an unsere Partner weiter.</p></div>")
+    html = _page(f"<div class='x'>{notice}{_article(story)}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story) and "Cookies" not in text
