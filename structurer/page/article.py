@@ -3,8 +3,9 @@
 Input: an lxml HTML tree and the lexicon (its ``signals``: ``boilerplate`` class/id
 words, ``article_body`` words that clear them, ``boilerplate_headings`` that open a
 comment thread or a side list, ``boilerplate_text`` lines such as sharing prompts and
-consent notices). Output: :class:`~structurer.page.density.ContentFound` — the element
-holding the article and its text, one line per paragraph, heading, list item or cell.
+consent notices, ``consent_text`` that opens a consent paragraph). Output:
+:class:`~structurer.page.density.ContentFound` — the element holding the article and
+its text, one line per paragraph, heading, list item or cell.
 
 Three steps, each what the best extractors do on top of text density:
 
@@ -12,12 +13,13 @@ Three steps, each what the best extractors do on top of text density:
    stands: hidden blocks and dialogs (consent layers), strong class/id words (cookie,
    consent, comments, newsletter, author-bio: weight 15 or more), blocks opened by a
    boilerplate heading ("Leave a reply", "Ähnliche Beiträge"; such a heading among the
-   article's paragraphs ends the article), and the box around a form (signup, search,
-   comment form). Then likely boilerplate — noise tags (nav, aside, footer, form ...),
-   weaker class/id words (share, sidebar, related, byline, caption) without an
-   ``article_body`` word beside them, noise headings — unless the block holds the
-   title's heading or most of the page's paragraph text: themes call the article's own
-   wrappers "share", "widget" or "sidebar-and-content".
+   article's paragraphs ends the article), paragraphs opening a consent notice ("Wir
+   verwenden Cookies, ..."), and the box around a form (signup, search, comment form);
+   ruby readings (``<rt>``) are not text either. Then likely boilerplate — noise tags
+   (nav, aside, footer, form ...), weaker class/id words (share, sidebar, related,
+   byline, caption) without an ``article_body`` word beside them, noise headings —
+   unless the block holds the title's heading or most of the page's paragraph text:
+   themes call the article's own wrappers "share", "widget" or "sidebar-and-content".
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
@@ -27,11 +29,15 @@ Three steps, each what the best extractors do on top of text density:
    through), times its own share outside links, doubled on the seed's chain. The core
    widens to an ancestor while each step adds paragraphs and what it adds stays mostly
    paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
-   captions aside): the article's other sections, lists and quotes.
+   captions aside): the article's other sections, lists and quotes. What follows the
+   core inside that container and is not mostly paragraphs (``tail_paragraphs``: a share
+   bar, a tag box, a contact card, teasers) is left out.
 3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
    ("Also read: ...", a tag list; unless links are most of the article, a link post),
    short boilerplate lines (sharing prompts, consent notices, "Posted by"), lines that
-   are a date or a time, figures around pictures and captions.
+   are a date or a time, figures around pictures and captions (:mod:`blocktext`), and
+   the short lines above the headline (a kicker, a date, a site's notice) unless one of
+   them is a paragraph (``above_headline`` characters: then the heading is no headline).
 
 :func:`site_lines` finds the lines several articles of one site repeat (its own text).
 Pure functions: the input tree is never modified (the work is done on a copy).
