@@ -77,6 +77,7 @@ class Vocabulary:
     headings: tuple[str, ...]
     lines: tuple[str, ...]
     consent: tuple[str, ...] = ()
+    sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> Vocabulary:
@@ -100,7 +101,9 @@ def _vocabulary(lexicon: Lexicon) -> Vocabulary:
                        frozenset(k.lower() for k in signals.get("article_body", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_text", {})),
-                       tuple(k.lower() for k in signals.get("consent_text", {})))
+                       tuple(k.lower() for k in signals.get("consent_text", {})),
+                       frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
+                                                                   {}).items() if v >= 10))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 
@@ -170,13 +173,21 @@ def _consent(el: HtmlElement, vocab: Vocabulary) -> bool:
 
 def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
     """A heading such as "Leave a reply" or "Related posts" among the article's own
-    paragraphs ends the article: it and what follows it in its parent are removed."""
+    paragraphs ends the article: it and what follows it in its parent are removed; so
+    does a paragraph that is all such a heading ("<p><b>About the author</b></p>")."""
     if not vocab.headings:
         return
     doomed = []
-    for heading in start.iter("h2", "h3", "h4", "h5", "h6"):
+    for heading in start.iter("h2", "h3", "h4", "h5", "h6", "p", "div"):
         text = normalize_space(heading.text_content()).lower()
-        if 0 < len(text) <= 60 and text.startswith(vocab.headings):
+        if not 0 < len(text) <= 60:
+            continue
+        if heading.tag in ("p", "div"):   # a paragraph set bold as a heading: all of it
+            if text.rstrip(" :") in vocab.sure_headings and all(
+                    isinstance(d.tag, str) and d.tag in density.INLINE
+                    for d in heading.iterdescendants()):
+                doomed.append(heading)
+        elif text.startswith(vocab.headings):
             doomed.append(heading)
     for heading in doomed:
         parent = heading.getparent()

@@ -171,3 +171,14 @@ def test_a_long_consent_notice_without_a_class_word_is_left_out() -> None:
     html = _page(f"<div class='x'>{notice}{_article(story)}</div>")
     text = structurer.extract_page(html, URL, "news")["fields"]["content"]
     assert all(p in text for p in story) and "Cookies" not in text
+
+
+def test_a_bold_paragraph_saying_about_the_author_ends_the_article() -> None:
+    """No <h2>: the theme sets "About the author" as a bold paragraph, the bio follows."""
+    story = _prose(4, "river")
+    bio = ("<p><strong>About the author</strong></p><p>Hi! I am Chris, an angler and the "
+           "author of this blog, and I write about fish, rivers and lakes every week.</p>")
+    html = _page(f"<div class='post'>{_article(story)}{bio}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "About the author" not in text and "I am Chris" not in text
