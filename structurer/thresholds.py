@@ -67,6 +67,9 @@ class Thresholds(Strict):
         "characters of a line above an article's headline that make it text (the heading "
         "is then no headline); shorter lines above it (a kicker, a date, a site's notice) "
         "are left out"))
+    caption_line: int = Field(150, ge=0, description=(
+        "characters of an article's line that names a picture's credit (the lexicon's "
+        "credit_text: ©, Foto:, Credit:) up to which it is a caption, not text"))
     byline_after: int = Field(600, ge=0, description=(
         "characters after an article's title searched for its date and author"))
     byline_before: int = Field(250, ge=0, description=(

@@ -78,6 +78,7 @@ class Vocabulary:
     lines: tuple[str, ...]
     consent: tuple[str, ...] = ()
     sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
+    credits: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> Vocabulary:
@@ -103,7 +104,8 @@ def _vocabulary(lexicon: Lexicon) -> Vocabulary:
                        tuple(k.lower() for k in signals.get("boilerplate_text", {})),
                        tuple(k.lower() for k in signals.get("consent_text", {})),
                        frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
-                                                                   {}).items() if v >= 10))
+                                                                   {}).items() if v >= 10),
+                       tuple(k.lower() for k in signals.get("credit_text", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 
@@ -264,7 +266,7 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     best = _widened(core, chain, counts, good, th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
     text = "\n".join(_lines(best, vocab, counts[best], anchor,
-                            th.above_headline))
+                            th.above_headline, th.caption_line))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
@@ -353,11 +355,13 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
 
 
 def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
-           anchor: HtmlElement | None = None, lead: int = 0) -> list[str]:
+           anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0
+           ) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
-    too unless links are most of its text (a post that is a list of links); and the short
-    lines above the headline (``anchor``: a kicker, a date, a site's notice), unless one
-    of them has ``lead`` characters or more (a paragraph: then it is no headline)."""
+    too unless links are most of its text (a post that is a list of links); lines of
+    ``caption`` characters or less naming a picture's credit (``credit_text``); and the
+    short lines above the headline (``anchor``: a kicker, a date, a site's notice), unless
+    one of them has ``lead`` characters or more (a paragraph: then it is no headline)."""
     walk = Walk(anchor)
     walk.visit(el, False)
     walk.flush()
@@ -374,6 +378,8 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
             continue
         if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or stamp(text):
             continue
+        if len(text) <= caption and any(word in text.lower() for word in vocab.credits):
+            continue      # a picture's caption or credit outside a <figure>
         out.append((text, heading))
     # a heading (or a short line announcing a list) that heads nothing of the text ends
     # it: the heading of a related list, tags or links the lines above left out

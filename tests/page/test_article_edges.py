@@ -182,3 +182,15 @@ def test_a_bold_paragraph_saying_about_the_author_ends_the_article() -> None:
     text = structurer.extract_page(html, URL, "news")["fields"]["content"]
     assert all(p in text for p in story)
     assert "About the author" not in text and "I am Chris" not in text
+
+
+def test_caption_and_credit_lines_outside_a_figure_are_left_out() -> None:
+    """A picture's caption set as a paragraph (no <figure>), ending in its credit."""
+    story = _prose(4, "slope")
+    caption = "<p>Marco Odermatt, ski star from Switzerland. © AFP / MARCO BERTORELLO</p>"
+    credit = "<div><img src='a.jpg'><span>(Foto: Getty)</span></div>"
+    html = _page(f"<div class='post'>{_article(story[:2])}{caption}{credit}"
+                 f"{''.join(f'<p>{p}</p>' for p in story[2:])}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "BERTORELLO" not in text and "Getty" not in text
