@@ -167,8 +167,7 @@ def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
 
 
 def _consent(el: HtmlElement, vocab: Vocabulary) -> bool:
-    """A paragraph that opens a consent notice ("We use cookies to ..."), however long,
-    in a block no class word gave away."""
+    """A paragraph opening a consent notice ("We use cookies to ..."), however long."""
     return bool(vocab.consent) and el.tag in ("p", "div", "span") and \
         normalize_space(el.text or "").lower().startswith(vocab.consent)
 
