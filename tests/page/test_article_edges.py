@@ -194,3 +194,15 @@ def test_caption_and_credit_lines_outside_a_figure_are_left_out() -> None:
     text = structurer.extract_page(html, URL, "news")["fields"]["content"]
     assert all(p in text for p in story)
     assert "BERTORELLO" not in text and "Getty" not in text
+
+
+def test_gallery_controls_are_not_text() -> None:
+    story = _prose(4, "phone")
+    gallery = ("<div class='g'><img src='a.jpg'><div><button>Vergrößern</button> Eine kleine "
+               "runde Aussparung für die Kamera im Display.</div><p>Bild anzeigen Bild schließen"
+               "</p></div>")
+    html = _page(f"<div class='post'>{_article(story[:2])}{gallery}"
+                 f"{''.join(f'<p>{p}</p>' for p in story[2:])}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "Vergrößern" not in text and "Bild anzeigen" not in text
