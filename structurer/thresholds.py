@@ -54,6 +54,22 @@ class Thresholds(Strict):
     article_slack: int = Field(200, ge=0, description=(
         "characters besides paragraphs (headline, byline, captions) an article's container "
         "may add around its densest part"))
+    same_story: float = Field(0.8, ge=0, le=1, description=(
+        "share of the words of structured data's articleBody the page's own article text "
+        "must hold to be taken instead (cut in paragraphs, without a CMS's captions)"))
+    tail_block: int = Field(100, ge=0, description=(
+        "characters of a block after an article's paragraphs (inside its container) from "
+        "which the block must be mostly paragraphs to stay (see tail_paragraphs)"))
+    tail_paragraphs: float = Field(0.4, ge=0, le=1, description=(
+        "share of paragraph text outside links a block after an article's paragraphs needs "
+        "to stay in its text (a share bar, a tag box, a contact card, a teaser list do not)"))
+    above_headline: int = Field(150, ge=0, description=(
+        "characters of a line above an article's headline that make it text (the heading "
+        "is then no headline); shorter lines above it (a kicker, a date, a site's notice) "
+        "are left out"))
+    caption_line: int = Field(150, ge=0, description=(
+        "characters of an article's line that names a picture's credit (the lexicon's "
+        "credit_text: ©, Foto:, Credit:) up to which it is a caption, not text"))
     byline_after: int = Field(600, ge=0, description=(
         "characters after an article's title searched for its date and author"))
     byline_before: int = Field(250, ge=0, description=(

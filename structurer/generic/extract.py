@@ -16,6 +16,7 @@ no files.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,6 +29,8 @@ from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
 from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
 from structurer.values import compile_words, plain_text
+
+_WORDS = re.compile(r"\w+")
 
 
 def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any]:
@@ -118,6 +121,14 @@ def _teaser(structured: Any, text: str) -> bool:
     return not isinstance(structured, str) or len(text) > 1.25 * len(structured)
 
 
+def _same_story(structured: Any, text: str, share: float) -> bool:
+    """The page's own text of the article tells the story structured data's
+    ``articleBody`` tells (``share`` of its words): the page's text is then preferred, cut
+    in paragraphs and without the captions and teasers a CMS leaves in ``articleBody``."""
+    words = set(_WORDS.findall(structured.lower())) if isinstance(structured, str) else set()
+    return bool(words) and len(words & set(_WORDS.findall(text.lower()))) >= share * len(words)
+
+
 # ----- list pages -----------------------------------------------------------------------------
 def list_items(view: PageView) -> list[dict[str, Any]]:
     """Title and absolute URL of every item of the page's main list (the repeated-block
@@ -148,11 +159,13 @@ def news_fields(view: PageView, article: dict[str, Any] | None
     if "title" not in values and title is not None:
         values["title"], sources["title"] = title.text, title.source
     found = view.content
-    if found is not None and ("content" not in values or _teaser(values["content"], found.text)):
-        lead = values.get("content")
+    structured = values.get("content")
+    if found is not None and ("content" not in values or _teaser(structured, found.text)
+                              or _same_story(structured, found.text,
+                                             lexicon.thresholds.same_story)):
         # the teaser leads the article (a standfirst) when the text does not repeat it
-        lead = lead if isinstance(lead, str) and " ".join(lead.split()) not in " ".join(
-            found.text.split()) else None
+        lead = structured if isinstance(structured, str) and _teaser(structured, found.text) \
+            and " ".join(structured.split()) not in " ".join(found.text.split()) else None
         values["content"] = f"{lead}\n{found.text}" if lead else found.text
         sources["content"] = "density"
     heading = title.text if title is not None else ""   # title_of's text, found once

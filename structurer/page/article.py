@@ -3,8 +3,9 @@
 Input: an lxml HTML tree and the lexicon (its ``signals``: ``boilerplate`` class/id
 words, ``article_body`` words that clear them, ``boilerplate_headings`` that open a
 comment thread or a side list, ``boilerplate_text`` lines such as sharing prompts and
-consent notices). Output: :class:`~structurer.page.density.ContentFound` — the element
-holding the article and its text, one line per paragraph, heading, list item or cell.
+consent notices, ``consent_text`` that opens a consent paragraph). Output:
+:class:`~structurer.page.density.ContentFound` — the element holding the article and
+its text, one line per paragraph, heading, list item or cell.
 
 Three steps, each what the best extractors do on top of text density:
 
@@ -12,12 +13,13 @@ Three steps, each what the best extractors do on top of text density:
    stands: hidden blocks and dialogs (consent layers), strong class/id words (cookie,
    consent, comments, newsletter, author-bio: weight 15 or more), blocks opened by a
    boilerplate heading ("Leave a reply", "Ähnliche Beiträge"; such a heading among the
-   article's paragraphs ends the article), and the box around a form (signup, search,
-   comment form). Then likely boilerplate — noise tags (nav, aside, footer, form ...),
-   weaker class/id words (share, sidebar, related, byline, caption) without an
-   ``article_body`` word beside them, noise headings — unless the block holds the
-   title's heading or most of the page's paragraph text: themes call the article's own
-   wrappers "share", "widget" or "sidebar-and-content".
+   article's paragraphs ends the article), paragraphs opening a consent notice ("Wir
+   verwenden Cookies, ..."), and the box around a form (signup, search, comment form);
+   ruby readings (``<rt>``) are not text either. Then likely boilerplate — noise tags
+   (nav, aside, footer, form ...), weaker class/id words (share, sidebar, related,
+   byline, caption) without an ``article_body`` word beside them, noise headings —
+   unless the block holds the title's heading or most of the page's paragraph text:
+   themes call the article's own wrappers "share", "widget" or "sidebar-and-content".
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
@@ -27,11 +29,15 @@ Three steps, each what the best extractors do on top of text density:
    through), times its own share outside links, doubled on the seed's chain. The core
    widens to an ancestor while each step adds paragraphs and what it adds stays mostly
    paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
-   captions aside): the article's other sections, lists and quotes.
+   captions aside): the article's other sections, lists and quotes. What follows the
+   core inside that container and is not mostly paragraphs (``tail_paragraphs``: a share
+   bar, a tag box, a contact card, teasers) is left out.
 3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
    ("Also read: ...", a tag list; unless links are most of the article, a link post),
    short boilerplate lines (sharing prompts, consent notices, "Posted by"), lines that
-   are a date or a time, figures around pictures and captions.
+   are a date or a time, figures around pictures and captions (:mod:`blocktext`), and
+   the short lines above the headline (a kicker, a date, a site's notice) unless one of
+   them is a paragraph (``above_headline`` characters: then the heading is no headline).
 
 :func:`site_lines` finds the lines several articles of one site repeat (its own text).
 Pure functions: the input tree is never modified (the work is done on a copy).
@@ -43,22 +49,21 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.clean import BLOCK_TAGS, NOISE_TAGS, clean_tree, drop_elements, normalize_space
+from structurer.clean import clean_tree, drop_elements, normalize_space
 from structurer.lexicon import Lexicon
 from structurer.page import density, titles
-from structurer.page.dates import find_dates
+from structurer.page.blocktext import Walk, stamp
 
 _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKENS = re.compile(r"[^a-z0-9]+")
 _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _COMMAS = re.compile(r"[,，、،]")
-_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
 
 
 @dataclass(frozen=True)
@@ -71,6 +76,9 @@ class Vocabulary:
     body: frozenset[str]
     headings: tuple[str, ...]
     lines: tuple[str, ...]
+    consent: tuple[str, ...] = ()
+    sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
+    credits: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> Vocabulary:
@@ -93,7 +101,11 @@ def _vocabulary(lexicon: Lexicon) -> Vocabulary:
                        _words_pattern([w for w, v in words.items() if 0 < v < strong]),
                        frozenset(k.lower() for k in signals.get("article_body", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
-                       tuple(k.lower() for k in signals.get("boilerplate_text", {})))
+                       tuple(k.lower() for k in signals.get("boilerplate_text", {})),
+                       tuple(k.lower() for k in signals.get("consent_text", {})),
+                       frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
+                                                                   {}).items() if v >= 10),
+                       tuple(k.lower() for k in signals.get("credit_text", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 
@@ -154,15 +166,29 @@ def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
     return 0 < len(text) <= 60 and text.startswith(vocab.headings)
 
 
+def _consent(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """A paragraph opening a consent notice ("We use cookies to ..."), however long."""
+    return bool(vocab.consent) and el.tag in ("p", "div", "span") and \
+        normalize_space(el.text or "").lower().startswith(vocab.consent)
+
+
 def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
     """A heading such as "Leave a reply" or "Related posts" among the article's own
-    paragraphs ends the article: it and what follows it in its parent are removed."""
+    paragraphs ends the article: it and what follows it in its parent are removed; so
+    does a paragraph that is all such a heading ("<p><b>About the author</b></p>")."""
     if not vocab.headings:
         return
     doomed = []
-    for heading in start.iter("h2", "h3", "h4", "h5", "h6"):
+    for heading in start.iter("h2", "h3", "h4", "h5", "h6", "p", "div"):
         text = normalize_space(heading.text_content()).lower()
-        if 0 < len(text) <= 60 and text.startswith(vocab.headings):
+        if not 0 < len(text) <= 60:
+            continue
+        if heading.tag in ("p", "div"):   # a paragraph set bold as a heading: all of it
+            if text.rstrip(" :") in vocab.sure_headings and all(
+                    isinstance(d.tag, str) and d.tag in density.INLINE
+                    for d in heading.iterdescendants()):
+                doomed.append(heading)
+        elif text.startswith(vocab.headings):
             doomed.append(heading)
     for heading in doomed:
         parent = heading.getparent()
@@ -172,19 +198,21 @@ def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
             parent.remove(el)
 
 
-def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
+def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int
+           ) -> tuple[HtmlElement, HtmlElement | None]:
     """The body of a cleaned copy of the page without its boilerplate: sure boilerplate
     first, then noise tags and likely boilerplate unless they hold the article — the
     title's heading, or most of the page's paragraphs (a wrapper that themes name
     "widget", "share" or "sidebar-and-content" can hold the whole article)."""
     root = clean_tree(tree)
+    etree.strip_elements(root, "rt", "rp", with_tail=False)   # ruby readings: 子(こ)ども
     body = root.find(".//body")
     start = body if body is not None else root
     anchor = titles.title_element(root)
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
-                      and surely_boilerplate(el, vocab)])
+                      and (surely_boilerplate(el, vocab) or _consent(el, vocab))])
     _cut_at_boilerplate_headings(start, vocab)
     drop_elements(_form_boxes(start, fixed))
     _, good = _paragraph_points(start, density.text_counts(start, min_text))
@@ -192,7 +220,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int) -> HtmlElement:
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
                       and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))])
-    return start
+    return start, anchor
 
 
 def _form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
@@ -214,7 +242,7 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     """The article's element and its whole text (see the module doc)."""
     vocab = Vocabulary.of(lexicon)
     min_text = lexicon.thresholds.min_block_text
-    start = pruned(tree, vocab, min_text)
+    start, anchor = pruned(tree, vocab, min_text)
     scores, counts = density.density_scores(start, min_text)
     if not scores:
         return None
@@ -233,8 +261,11 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     if weight(core) <= 0:
         core = seed
     chain = [core, *(a for a in core.iterancestors() if a.tag not in ("body", "html"))]
-    best = _widened(core, chain, counts, good, lexicon.thresholds.article_slack)
-    text = "\n".join(_lines(best, vocab, counts[best]))
+    th = lexicon.thresholds
+    best = _widened(core, chain, counts, good, th.article_slack)
+    drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
+    text = "\n".join(_lines(best, vocab, counts[best], anchor,
+                            th.above_headline, th.caption_line))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
@@ -254,6 +285,23 @@ def _widened(core: HtmlElement, chain: list[HtmlElement],
         if more > good.get(best, 0) and more - base_g >= 0.6 * added - slack:
             best = el     # only a step that adds paragraphs: no site header for nothing
     return best
+
+
+def _tail_blocks(core: HtmlElement, best: HtmlElement,
+                 counts: dict[HtmlElement, density.Counts], good: dict[HtmlElement, int],
+                 least: int, share: float) -> list[HtmlElement]:
+    """The blocks that follow the article's paragraphs (``core``) inside its container
+    (``best``) and are not mostly paragraphs: a share bar, a tag box, a contact card, a
+    list of teasers that widening took in with the article's other sections."""
+    doomed = []
+    for el in (core, *core.iterancestors()):
+        if el is best:
+            break
+        for sibling in el.itersiblings():
+            c = counts.get(sibling)
+            if c is not None and c.t >= least and good.get(sibling, 0) < share * c.t:
+                doomed.append(sibling)
+    return doomed
 
 
 def _paragraph_points(start: HtmlElement, counts: dict[HtmlElement, density.Counts]
@@ -305,20 +353,32 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
     return text, len("".join(text.split())), linked
 
 
-def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts) -> list[str]:
+def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
+           anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0
+           ) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
-    too unless links are most of its text (a post that is a list of links)."""
-    walk = _Walk()
+    too unless links are most of its text (a post that is a list of links); lines of
+    ``caption`` characters or less naming a picture's credit (``credit_text``); and the
+    short lines above the headline (``anchor``: a kicker, a date, a site's notice), unless
+    one of them has ``lead`` characters or more (a paragraph: then it is no headline)."""
+    walk = Walk(anchor)
     walk.visit(el, False)
     walk.flush()
     out: list[tuple[str, bool]] = []
     links_are_text = counts.lt >= 0.5 * counts.t
-    for text, linked, heading in walk.lines:
+    top = walk.headline or 0
+    if any(len(line[0]) >= lead for line in walk.lines[:top]):
+        top = 0       # a paragraph above the heading: the heading is not the headline
+    for i, (text, linked, heading) in enumerate(walk.lines):
+        if i < top:
+            continue
         squeezed = len("".join(text.split()))
         if linked >= 0.5 * squeezed and not links_are_text:
             continue
-        if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or _stamp(text):
+        if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or stamp(text):
             continue
+        if len(text) <= caption and any(word in text.lower() for word in vocab.credits):
+            continue      # a picture's caption or credit outside a <figure>
         out.append((text, heading))
     # a heading (or a short line announcing a list) that heads nothing of the text ends
     # it: the heading of a related list, tags or links the lines above left out
@@ -338,61 +398,3 @@ def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:
             if line.strip():
                 seen[line] = seen.get(line, 0) + 1
     return {line for line, n in seen.items() if n >= least}
-
-
-def _picture(el: HtmlElement) -> bool:
-    """A caption, or a figure around a picture: its credits and captions are not text."""
-    return el.tag == "figcaption" or (el.tag == "figure" and any(
-        True for _ in el.iter("img", "picture", "video")))
-
-
-def _stamp(line: str) -> bool:
-    """A short line that is a date or a time of day and a few words ("Dienstag, 4. Juni
-    2019", "05:28 Uhr", "Posted on May 3, 2021 by Ann"): a byline, not text."""
-    if len(line) > 80:
-        return False
-    rest = _CLOCK.sub(" ", line)
-    for found in reversed(find_dates(rest)):
-        rest = rest[:found.start] + " " + rest[found.end:]
-    return rest != line and len(rest.split()) <= 4
-
-
-class _Walk:
-    """Text cut at block elements, with the characters inside links of each line."""
-
-    def __init__(self) -> None:
-        self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
-        self.pieces: list[str] = []
-        self.linked = 0
-        self.blocks: list[str] = []     # the block elements open around the text, innermost last
-
-    def add(self, text: str | None, link: bool) -> None:
-        if text:
-            self.pieces.append(text)
-            if link:
-                self.linked += len("".join(text.split()))
-
-    def flush(self) -> None:
-        text = normalize_space("".join(self.pieces))
-        if text:
-            # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
-            self.lines.append((text, self.linked, bool(self.blocks)
-                               and self.blocks[-1] in _HEADINGS))
-        self.pieces, self.linked = [], 0
-
-    def visit(self, el: HtmlElement, in_link: bool) -> None:
-        block = el.tag in BLOCK_TAGS and el.tag != "br"
-        link = in_link or el.tag == "a"
-        if block:
-            self.flush()
-            self.blocks.append(el.tag)
-        elif el.tag == "br":
-            self.add(" ", link)
-        self.add(el.text, link)
-        for child in el:
-            if isinstance(child.tag, str) and child.tag not in NOISE_TAGS and not _picture(child):
-                self.visit(child, link)
-            self.add(child.tail, link)
-        if block:
-            self.flush()
-            self.blocks.pop()

@@ -173,6 +173,17 @@ def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | 
     return h1s[0] if h1s else None
 
 
+def title_part(titles: list[str], headings: Iterable[HtmlElement]) -> HtmlElement | None:
+    """The first heading that is a whole part of the page's title beside a separator and
+    not the site's name ("Gefällt mir" of "Gefällt mir – jovelblog"): a short headline."""
+    for h in headings:
+        text = text_of(h)
+        if any(_heading_inside(t, [text]) is not None and not _site_part(text, t)
+               for t in titles):
+            return h
+    return None
+
+
 def titled(titles: list[str], headings: Iterable[HtmlElement], least: int) -> HtmlElement | None:
     """The first heading (of ``least`` characters or more) that the page's title
     (``titles``: its <title>, og:title ...) repeats."""

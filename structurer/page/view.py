@@ -31,7 +31,7 @@ from structurer.page import density
 from structurer.page.dom import text_of
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, find_regions, is_product_region
-from structurer.page.titles import titled
+from structurer.page.titles import title_part, titled
 from structurer.structured import (
     article_object,
     jsonld_objects,
@@ -216,6 +216,12 @@ def _headline(page: PageView) -> bool:
     return titled(page.titles, page.body.iter("h1", "h2"), 20) is not None
 
 
+def _short_headline(page: PageView) -> bool:
+    """A shorter heading that is a whole part of the title beside the site's name
+    ("Gefällt mir – jovelblog"): a short post's headline, or a list's ("Latest stories")."""
+    return title_part(page.titles, page.body.iter("h1", "h2")) is not None
+
+
 def _classify_articles(page: PageView) -> PageKind:
     detail_score = 2.0 if page.article is not None else 0.0
     if any("article" in kind for kind in opengraph_types(page.tree)):
@@ -226,7 +232,7 @@ def _classify_articles(page: PageView) -> PageKind:
     body = _article_body(page)
     if body >= 2.5:
         return "detail"   # a long text that is not the main list's links: a forum, a blog
-    detail_score += body + (1.0 if headline else 0.0)
+    detail_score += body + (1.0 if headline or _short_headline(page) else 0.0)
     list_score = cluster_list_score(page.main_links)
     if list_score >= 3.0 and list_score > detail_score:
         return "list"

@@ -69,3 +69,140 @@ def test_an_article_under_an_unclosed_heading_and_ending_in_a_colon_stays_whole(
     text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
     assert all(p in text for p in story)
     assert text.splitlines()[-1] == last
+
+
+def test_ruby_readings_and_soft_hyphens_are_not_text() -> None:
+    """A reader sees 子ども and Mittelalter: the readings over the characters (``<rt>``) and
+    the hyphenation hints inside words (U+00AD) are not the article's words."""
+    story = _prose(3, "castle")
+    ruby = ("<p><ruby>子<rt>こ</rt></ruby>どもへの<ruby>体罰<rp>(</rp><rt>たいばつ</rt>"
+            "<rp>)</rp></ruby>を<ruby>禁<rt>きん</rt>止<rt>し</rt></ruby>する法律ができました。"
+            "親が子どもを教育するために、たたいたり蹴ったりすることは禁止です。</p>")
+    hyphenated = ("<p>Schon im Mit\u00adtel\u00adal\u00adter war der Wein das Aus\u00adhän"
+                  "\u00adge\u00adschild der Stadt und ihrer Händler am Markt.</p>")
+    html = _page(f"<article>{_article(story)}{ruby}{hyphenated}</article>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert "子どもへの体罰を禁止する法律ができました。" in text
+    assert "こ" not in text.replace("ことは", "") and "たいばつ" not in text
+    assert "Schon im Mittelalter war der Wein das Aushängeschild der Stadt" in text
+
+
+def test_a_short_post_under_a_short_headline_is_an_article() -> None:
+    """A short blog post whose headline is only a part of the title beside the blog's
+    name ("Gefällt mir – jovelblog") is an article, not a page of other kind."""
+    post = ["Manchmal überrascht einen der Alltag mit kleinen Freuden. Unlängst spazierte "
+            "ich durch Eimsbüttel, da baumelte vom Balkon eine lange Schnur herunter:",
+            "Gut investierte zwanzig Cent, wenn auch das Bild etwas unscharf geraten ist."]
+    html = (f"<html><head><title>Gefällt mir – jovelblog</title></head><body>"
+            f"<div id='header'><a href='/'>jovelblog</a></div><div class='post'>"
+            f"<h1>Gefällt mir</h1>{''.join(f'<p>{p}</p>' for p in post)}</div></body></html>")
+    out = structurer.extract_page(html, "http://blog.example/2011/09/11/gefallt-mir/", "news")
+    assert out["kind"] == "detail"
+    assert all(p in out["fields"]["content"] for p in post)
+
+
+def test_a_paywall_prompt_is_left_out() -> None:
+    story = _prose(4, "wages")
+    wall = ("<div class='paywall-template'><h2>Möchten Sie weiterlesen?</h2><p>Ja, ich bin "
+            "Abonnent und melde mich an, um den ganzen Artikel und alle weiteren zu lesen.</p>"
+            "</div>")
+    html = _page(f"<div class='page'><div class='article'>{_article(story)}</div>{wall}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "weiterlesen" not in text and "Abonnent" not in text
+
+
+def test_short_lines_above_the_headline_are_left_out() -> None:
+    """A site's standing notice and a kicker above the headline are not the article; a
+    heading with a paragraph above it is no headline, and nothing above it is cut."""
+    story = _prose(4, "browser")
+    notice = "<p>For links on this page the site may earn a commission from the seller.</p>"
+    html = _page(f"<div class='main'>{notice}<p>Browsers</p>{_article(story)}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "commission" not in text and "Browsers" not in text
+    later = _page(f"<div class='main'><p>{story[0]}</p><p>Browsers</p>"
+                  f"{_article(story[1:])}</div>")
+    text = structurer.extract_page(later, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story) and "Browsers" in text
+
+
+def test_blocks_after_the_article_that_are_not_paragraphs_are_left_out() -> None:
+    """The article's container also holds, after its paragraphs, a contact card and a
+    list of teasers to other stories: not the article; a section of paragraphs after
+    the first is."""
+    story = _prose(5, "levy")
+    more = _prose(1, "appeal")
+    contact = ("<div class='box'><h3>Press contact</h3><ul><li>Jane Roe</li><li>Tel.: +49 30 "
+               "212 341</li><li>E-Mail: press@example.org</li><li>Example Association</li>"
+               "<li>Street 1, 10115 Berlin</li><li>Press office hours</li></ul></div>")
+    teasers = "".join(f"<li><a href='/2024/05/other-{i}.html'>Another story number {i} about "
+                      f"the city</a></li>" for i in range(4))
+    body = (f"<div class='wrap'><div class='text'>{_article(story)}</div>"
+            f"<div class='more'>{''.join(f'<p>{p}</p>' for p in more)}</div>"
+            f"{contact}<div class='next'><ul>{teasers}</ul></div></div>")
+    text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
+    assert all(p in text for p in story + more)
+    assert "Tel.:" not in text and "Press contact" not in text and "Another story" not in text
+
+
+def test_the_pages_own_text_is_preferred_to_a_structured_body_telling_the_same_story() -> None:
+    """``articleBody`` holds the story in one run of text with a photo caption a CMS left
+    in it; the page's own text tells the same story in paragraphs, without the caption."""
+    story = _prose(5, "tram")
+    caption = "Photo: the new tram at the depot, courtesy of the city archive."
+    data = {"@context": "https://schema.org", "@type": "NewsArticle",
+            "headline": "The council approves the new harbour plan",
+            "articleBody": " ".join([story[0], caption, *story[1:]])}
+    head = f"<script type='application/ld+json'>{json.dumps(data)}</script>"
+    html = _page(f"<article>{_article(story)}</article>").replace("</head>", head + "</head>")
+    out = structurer.extract_page(html, URL, "news")
+    text = out["fields"]["content"]
+    assert text.splitlines()[-5:] == story and caption not in text
+    assert out["sources"]["content"] == "density"
+
+
+def test_a_long_consent_notice_without_a_class_word_is_left_out() -> None:
+    story = _prose(4, "pier")
+    notice = ("<div><p>Wir verwenden Cookies, um Inhalte und Anzeigen zu personalisieren, "
+              "Funktionen für soziale Medien anbieten zu können und die Zugriffe auf unsere "
+              "Website zu analysieren. Außerdem geben wir Informationen zu Ihrer Verwendung "
+              "unserer Website an unsere Partner weiter.</p></div>")
+    html = _page(f"<div class='x'>{notice}{_article(story)}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story) and "Cookies" not in text
+
+
+def test_a_bold_paragraph_saying_about_the_author_ends_the_article() -> None:
+    """No <h2>: the theme sets "About the author" as a bold paragraph, the bio follows."""
+    story = _prose(4, "river")
+    bio = ("<p><strong>About the author</strong></p><p>Hi! I am Chris, an angler and the "
+           "author of this blog, and I write about fish, rivers and lakes every week.</p>")
+    html = _page(f"<div class='post'>{_article(story)}{bio}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "About the author" not in text and "I am Chris" not in text
+
+
+def test_caption_and_credit_lines_outside_a_figure_are_left_out() -> None:
+    """A picture's caption set as a paragraph (no <figure>), ending in its credit."""
+    story = _prose(4, "slope")
+    caption = "<p>Marco Odermatt, ski star from Switzerland. © AFP / MARCO BERTORELLO</p>"
+    credit = "<div><img src='a.jpg'><span>(Foto: Getty)</span></div>"
+    html = _page(f"<div class='post'>{_article(story[:2])}{caption}{credit}"
+                 f"{''.join(f'<p>{p}</p>' for p in story[2:])}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "BERTORELLO" not in text and "Getty" not in text
+
+
+def test_gallery_controls_are_not_text() -> None:
+    story = _prose(4, "phone")
+    gallery = ("<div class='g'><img src='a.jpg'><div><button>Vergrößern</button> Eine kleine "
+               "runde Aussparung für die Kamera im Display.</div><p>Bild anzeigen Bild schließen"
+               "</p></div>")
+    html = _page(f"<div class='post'>{_article(story[:2])}{gallery}"
+                 f"{''.join(f'<p>{p}</p>' for p in story[2:])}</div>")
+    text = structurer.extract_page(html, URL, "news")["fields"]["content"]
+    assert all(p in text for p in story)
+    assert "Vergrößern" not in text and "Bild anzeigen" not in text

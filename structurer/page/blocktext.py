@@ -1,0 +1,81 @@
+"""Text cut at block elements, as a reader sees it: one line per paragraph, heading,
+list item or cell, with the characters inside links of each line; figures around
+pictures and captions left out, soft hyphens dropped (the article's line filter,
+:mod:`structurer.page.article`, decides which lines stay). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from structurer.clean import BLOCK_TAGS, NOISE_TAGS, normalize_space
+from structurer.page.dates import find_dates
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
+
+
+def _picture(el: HtmlElement) -> bool:
+    """A caption, or a figure around a picture: its credits and captions are not text."""
+    return el.tag == "figcaption" or (el.tag == "figure" and any(
+        True for _ in el.iter("img", "picture", "video")))
+
+
+def stamp(line: str) -> bool:
+    """A short line that is a date or a time of day and a few words ("Dienstag, 4. Juni
+    2019", "05:28 Uhr", "Posted on May 3, 2021 by Ann"): a byline, not text."""
+    if len(line) > 80:
+        return False
+    rest = _CLOCK.sub(" ", line)
+    for found in reversed(find_dates(rest)):
+        rest = rest[:found.start] + " " + rest[found.end:]
+    return rest != line and len(rest.split()) <= 4
+
+
+class Walk:
+    """Text cut at block elements, with the characters inside links of each line."""
+
+    def __init__(self, anchor: HtmlElement | None = None) -> None:
+        self.anchor = anchor            # the headline: the index of its line is kept
+        self.headline: int | None = None
+        self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
+        self.pieces: list[str] = []
+        self.linked = 0
+        self.blocks: list[str] = []     # the block elements open around the text, innermost last
+
+    def add(self, text: str | None, link: bool) -> None:
+        if text:
+            self.pieces.append(text)
+            if link:
+                self.linked += len("".join(text.split()))
+
+    def flush(self) -> None:
+        # soft hyphens are hyphenation hints, not text a reader sees ("Mit\xadtel\xadal\xadter")
+        text = normalize_space("".join(self.pieces).replace("\xad", ""))
+        if text:
+            # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
+            self.lines.append((text, self.linked, bool(self.blocks)
+                               and self.blocks[-1] in _HEADINGS))
+        self.pieces, self.linked = [], 0
+
+    def visit(self, el: HtmlElement, in_link: bool) -> None:
+        block = el.tag in BLOCK_TAGS and el.tag != "br"
+        link = in_link or el.tag == "a"
+        if block:
+            self.flush()
+            self.blocks.append(el.tag)
+        elif el.tag == "br":
+            self.add(" ", link)
+        if el is self.anchor:
+            self.flush()
+            self.headline = len(self.lines)
+        self.add(el.text, link)
+        for child in el:
+            if isinstance(child.tag, str) and child.tag not in NOISE_TAGS and not _picture(child):
+                self.visit(child, link)
+            self.add(child.tail, link)
+        if block:
+            self.flush()
+            self.blocks.pop()
