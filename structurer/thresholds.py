@@ -134,7 +134,8 @@ class Thresholds(Strict):
     UNHASHED_DEFAULTS: ClassVar[tuple[str, ...]] = (
         "render_min_pages", "checks_per_source", "verify_rounds", "sitemap_files", "trail_links",
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
-        "strong_boilerplate")
+        "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
+        "caption_line")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

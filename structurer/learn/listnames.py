@@ -102,7 +102,7 @@ def full_name_rule(rule: FieldRule, name_slot: Slot, view: str, slots: Sequence[
                    relative: object) -> FieldRule | None:
     """A name rule reading whole names where ``rule`` reads cut ones (None: no better one).
 
-    ``relative`` is :func:`structurer.learn.listing.relative_xpath` (slot, records, view)."""
+    ``relative`` is :func:`structurer.learn.listpaths.relative_xpath` (slot, records, view)."""
     shown = name_slot.values(view)
     cut = sum(_cut(v, marks) is not None for v in shown)
     if not marks or cut == 0 or rule.xpath is None:
