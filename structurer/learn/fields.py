@@ -48,13 +48,19 @@ class FieldChoice:
     evidence: list[str] = field(default_factory=list)
 
 
+def _in_header(el: HtmlElement) -> bool:
+    """A table's header rows: the columns' labels, never a value."""
+    return el.tag == "thead" or any(a.tag == "thead" for a in el.iterancestors())
+
+
 def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec) -> bool:
-    """Does ``value`` look like a value of ``kind``? The field's own label is none (a
-    table header "Verfügbarkeit" holds the stock word "verfügbar")."""
+    """Does ``value`` look like a value of ``kind``? The field's own label is none, and
+    neither is a table's header row (a header "Verfügbarkeit" holds the stock word
+    "verfügbar"; a variants table's "Artikel Preis Verfügbarkeit" too)."""
     if value is None or el is None:
         return False
     bare = value.strip().rstrip(":：").strip().lower()
-    if any(bare == label.lower() for label in spec.labels):
+    if any(bare == label.lower() for label in spec.labels) or _in_header(el):
         return False
     if kind == "money":
         if re.fullmatch(r"\d{1,7}[.,]\d{2}", value):

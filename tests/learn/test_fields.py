@@ -230,5 +230,17 @@ def test_a_description_paragraph_takes_the_list_right_after_it() -> None:
     ("Disponibilité", False), ("Disponible", True),
 ])
 def test_a_fields_own_label_is_no_value_of_it(text: str, ok: bool) -> None:
-    el = lxml_html.fromstring(f"<th>{text}</th>")
+    el = lxml_html.fromstring(f"<td>{text}</td>")
     assert valid("availability", text, el, LEX.fields["availability"]) is ok
+
+
+@pytest.mark.parametrize(("html", "ok"), [
+    ("<table><thead><tr><th>Artikel</th><th>Verfügbarkeit</th></tr></thead></table>", False),
+    ("<table><tr><th>Lager</th><td>Verfügbar</td></tr></table>", True),
+])
+def test_a_tables_header_row_is_no_value(html: str, ok: bool) -> None:
+    """A variants table's header names its columns: its text holds a stock word."""
+    tree = lxml_html.fromstring(html)
+    el = tree.find(".//thead") if ok is False else tree.find(".//td")
+    assert el is not None
+    assert valid("availability", el.text_content(), el, LEX.fields["availability"]) is ok
