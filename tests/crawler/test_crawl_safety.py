@@ -137,8 +137,7 @@ def test_ctrl_c_says_how_to_continue_and_resume_finishes(shop: tuple[Shop, Path]
                                                          tmp_path: Path) -> None:
     _, rules = shop
     out = tmp_path / "o.jsonl"
-    # slow enough (60 products, 0.3 s apart) that a loaded machine's signal finds it crawling
-    process = subprocess.Popen(_command(rules, "--out", out, "--delay", "0.3"),
+    process = subprocess.Popen(_command(rules, "--out", out, "--delay", "0.05"),
                                stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     _wait_for(lambda: out.exists() and out.stat().st_size > 0, process)
     process.send_signal(signal.SIGINT)

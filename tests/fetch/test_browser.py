@@ -420,9 +420,8 @@ CTRL_C = textwrap.dedent("""
 
 @pytest.mark.parametrize("target", ["process", "group"])
 def test_ctrl_c_closes_the_browser(server: LoopbackServer, target: str) -> None:
-    """SIGINT to Python alone (our cleanup must do it) or to the group (a terminal's Ctrl-C).
-    The page hangs long enough that a loaded machine's signal still finds it loading."""
-    server.routes["/hang"] = hang(20)
+    """SIGINT to Python alone (our cleanup must do it) or to the group (a terminal's Ctrl-C)."""
+    server.routes["/hang"] = hang(5)
     proc = subprocess.Popen([sys.executable, "-c", CTRL_C, server.url("/hang")], cwd=ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
