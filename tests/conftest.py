@@ -4,6 +4,7 @@ inline) and demo pages fetched once."""
 
 from __future__ import annotations
 
+import signal
 import textwrap
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -17,6 +18,15 @@ from structurer.demo import DemoServer, all_shops
 from structurer.replay import CompiledRules, compile_rules
 from structurer.rules import load_rules, rules_from_text
 from structurer.rules.model import SiteRules
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C for the processes tests start: a run started in the background by a shell
+    without job control (``make test &`` in a script) ignores SIGINT, and every child
+    inherits that, so the Ctrl-C tests' crawls and browsers would never see theirs."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"
