@@ -176,7 +176,8 @@ def news_fields(view: PageView, article: dict[str, Any] | None
                                                   words=words)
         sources["published"] = "meta/near-title"
     if "author" not in values:
-        values["author"] = byline.author_of(view.tree, heading, th=lexicon.thresholds)
+        values["author"] = byline.author_of(view.tree, heading, th=lexicon.thresholds,
+                                            words=words)
         sources["author"] = "meta/byline"
     if "url" in view.lexicon.fields:
         values.setdefault("url", view.url)

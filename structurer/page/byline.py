@@ -74,10 +74,10 @@ def _around(tree: HtmlElement, anchor: HtmlElement) -> _Around:
     return walk
 
 
-def _updated(text: str, at: int, floor: int) -> bool:
+def _updated(text: str, at: int, floor: int, words: Words) -> bool:
     """An "updated"/"modified" label just before ``at`` (not looking back past ``floor``,
     so a headline ending in "update" does not count)."""
-    return bool(default_words().updated.search(text[max(floor, at - 40):at]))
+    return bool(words.updated.search(text[max(floor, at - 40):at]))
 
 
 def _date_near(walk: _Around, th: Thresholds, words: Words | None) -> str | None:
@@ -95,7 +95,8 @@ def _date_near(walk: _Around, th: Thresholds, words: Words | None) -> str | None
                if walk.start - back <= pos < walk.start]
     ranked = sorted(after) + sorted(before, reverse=True)
     fresh = [iso for pos, iso in ranked
-             if not _updated(text, pos, walk.end if pos >= walk.end else 0)]
+             if not _updated(text, pos, walk.end if pos >= walk.end else 0,
+                             words or default_words())]
     for iso in fresh + [iso for _, iso in ranked]:
         found = parse_datetime(iso, words)
         if found:
@@ -161,8 +162,7 @@ _AUTHOR_XPATH = ('//*[contains(@class, "author") or contains(@class, "byline") o
                  'contains(@id, "author") or contains(@id, "byline")]')
 
 
-def _clean_author(text: str) -> str | None:
-    w = default_words()
+def _clean_author(text: str, w: Words) -> str | None:
     text = w.author_label.sub("", w.posted.sub("", normalize_space(text)))
     text = w.byline_break.split(text)[0].strip(" ;:|")
     words = text.split()
@@ -172,10 +172,9 @@ def _clean_author(text: str) -> str | None:
     return text
 
 
-def _name_in(text: str) -> str | None:
+def _name_in(text: str, w: Words) -> str | None:
     """The name of a byline sentence ("By Ann Lee in Oslo", "作者：王芳"), or None (the
     vocabulary's ``author_labels``, ``author_roles``, ``name_particles``)."""
-    w = default_words()
     found = w.byline.search(text) or w.role.match(text) or (
         # a CJK name needs a CJK character: a text without one leaves that pattern
         # uncompiled (its ranges cost more than reading most pages)
@@ -183,28 +182,29 @@ def _name_in(text: str) -> str | None:
     return found.group(1).strip(" .") if found else None
 
 
-def _author_element(el: HtmlElement) -> str | None:
+def _author_element(el: HtmlElement, w: Words) -> str | None:
     names = el.xpath('.//*[@itemprop="name"]')
     value = (names[0].get("content") or names[0].text_content()) if names else \
         (el.get("content") or visible_text(el))
-    return _name_in(value or "") or _clean_author(value or "")
+    return _name_in(value or "", w) or _clean_author(value or "", w)
 
 
 def author_of(tree: HtmlElement, title: str | None = None, *,
-              th: Thresholds = DEFAULT_THRESHOLDS) -> str | None:
+              th: Thresholds = DEFAULT_THRESHOLDS, words: Words | None = None) -> str | None:
     """Author: meta tags, rel=author / itemprop=author, author and byline classes, then
     a byline sentence right after the title (within half of ``th.byline_after``
     characters; all outside comments and side lists); ``title`` as for
-    :func:`published_of`."""
+    :func:`published_of`; ``words``: the lexicon's vocabulary (author labels, roles)."""
+    w = words or default_words()
     for _, value in _meta(tree, _AUTHOR_METAS):
-        found = _clean_author(value)
+        found = _clean_author(value, w)
         if found:
             return found
     anchor, keep = _keep(tree, title)
     for xpath in ('//*[@rel="author"]|//*[@itemprop="author"]', _AUTHOR_XPATH):
         for el in tree.xpath(xpath):
             if el.tag != "meta" and not _in_noise(el, keep):
-                found = _author_element(el)
+                found = _author_element(el, w)
                 if found:
                     return found
     if anchor is None:
@@ -212,7 +212,7 @@ def author_of(tree: HtmlElement, title: str | None = None, *,
     walk = _around(tree, anchor)
     for pos, text in walk.pieces:
         if walk.end <= pos < walk.end + th.byline_after // 2 and len(text) <= 120:
-            found = _name_in(text)
+            found = _name_in(text, w)
             if found:
                 return found
     return None
