@@ -1,7 +1,8 @@
 """The tree-similarity core (page.treesim) on hand-built trees with known answers: weighted
 trees (sibling weights summing to 1), weighted similarity, Zhang–Shasha edit distance over
 ``zss`` (hand-checked, normalized, loaded only when a pair of records needs one), its lower
-bound, truncation to the node budget, and the two-step test ``similar``."""
+bound and its top-down upper bound, truncation to the node budget, and the two-step test
+``similar``."""
 
 from __future__ import annotations
 
@@ -23,9 +24,11 @@ from structurer.page.treesim import (
     edit_distance,
     group,
     similar,
+    top_down_distance,
     tree_edit_distance,
     truncated,
     weighted_similarity,
+    within,
 )
 
 
@@ -70,13 +73,21 @@ print("zss" in sys.modules, end=" ")
 extra = '<b class="new">New</b>'
 mixed = parse_html(f'<html><body><div class="grid">{cards(extra)}</div></body></html>',
                    "http://t/")
-regions = find_regions(mixed, lexicon)         # two shapes: confirmed by edit distance
+regions = find_regions(mixed, lexicon)         # two shapes: the top-down bound confirms
 assert regions and len(regions[0]) == 6, [len(r) for r in regions]
+print("zss" in sys.modules, end=" ")
+from structurer.page.treesim import build, within
+def wt(markup):
+    return build(parse_html(markup, "http://t/").find(".//li"), lexicon.attribute_weights)
+# an inner node inserted: the bound (4/12) is no proof of < 0.2, the edit distance (2/12) is
+a = wt("<ul><li><i><a></a><b><s></s></b></i><u></u></li></ul>")
+b = wt("<ul><li><b><i><a></a><s></s></i></b><u></u></li></ul>")
+assert within(a, b, 0.2)
 print("zss" in sys.modules)
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
-    assert done.stdout.strip() == "False True"
+    assert done.stdout.strip() == "False False True"
 
 
 # --- weighted trees (build, group), built from real elements -----------------------------
@@ -220,6 +231,37 @@ def test_lower_bound_from_label_multisets(a: tuple, b: tuple, expected: float) -
 @pytest.mark.parametrize(("a", "b", "_"), PAIRS)
 def test_lower_bound_never_exceeds_the_edit_distance(a: tuple, b: tuple, _: float) -> None:
     assert distance_lower_bound(wt(a), wt(b)) <= edit_distance(wt(a), wt(b)) + 1e-12
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), PAIRS)
+def test_top_down_distance_bounds_the_edit_distance_from_above(a: tuple, b: tuple,
+                                                               expected: float) -> None:
+    ta, tb = wt(a), wt(b)
+    bound = top_down_distance(ta, tb)
+    assert bound == top_down_distance(tb, ta)
+    assert bound >= tree_edit_distance(ta, tb) == round(expected * (ta.size + tb.size))
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    (("li", "h3", "b"), ("li", "h3", "b", "i"), 1),                   # an optional badge
+    (("ul", "li", "li", "li"), ("ul", "li", "p"), 2),                 # relabel + delete
+    (("li", ("div", "h3", "b")), ("li", "h3", "b"), 4),               # unwrapping: 1 for TED
+    (("f", ("d", "a", ("c", "b")), "e"), ("f", ("c", ("d", "a", "b")), "e"), 4),   # paper: 2
+])
+def test_top_down_distance(a: tuple, b: tuple, expected: int) -> None:
+    assert top_down_distance(wt(a), wt(b)) == expected
+
+
+def test_within_needs_no_edit_distance_where_the_bound_decides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(treesim, "tree_edit_distance", None)    # would fail if called
+    assert within(wt(("li", "h3", "b", "em")), wt(("li", "h3", "b", "em", "i")), 0.2)   # 1/9
+
+
+def test_within_asks_the_edit_distance_where_the_bound_cannot() -> None:
+    unwrapped, wrapped = wt(("li", "h3", "b")), wt(("li", ("div", "h3", "b")))
+    assert top_down_distance(unwrapped, wrapped) / 7 >= 0.2 > edit_distance(unwrapped, wrapped)
+    assert within(unwrapped, wrapped, 0.2) and not within(unwrapped, wrapped, 1 / 7)
 
 
 def _bfs(tree: WTree) -> list[str]:
