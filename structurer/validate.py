@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from structurer import yamlio
 from structurer.errors import RuleError, RuleValidationError
 from structurer.lexicon import Lexicon, resolve_template
-from structurer.rules.model import SiteRules
+
+if TYPE_CHECKING:
+    from structurer.rules.model import SiteRules
 
 FileKind = Literal["rules", "lexicon"]
 
@@ -66,13 +68,17 @@ def validate_file(path: str | Path) -> FileReport:
         return FileReport(name, None, [RuleValidationError(
             "cannot tell whether this is a rule file or a lexicon (a rule file has 'levels', "
             "a lexicon has 'fields')", file=name, line=1)])
-    model = SiteRules if kind == "rules" else Lexicon
-    value, problems = yamlio.validated(model, data, text, name)
+    if kind == "lexicon":
+        lexicon, problems = yamlio.validated(Lexicon, data, text, name)
+        if lexicon is not None:
+            _VALIDATED[(Path(path).resolve(), text)] = lexicon
+        return FileReport(name, kind, list(problems))
+    from structurer.rules.model import SiteRules  # a lexicon alone never builds its models
+
+    rules, problems = yamlio.validated(SiteRules, data, text, name)
     report = FileReport(name, kind, list(problems))
-    if isinstance(value, Lexicon):
-        _VALIDATED[(Path(path).resolve(), text)] = value
-    if isinstance(value, SiteRules):
-        report.warnings = template_warnings(value, Path(path))
+    if rules is not None:
+        report.warnings = template_warnings(rules, Path(path))
     return report
 
 
