@@ -8,8 +8,9 @@ coarse weighted similarity (> alpha), then Zhang–Shasha tree edit distance (``
 :func:`tree_edit_distance`) normalized by tree size (< beta). The coarse pass is linear
 in tree size; edit distance runs only on pairs that survive it, never on pairs whose
 shapes are identical, and not where a cheap bound already decides the test: a lower
-bound from label multisets (:func:`distance_lower_bound`) rejects, an upper bound from a
-top-down mapping (:func:`top_down_distance`) accepts.
+bound from label multisets (:func:`distance_lower_bound`) or from traversal sequences
+(:func:`traversal_distance`) rejects, an upper bound from a top-down mapping
+(:func:`top_down_distance`) accepts.
 """
 
 from __future__ import annotations
@@ -231,7 +232,7 @@ def top_down_distance(a: WTree, b: WTree) -> int:
 
 
 _TED_CACHE: dict[tuple[int, int, int], float] = {}
-_BOUND_CACHE: dict[tuple[int, int, int], float] = {}
+_BOUND_CACHE: dict[tuple[int, int, int], tuple[float, float]] = {}
 
 
 def _pair_key(a: WTree, b: WTree, nodes: int) -> tuple[int, int, int]:
@@ -289,20 +290,61 @@ def edit_distance(a: WTree, b: WTree, nodes: int = _TH.ted_nodes) -> float:
     return cached
 
 
+def traversal_distance(a: WTree, b: WTree) -> int:
+    """The larger string edit distance of the two trees' preorder and of their postorder
+    label sequences: a lower bound of :func:`tree_edit_distance` (Guha et al., 2002),
+    since a node's relabelling, deletion or insertion edits each sequence by one label."""
+    return max(_string_distance(_order(a, True), _order(b, True)),
+               _string_distance(_order(a, False), _order(b, False)))
+
+
+def _order(tree: WTree, pre: bool) -> list[str]:
+    out: list[str] = []
+
+    def walk(node: WTree) -> None:
+        if pre:
+            out.append(node.label)
+        for child in node.children:
+            walk(child)
+        if not pre:
+            out.append(node.label)
+
+    walk(tree)
+    return out
+
+
+def _string_distance(a: list[str], b: list[str]) -> int:
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        row = [i]
+        for j, y in enumerate(b, 1):
+            row.append(min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = row
+    return previous[-1]
+
+
 def within(a: WTree, b: WTree, beta: float, nodes: int = _TH.ted_nodes) -> bool:
     """``edit_distance(a, b, nodes) < beta``, decided by the top-down upper bound where it
-    is below ``beta`` already (most pairs of repeated records), else by Zhang–Shasha."""
+    is below ``beta`` already (most pairs of repeated records), by the traversal lower bound
+    where that is ``beta`` or more (most unlike pairs left), else by Zhang–Shasha."""
     if a.shape == b.shape:
         return True
     key = _pair_key(a, b, nodes)
-    bound = _BOUND_CACHE.get(key)
-    if bound is None:
+    bounds = _BOUND_CACHE.get(key)
+    if bounds is None:
         ta, tb = truncated(a, nodes), truncated(b, nodes)
-        bound = top_down_distance(ta, tb) / (ta.size + tb.size)
+        size = ta.size + tb.size
+        upper = top_down_distance(ta, tb) / size
+        lower = traversal_distance(ta, tb) / size if upper >= beta else 0.0
         if len(_BOUND_CACHE) > 50_000:
             _BOUND_CACHE.clear()
-        _BOUND_CACHE[key] = bound
-    return bound < beta or edit_distance(a, b, nodes) < beta
+        _BOUND_CACHE[key] = bounds = (upper, lower)
+    upper, lower = bounds
+    if upper < beta:
+        return True
+    if lower >= beta:
+        return False
+    return edit_distance(a, b, nodes) < beta
 
 
 def similar(a: WTree, b: WTree, alpha: float, beta: float, *, confirm: bool = True,

@@ -25,6 +25,7 @@ from structurer.page.treesim import (
     group,
     similar,
     top_down_distance,
+    traversal_distance,
     tree_edit_distance,
     truncated,
     weighted_similarity,
@@ -242,6 +243,21 @@ def test_top_down_distance_bounds_the_edit_distance_from_above(a: tuple, b: tupl
     assert bound >= tree_edit_distance(ta, tb) == round(expected * (ta.size + tb.size))
 
 
+@pytest.mark.parametrize(("a", "b", "_"), PAIRS)
+def test_traversal_distance_bounds_the_edit_distance_from_below(a: tuple, b: tuple,
+                                                                _: float) -> None:
+    ta, tb = wt(a), wt(b)
+    assert traversal_distance(ta, tb) == traversal_distance(tb, ta) <= tree_edit_distance(ta, tb)
+
+
+def test_traversal_distance() -> None:
+    # preorder f d a c b e / f c d a b e: 2 edits; postorder a b c d e f / a b d c e f: 2
+    paper = wt(("f", ("d", "a", ("c", "b")), "e")), wt(("f", ("c", ("d", "a", "b")), "e"))
+    assert traversal_distance(*paper) == 2 == tree_edit_distance(*paper)
+    # a node moved from the end to the front: one insert and one delete in each order
+    assert traversal_distance(wt(("li", "h3", "b", "i")), wt(("li", "i", "h3", "b"))) == 2
+
+
 @pytest.mark.parametrize(("a", "b", "expected"), [
     (("li", "h3", "b"), ("li", "h3", "b", "i"), 1),                   # an optional badge
     (("ul", "li", "li", "li"), ("ul", "li", "p"), 2),                 # relabel + delete
@@ -256,6 +272,12 @@ def test_within_needs_no_edit_distance_where_the_bound_decides(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(treesim, "tree_edit_distance", None)    # would fail if called
     assert within(wt(("li", "h3", "b", "em")), wt(("li", "h3", "b", "em", "i")), 0.2)   # 1/9
+
+
+def test_within_needs_no_edit_distance_where_the_lower_bound_decides(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(treesim, "tree_edit_distance", None)    # would fail if called
+    assert not within(wt(("li", "b", "b", "em")), wt(("li", "i", "i", "em")), 0.25)   # 2/8
 
 
 def test_within_asks_the_edit_distance_where_the_bound_cannot() -> None:
