@@ -135,7 +135,9 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
     """List pages one level down, when the menu leads only to department pages (links
     to sub-categories, no products): the departments' links (as rendered, when a
     browser rendered them), the entry's inline JSON URLs and the sitemap's, those shaped
-    like the department URLs (extension and query keys), spread, fetched."""
+    like the department URLs (extension and query keys, and the first path segment where
+    some share it), spread, fetched (and rendered
+    when fetching finds fewer than two lists: grids a script builds)."""
     f = _Finder(ex, entry)
     for page in departments:
         rendered = ex.sampler.rendered_pages.get(page.url)
@@ -144,19 +146,29 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
         f.add("links", [u for _, u in _all_links(view)])
     f.add("inline_json", _inline_json(entry))
     await _read_sitemaps(f)
-    shapes = {url_family(p.url)[1:] for p in departments}
+    families = {url_family(p.url) for p in departments}
+    shapes = {family[1:] for family in families}
     tops = {p.url for p in departments}
     seen: list[str] = []
     for kind in ("links", "inline_json", "sitemap"):
         seen += [u for u in f.found[kind] if u not in seen]
     todo = [u for u in seen if u not in ex.views and u not in tops
             and url_family(u)[1:] in shapes and urlsplit(u).path not in ("", "/")]
+    # under a department's own first path segment, where there are such (a sitemap
+    # lists the products too, shaped alike: /collections/tents beside /products/tent-2)
+    todo = [u for u in todo if url_family(u) in families] or todo
     room = ex.settings.analyze_max_pages - ex.report.fetched - 20
     if not todo or room <= 0:
         return []
     step = max(1, len(todo) // limit)
     picks = todo[::step][:min(limit, room)]
-    return [p for p in await ex.views_of(picks, "list", record=False) if p.kind == "list"]
+    fetched = await ex.views_of(picks, "list", record=False)
+    found = [p for p in fetched if p.kind == "list"]
+    if len(found) < 2:      # sub-category pages whose grid a script builds
+        rendered = await ex.render_probes([p for p in fetched if p.kind != "list"])
+        await ex.sampler.confirm("list", [p.url for p in rendered])
+        found += rendered
+    return found
 
 
 def _compile(pattern: str) -> re.Pattern[str]:

@@ -83,3 +83,49 @@ def test_a_json_grid_in_a_large_static_page_is_learned_browser_and_crawled(
     assert urls == sorted(f"{base}/p/{s}.html" for items in PRODUCTS.values()
                           for s, _, _ in items)
     assert result.finished and not result.drift
+
+
+DEPARTMENTS = {"camping": ("tents", "stoves"), "walking": ("packs",)}
+
+
+def sitemap_shop(base: str) -> dict[str, str]:
+    """A home page with a static featured block, a menu of department pages showing only
+    their heading, and sub-categories named only in the sitemap (beside every product,
+    in the same path shape), whose grids a script builds."""
+    out = json_grid_shop()
+    nav = "<header><nav class='menu'><ul>" + "".join(
+        f"<li class='menu-item'><a href='/c/{d}/'>{d.title()}</a></li>" for d in DEPARTMENTS) \
+        + "</ul></nav></header>"
+    featured = "".join(f'<div class="tile"><a href="/p/{items[0][0]}.html">{items[0][1]}</a>'
+                       f"<em>${items[0][2]}.00</em></div>" for items in PRODUCTS.values())
+    out = {path: page.replace(NAV, nav) for path, page in out.items()}
+    out["/"] = out["/"].replace("<p>Gear for the hills.</p>",
+                                f"<section class='featured'>{featured}</section>")
+    for d in DEPARTMENTS:
+        out[f"/c/{d}/"] = _page(d.title(), f"<h1>{d.title()}</h1>").replace(NAV, nav)
+    urls = [f"/c/{d}/" for d in DEPARTMENTS] + [f"/c/{c}/" for c in CATS] + [
+        f"/p/{s}.html" for items in PRODUCTS.values() for s, _, _ in items]
+    out["/sitemap.xml"] = ('<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/'
+                           'schemas/sitemap/0.9">' + "".join(
+                               f"<url><loc>{base}{u}</loc></url>" for u in urls) + "</urlset>")
+    return out
+
+
+def test_script_built_sub_categories_named_only_in_the_sitemap_are_found(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """The menu leads to department pages without products or links, so the list pages
+    are sought one level down among the sitemap's URLs under the departments' path (not
+    its products, shaped alike) and rendered, since fetched they list nothing."""
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    pages.update(sitemap_shop(base))
+    rules, _ = analyze_site(base + "/")
+    level = rules.levels.list
+    assert level is not None and level.render.mode == "browser", level
+    assert rules.levels.category is not None
+    assert "sitemap" in [s.kind for s in rules.levels.category.sources]
+    crawl_site(rules, tmp_path / "out.jsonl")
+    urls = sorted(json.loads(line)["url"] for line in
+                  (tmp_path / "out.jsonl").read_text().splitlines())
+    assert urls == sorted(f"{base}/p/{s}.html" for items in PRODUCTS.values()
+                          for s, _, _ in items)
