@@ -165,9 +165,9 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
     fetched = await ex.views_of(picks, "list", record=False)
     found = [p for p in fetched if p.kind == "list"]
     if len(found) < 2:      # sub-category pages whose grid a script builds
-        rendered = await ex.render_probes([p for p in fetched if p.kind != "list"])
-        await ex.sampler.confirm("list", [p.url for p in rendered])
-        found += rendered
+        built = await ex.render_probes([p for p in fetched if p.kind != "list"])
+        await ex.sampler.confirm("list", [p.url for p in built])
+        found += built
     return found
 
 
