@@ -19,7 +19,7 @@ from structurer.modes import RenderMode as RenderMode  # re-exported: the one sp
 from structurer.yamlio import suggest
 
 ValueKind = Literal["text", "money", "url", "image", "integer", "rating", "availability",
-                    "breadcrumb", "datetime", "html"]
+                    "breadcrumb", "datetime", "html", "currency"]
 FieldLevel = Literal["list", "detail", "both"]
 
 

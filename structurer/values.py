@@ -170,7 +170,7 @@ def link_target(el: Any) -> str | None:
 _TEXT_ATTRS = ("content", "value", "title", "aria-label", "alt")
 _OWN_VALUE = frozenset({"meta", "link", "time", "img", "input"})
 _TEXTUAL = frozenset({"text", "money", "integer", "availability", "breadcrumb",
-                      "datetime"})
+                      "datetime", "currency"})
 
 
 def _raw(node: Any, kind: str, words: Words | None = None) -> str | None:
@@ -281,6 +281,8 @@ _FINISH: dict[str, Callable[[str, ValueSpec, Base, str | None], Any]] = {
     "integer": lambda raw, spec, base, currency: parse_integer(raw),
     "rating": lambda raw, spec, base, currency: parse_rating(raw),
     "availability": _availability,
+    # an ISO 4217 code, or nothing: a text naming no currency is no value of it
+    "currency": lambda raw, spec, base, currency: currency_code(raw, raw, spec.words),
 }
 
 

@@ -74,6 +74,15 @@ def test_datetime_and_html() -> None:
         "Hi <b>there</b> &amp; <i>you</i>"
 
 
+@pytest.mark.parametrize(("markup", "expected"), [
+    ("<span>EUR</span>", "EUR"), ("<span>€</span>", "EUR"), ("<span>Price in USD</span>", "USD"),
+    ("<span>Couleur</span>", None),           # holds "eur", names no currency
+    ("<span>Colour</span>", None),
+])
+def test_currency_is_a_code_or_nothing(markup: str, expected: str | None) -> None:
+    assert extract(markup, "//span", "currency") == expected
+
+
 def test_element_text_skip_struck() -> None:
     tree = parse_html("<div><span>$5.00</span><del>$9.00</del></div>")
     div = tree.xpath("//div")[0]

@@ -30,6 +30,7 @@ from lxml.html import HtmlElement
 from structurer.clean import parse_html
 from structurer.kinds import (
     compile_words,
+    currency_code,
     parse_availability,
     parse_breadcrumb,
     parse_integer,
@@ -53,8 +54,9 @@ __all__ = ["agreement", "calibrate", "calibrate_breadcrumb", "confidence", "conf
 
 Column = Sequence[str | None]
 _COMPARABLE = frozenset({"text", "money", "integer", "rating", "image", "url",
-                         "availability"})
-_CROSS = frozenset({"text", "money", "integer", "rating", "availability"})  # list vs detail
+                         "availability", "currency"})
+_CROSS = frozenset({"text", "money", "integer", "rating", "availability",
+                    "currency"})  # list vs detail
 
 
 def _norm(text: str) -> str:
@@ -80,6 +82,9 @@ def _same(value: str, hint: str, kind: str, phrases: Any) -> bool:
     if kind == "availability":
         a, b = parse_availability(value, phrases), parse_availability(hint, phrases)
         return a not in (None, "unknown") and a == b
+    if kind == "currency":     # "Couleur" holds "eur" and is no euro
+        code = currency_code(value, value)
+        return code is not None and code == currency_code(hint, hint)
     nv, nh = _norm(value), _norm(hint)
     return bool(nv) and (nv == nh or (bool(nh) and nh in nv and len(nv) <= 1.2 * len(nh) + 4))
 

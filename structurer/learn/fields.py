@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.kinds import parse_money
+from structurer.kinds import currency_code, parse_money
 from structurer.learn.choose import norm_value, prefer_specific
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
@@ -84,6 +84,9 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
         return any(p.lower() in low for phrases in spec.values.values() for p in phrases)
     if kind == "datetime":
         return _DATE_RE.search(value) is not None
+    if kind == "currency":   # a code or a sign, never an amount ("$9.54" is a price)
+        return (len(value) <= 24 and not any(c.isdigit() for c in value)
+                and currency_code(value, value) is not None)
     if kind == "html":
         return len(value) >= 80
     if kind == "breadcrumb":

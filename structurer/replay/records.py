@@ -281,8 +281,8 @@ def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
                 record[f"{name}_text"] = value.text if value is not None else None
             currencies[name] = value.currency if value is not None else None
             continue
-        if name == "currency" and isinstance(value, str):
-            value = currency_code(value, value, spec.words) or value
+        if name == "currency" and isinstance(value, str):   # a rule file of kind text
+            value = currency_code(value, value, spec.words)
         elif name == "url" and record.get("url") is not None:
             continue  # the detail link wins over a url field
         record[name] = value

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from structurer.errors import RuleValidationError
-from structurer.learn.confidence import calibrate, confidence, confirm_lists, is_ambiguous
+from structurer.learn.confidence import (
+    agreement,
+    calibrate,
+    confidence,
+    confirm_lists,
+    is_ambiguous,
+)
 from structurer.learn.detail import learn_detail
 from structurer.learn.fields import FieldChoice
 from structurer.learn.slots import Slot
@@ -59,6 +65,14 @@ def test_a_price_missing_its_cents_is_not_confident() -> None:
                                  "text": [f"€ {10 + i},50" for i in range(8)]})
     doubted, why = confidence(FieldChoice("price", slot, "own", 0.9), None, "money")
     assert doubted <= 0.3 and "longer amount" in why
+
+
+def test_a_currency_agrees_by_its_code_not_by_its_letters() -> None:
+    """A table header "Couleur" holds "eur" and, compared as text, agreed with every
+    page's JSON-LD ``EUR``: it was learned as the currency at confidence 0.99."""
+    hints = ["EUR", "EUR", "EUR"]
+    assert agreement(["Couleur"] * 3, hints, "currency") == (0.0, 3)
+    assert agreement(["€", "EUR", "Prix en EUR"], hints, "currency") == (1.0, 3)
 
 
 def test_agreement_with_structured_data_earns_high_confidence() -> None:

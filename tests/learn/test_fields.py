@@ -244,3 +244,14 @@ def test_a_tables_header_row_is_no_value(html: str, ok: bool) -> None:
     el = tree.find(".//thead") if ok is False else tree.find(".//td")
     assert el is not None
     assert valid("availability", el.text_content(), el, LEX.fields["availability"]) is ok
+
+
+@pytest.mark.parametrize(("text", "ok"), [
+    ("EUR", True), ("€", True), ("CHF", True), ("Couleur", False), ("Colour: red", False),
+    ("$9.54", False), ("EUR 12,00", False),                       # prices, not currencies
+    ("Prices in EUR, all taxes included, delivery extra", False),   # a sentence, not a value
+])
+def test_a_currency_value_names_a_currency(text: str, ok: bool) -> None:
+    el = lxml_html.fromstring(f"<td>{text}</td>")
+    assert LEX.fields["currency"].kind == "currency"
+    assert valid("currency", text, el, LEX.fields["currency"]) is ok
