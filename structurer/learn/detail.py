@@ -24,7 +24,7 @@ from structurer.learn.detailpaths import absolute_xpath, label_rule
 from structurer.learn.fields import FieldChoice, rank_fields
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.markup import learn_buy_control, markup_rules
-from structurer.learn.slots import collect_slots, label_slots
+from structurer.learn.slots import collect_slots, label_slots, merge_shifted
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, text_of
 from structurer.page.match import squash
@@ -179,9 +179,9 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     cards = [other_products(p) for p in pages]
     skips = [_skipper(p, lexicon) | set(c) for p, c in zip(pages, cards, strict=True)]
     all_skips: set[HtmlElement] = set().union(*skips)
-    slots = collect_slots(records, skip=all_skips.__contains__,
-                          max_depth=lexicon.thresholds.detail_slot_depth,
-                          tag_keys=False, digits=False)
+    slots = merge_shifted(collect_slots(records, skip=all_skips.__contains__,
+                                        max_depth=lexicon.thresholds.detail_slot_depth,
+                                        tag_keys=False, digits=False))
     labels = {squash(label) for spec in lexicon.fields.values() for label in spec.labels}
     slots += label_slots(records, skip=all_skips.__contains__,
                          known=lambda text: squash(text) in labels)

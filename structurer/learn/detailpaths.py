@@ -101,7 +101,9 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     kinds = {_signature(el) for el in slot.elements if el is not None}
     best: tuple[str, float] | None = None
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
-    for xpath in scoped_candidates(ref, scope):
+    candidates = scoped_candidates(ref, scope) + xpaths.shifted_paths(
+        [el for _, (el,) in present])
+    for xpath in candidates:
         found = xpaths.best_xpath([xpath], present, first_only=True)
         if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
                 len(present) + len(absent), 1) <= best[1] + 1e-9):
@@ -109,11 +111,11 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
         wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
                     if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
         for tree, skip, hint in absent:
-            got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
-            if got and hint and agreement([text_of(got[0])], [hint], kind) >= 0.8:
+            read = xpaths.replayed(xpath, view, tree)   # what replay would read there
+            if read is not None and hint and agreement([text_of(read)], [hint], kind) >= 0.8:
                 wrong -= 0.5  # the page's own value, where the slot's path did not reach
-            elif got and _readable(got[0]) and (
-                    _signature(got[0]) in kinds or inside(got[0], skip)):
+            elif read is not None and _readable(read) and (
+                    _signature(read) in kinds or inside(read, skip)):
                 wrong += 1   # the same kind of element with a value, on a page without the
                 #              value: another product's (a related grid), or in a noise block
         score = found[1] - wrong / max(len(present) + len(absent), 1)

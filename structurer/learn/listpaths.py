@@ -68,8 +68,8 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
             found = xpaths.best_xpath([xpath], cases, first_only=True)
             if found is None or (best is not None and found[1] <= best[1] + 1e-9):
                 continue
-            wrong = sum(1 for item in absent
-                        if (node := _replayed(xpath, view, item)) is not None and invalid(node))
+            wrong = sum(1 for item in absent if (node := xpaths.replayed(xpath, view, item))
+                        is not None and invalid(node))
             score = found[1] - wrong / (len(cases) + len(absent))
             if best is None or score > best[1] + 1e-9:
                 best = (xpath, score)
@@ -78,18 +78,6 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     if best is None or best[1] < 0.9:
         return None
     return xpaths.for_view(best[0], view)
-
-
-def _replayed(xpath: str, view: str, item: HtmlElement) -> HtmlElement | None:
-    """The element replay would read ``view`` of: the first one ``xpath`` selects that
-    holds a non-blank value there."""
-    for node in xpaths.evaluate(xpath, item):
-        if not isinstance(node, HtmlElement):
-            continue
-        value = node.get(view[1:]) if view.startswith("@") else text_of(node)
-        if value and value.strip():
-            return node
-    return None
 
 
 def misfit(name: str, lexicon: Lexicon) -> Callable[[HtmlElement], bool] | None:

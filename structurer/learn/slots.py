@@ -9,6 +9,7 @@ winning slot's elements into one XPath.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -192,3 +193,49 @@ def label_slots(records: Sequence[Sequence[HtmlElement]],
                     slot.elements[index] = el
                     slot.views.setdefault("text", [None] * n)[index] = value
     return list(table.values())
+
+
+_STEP = re.compile(r"^(.*?)(?:#(\d+))?$")
+
+
+def _shift_keys(key: str) -> list[tuple[int, tuple[str, ...]]]:
+    """Per step of a slot key, the key with that step's occurrence count left out."""
+    parts = key.split("/")
+    bases = [_STEP.match(part).group(1) for part in parts]  # type: ignore[union-attr]
+    return [(i, tuple(p if j != i else bases[i] for j, p in enumerate(parts)))
+            for i in range(1, len(parts))]
+
+
+def merge_shifted(slots: Sequence[Slot]) -> list[Slot]:
+    """``slots`` with the slots of one place that an optional block shifts merged into one.
+
+    On markup without classes a block that only some records show (a rating above the
+    price) makes the next same-tag sibling the second one there and the first one
+    elsewhere: the price is ``div#2/p`` on one page and ``div/p`` on the next. Slots
+    whose keys differ only in the occurrence count of one step, and no two of which a
+    record holds, are one place: the merged slot holds each record's element, and
+    replaces its parts (a part, present on some records only, would pass for a place of
+    its own competing with the whole)."""
+    groups: dict[tuple[int, tuple[str, ...]], list[Slot]] = {}
+    for slot in slots:
+        if slot.label is None:
+            for shift in _shift_keys(slot.key):
+                groups.setdefault(shift, []).append(slot)
+    merged: dict[int, Slot] = {}
+    used: set[int] = set()
+    for (_, key), parts in groups.items():
+        n = len(parts[0].elements)
+        if len(parts) < 2 or any(id(p) in used for p in parts) or any(
+                sum(p.elements[i] is not None for p in parts) > 1 for i in range(n)):
+            continue
+        whole = Slot("≈" + "/".join(key), [None] * n)
+        for part in parts:
+            for i, el in enumerate(part.elements):
+                if el is not None:
+                    whole.elements[i] = el
+                    for view, values in part.views.items():
+                        whole.views.setdefault(view, [None] * n)[i] = values[i]
+        merged[id(parts[0])] = whole
+        used.update(id(p) for p in parts)
+    return [merged.get(id(s), s) for s in slots
+            if id(s) in merged or id(s) not in used]

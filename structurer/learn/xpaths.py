@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.page.dom import STATE_TOKENS, class_tokens
+from structurer.page.dom import STATE_TOKENS, class_tokens, text_of
 
 _GENERATED_ID = re.compile(r"(\d{3,}|[0-9a-f]{8,}|^(ember|react|ng-|yui|uid|:r)|__)", re.I)
 _HASHED_CLASS = re.compile(r"^(css-[0-9a-z]{5,}|_[0-9a-z]{4,}_\d+|[a-z]+_[a-z]+__[0-9a-z]{4,}|"
@@ -177,6 +177,44 @@ def absolute_candidates(node: HtmlElement, *, max_anchor_depth: int = 8) -> list
     return list(dict.fromkeys(out))
 
 
+def _positions(node: HtmlElement) -> list[tuple[str, str, bool]]:
+    """(tag, positional step, last of its tag) from below ``html`` down to ``node``."""
+    chain: list[tuple[str, str, bool]] = []
+    cur: HtmlElement | None = node
+    while cur is not None and cur.tag != "html":
+        parent = cur.getparent()
+        last = parent is None or next(
+            (c for c in reversed(parent) if c.tag == cur.tag), None) is cur
+        chain.insert(0, (str(cur.tag), position_step(cur), last))
+        cur = parent
+    return chain
+
+
+def shifted_paths(nodes: Sequence[HtmlElement]) -> list[str]:
+    """Positional paths to ``nodes`` (one per page, on the same tag path) that leave out
+    the positions they do not share: an optional block before the price makes its block
+    the second ``div`` on one page and the first on the next, and ``div[2]`` would read
+    nothing (or the wrong block) there. The step is the bare tag, else ``[last()]``
+    where every node's block is its parent's last of that tag. Empty where the nodes
+    share every position or lie on different tag paths."""
+    chains = [_positions(n) for n in nodes]
+    if len(chains) < 2 or len({tuple(t for t, _, _ in c) for c in chains}) != 1:
+        return []
+    bare: list[str] = []
+    last: list[str] = []
+    for column in zip(*chains, strict=True):
+        tag, first, _ = column[0]
+        if all(s == first for _, s, _ in column):
+            bare.append(first)
+            last.append(first)
+        else:
+            bare.append(tag)
+            last.append(f"{tag}[last()]" if all(e for _, _, e in column) else tag)
+    if bare == [s for _, s, _ in chains[0]]:
+        return []
+    return list(dict.fromkeys(["/html/" + "/".join(bare), "/html/" + "/".join(last)]))
+
+
 _COMPILED: dict[str, etree.XPath] = {}
 
 
@@ -189,6 +227,18 @@ def evaluate(xpath: str, context: HtmlElement) -> list[object]:
         _COMPILED[xpath] = compiled
     result = compiled(context)
     return list(result) if isinstance(result, list) else [result]
+
+
+def replayed(xpath: str, view: str, context: HtmlElement) -> HtmlElement | None:
+    """The element replay would read ``view`` of: the first one ``xpath`` selects that
+    holds a non-blank value there (a blank first match is stepped over)."""
+    for node in evaluate(xpath, context):
+        if not isinstance(node, HtmlElement):
+            continue
+        value = node.get(view[1:]) if view.startswith("@") else text_of(node)
+        if value and value.strip():
+            return node
+    return None
 
 
 def best_xpath(candidates: Iterable[str], cases: Sequence[tuple[HtmlElement, Sequence[object]]],
