@@ -45,6 +45,7 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     cases: list[tuple[HtmlElement, list[HtmlElement]]] = []
     absent: list[HtmlElement] = []
     ref: tuple[HtmlElement, HtmlElement, int] | None = None
+    members: list[HtmlElement] = []
     for rec, el, value in zip(records, slot.elements, slot.values(view), strict=True):
         if el is None or not (value or "").strip():
             if rec:
@@ -55,11 +56,14 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
         if index is None or (ref is not None and index != ref[2]):
             continue
         cases.append((rec[0], [el]))
+        members.append(rec[index])
         if ref is None:
             ref = (el, rec[index], index)
     if ref is None:
         return None
-    candidates = [_from_first(c, ref[2]) for c in xpaths.relative_candidates(ref[0], ref[1])]
+    shifted = xpaths.shifted_paths([c[1][0] for c in cases], members)
+    candidates = [_from_first(c, ref[2])
+                  for c in xpaths.relative_candidates(ref[0], ref[1]) + shifted]
     if invalid is None or not absent:
         best = xpaths.best_xpath(candidates, cases, first_only=True)
     else:

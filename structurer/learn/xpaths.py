@@ -177,11 +177,12 @@ def absolute_candidates(node: HtmlElement, *, max_anchor_depth: int = 8) -> list
     return list(dict.fromkeys(out))
 
 
-def _positions(node: HtmlElement) -> list[tuple[str, str, bool]]:
-    """(tag, positional step, last of its tag) from below ``html`` down to ``node``."""
+def _positions(node: HtmlElement, root: HtmlElement | None) -> list[tuple[str, str, bool]]:
+    """(tag, positional step, last of its tag) from below ``root`` (else ``html``) down to
+    ``node``."""
     chain: list[tuple[str, str, bool]] = []
     cur: HtmlElement | None = node
-    while cur is not None and cur.tag != "html":
+    while cur is not None and cur is not root and (root is not None or cur.tag != "html"):
         parent = cur.getparent()
         last = parent is None or next(
             (c for c in reversed(parent) if c.tag == cur.tag), None) is cur
@@ -190,15 +191,17 @@ def _positions(node: HtmlElement) -> list[tuple[str, str, bool]]:
     return chain
 
 
-def shifted_paths(nodes: Sequence[HtmlElement]) -> list[str]:
-    """Positional paths to ``nodes`` (one per page, on the same tag path) that leave out
-    the positions they do not share: an optional block before the price makes its block
-    the second ``div`` on one page and the first on the next, and ``div[2]`` would read
-    nothing (or the wrong block) there. The step is the bare tag, else ``[last()]``
-    where every node's block is its parent's last of that tag. Empty where the nodes
-    share every position or lie on different tag paths."""
-    chains = [_positions(n) for n in nodes]
-    if len(chains) < 2 or len({tuple(t for t, _, _ in c) for c in chains}) != 1:
+def shifted_paths(nodes: Sequence[HtmlElement],
+                  roots: Sequence[HtmlElement] | None = None) -> list[str]:
+    """Positional paths to ``nodes`` (one per page, or per record below its root in
+    ``roots``: relative paths then) on one tag path, leaving out the positions they do
+    not share: an optional block before the price makes its block the second ``div`` on
+    one page and the first on the next, and ``div[2]`` would read nothing (or the wrong
+    block) there. The step is the bare tag, else ``[last()]`` where every node's block
+    is its parent's last of that tag. Empty where the nodes share every position or lie
+    on different tag paths."""
+    chains = [_positions(n, roots[i] if roots else None) for i, n in enumerate(nodes)]
+    if len(chains) < 2 or not chains[0] or len({tuple(t for t, _, _ in c) for c in chains}) != 1:
         return []
     bare: list[str] = []
     last: list[str] = []
@@ -212,7 +215,8 @@ def shifted_paths(nodes: Sequence[HtmlElement]) -> list[str]:
             last.append(f"{tag}[last()]" if all(e for _, _, e in column) else tag)
     if bare == [s for _, s, _ in chains[0]]:
         return []
-    return list(dict.fromkeys(["/html/" + "/".join(bare), "/html/" + "/".join(last)]))
+    start = "./" if roots else "/html/"
+    return list(dict.fromkeys([start + "/".join(bare), start + "/".join(last)]))
 
 
 _COMPILED: dict[str, etree.XPath] = {}

@@ -7,8 +7,11 @@ from __future__ import annotations
 
 from structurer.learn import xpaths
 from structurer.learn.detail import learn_detail
+from structurer.learn.listing import learn_list
 from structurer.learn.slots import collect_slots, merge_shifted
 from structurer.page.view import PageView
+from structurer.replay.records import build_record, compile_fields
+from structurer.values import Base
 from tests.learn.test_detail_scope import LEX, NAMES, record
 
 
@@ -58,7 +61,7 @@ def test_the_shifted_places_of_one_field_are_one_slot() -> None:
     slots = merge_shifted(collect_slots([[p.body] for p in pages], tag_keys=False,
                                         digits=False, max_depth=12))
     prices = [s for s in slots if s.values("text") == [
-        f"R$ {100 + 7 * i},50" for i, _, _ in SAMPLE]]
+        f"R$ {100 + 7 * i},50" for i, _, _ in SAMPLE] and s.elements[0].tag == "p"]
     assert len(prices) == 1 and prices[0].presence == 1.0
     assert not any(s.elements[2] is prices[0].elements[2] for s in slots if s is not prices[0])
     stars = [s for s in slots if s.values("text")[0] == "★★★★☆"]
@@ -77,3 +80,30 @@ def test_paths_leave_out_the_positions_the_pages_do_not_share() -> None:
     assert xpaths.shifted_paths(nodes[:1]) == []
     assert xpaths.shifted_paths([nodes[0], _view(2, rated=True).tree.xpath("//div/p")[0]]) \
         == []
+
+
+def _list_page(n: int) -> PageView:
+    """Class-less cards: image, name, brand, a rating block on reviewed items only (its
+    star span and review count "(37)"), then the price box; one item in five sold out
+    with an empty price box."""
+    cards = []
+    for i in range(8 * n, 8 * n + 8):
+        rating = (f"<div><span></span><span>({30 + i})</span></div>" if i % 3 else "")
+        price = "" if i % 5 == 4 else f"<span>R$ {10 + i},50</span>"
+        cards.append(f"<li><a href='/p/{i}'><img src='/t/{i}.jpg' alt=''></a>"
+                     f"<h3><a href='/p/{i}'>Thing number {i}</a></h3><div>Brand {i % 3}</div>"
+                     f"{rating}<div>{price}</div></li>")
+    html = (f"<html><body><main><h1>Books</h1><ul id='hits'>{''.join(cards)}</ul>"
+            f"</main></body></html>")
+    return PageView.from_html(f"http://shop.test/c/{n}", html, LEX)
+
+
+def test_a_list_price_an_optional_rating_shifts_is_read_on_every_item() -> None:
+    """The list's price, in the third ``div`` of a rated card and the second of another,
+    read on both; never the review count where a sold-out card's box is empty."""
+    learned = learn_list([_list_page(n) for n in range(3)], LEX)
+    plan = compile_fields({"price": learned.fields["price"]}, "list")
+    view = _list_page(4)
+    got = [build_record(plan, item, Base(view.url), None, {})["price"]
+           for item in view.tree.xpath(learned.item_xpath)]
+    assert got == [None if i % 5 == 4 else 10 + i + 0.5 for i in range(32, 40)]
