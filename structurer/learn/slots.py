@@ -54,6 +54,7 @@ class Slot:
     elements: list[HtmlElement | None]
     views: dict[str, list[str | None]] = field(default_factory=dict)
     label: tuple[str, str, str] | None = None  # (label tag, label text, "tail"|"next"|"lead")
+    shift: int = 0   # merged by merge_shifted: the step of the block that shifts
 
     @property
     def presence(self) -> float:
@@ -248,7 +249,7 @@ def merge_shifted(slots: Sequence[Slot]) -> list[Slot]:
             continue   # one part holds every element: nothing moved
         joined = "/".join(key)   # marked merged, tag-keyed ones still first marked "~"
         tilde = "~" if joined.startswith("~") else ""
-        whole = Slot(f"{tilde}≈{step}:{joined.removeprefix('~')}", [None] * n)
+        whole = Slot(f"{tilde}≈{step}:{joined.removeprefix('~')}", [None] * n, shift=step)
         for i, got in enumerate(taken):
             if got is not None:
                 whole.elements[i] = got[1].elements[i]
@@ -263,3 +264,20 @@ def merge_shifted(slots: Sequence[Slot]) -> list[Slot]:
         else:
             extra.append(whole)
     return [merged.get(id(s), s) for s in slots if id(s) not in dropped] + extra
+
+
+def shifted_blocks(slots: Sequence[Slot]) -> set[HtmlElement]:
+    """The blocks merged slots showed to shift (the price box, second ``div`` on one page
+    and first on the next): a path by position to anything inside them misses on some
+    pages, whatever the samples of that field showed."""
+    blocks: set[HtmlElement] = set()
+    for slot in slots:
+        if not slot.shift:
+            continue
+        for el in slot.elements:
+            block = el
+            for _ in range(slot.depth - slot.shift):
+                block = block.getparent() if block is not None else None
+            if block is not None:
+                blocks.add(block)
+    return blocks

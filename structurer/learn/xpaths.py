@@ -219,6 +219,23 @@ def shifted_paths(nodes: Sequence[HtmlElement],
     return list(dict.fromkeys([start + "/".join(bare), start + "/".join(last)]))
 
 
+def unpinned_paths(node: HtmlElement, blocks: frozenset[HtmlElement]) -> list[str]:
+    """The positional path to ``node`` with the position of each ancestor in ``blocks``
+    (blocks known to shift between pages) left out: ``[last()]`` where it is its
+    parent's last of its tag, then the bare tag. Empty when no ancestor is in
+    ``blocks``."""
+    chain = [node, *node.iterancestors()][::-1][1:]   # below html, down to node
+    if not any(el in blocks for el in chain):
+        return []
+    last = [_positions(el, el.getparent())[0] for el in chain]
+    out = []
+    for loose in (True, False):
+        steps = [f"{t}[last()]" if el in blocks and loose and e else t if el in blocks else s
+                 for el, (t, s, e) in zip(chain, last, strict=True)]
+        out.append("/html/" + "/".join(steps))
+    return list(dict.fromkeys(out))
+
+
 _COMPILED: dict[str, etree.XPath] = {}
 
 

@@ -15,9 +15,9 @@ from structurer.values import Base
 from tests.learn.test_detail_scope import LEX, NAMES, record
 
 
-def _view(i: int, *, rated: bool, note: bool = False) -> PageView:
+def _view(i: int, *, rated: bool, note: bool = False, old: bool = False) -> PageView:
     """Product ``i``, class-less: image, brand, heading, a rating block when reviewed,
-    the price box, a free-shipping note on some."""
+    the price box (and the struck old price, on sale), a free-shipping note on some."""
     rating = (f"<div><span>★★★★☆</span><span>{40 + i} avaliações</span></div>"
               if rated else "")
     spend = f"<p>Faltam R$ {300 + i},00 para frete grátis</p>" if note else ""
@@ -25,7 +25,8 @@ def _view(i: int, *, rated: bool, note: bool = False) -> PageView:
             f"<header><a href='/'>Shop</a></header><main><div>"
             f"<div><img src='/img/{i}.webp' alt=''></div><div>"
             f"<a href='/brands/b{i % 3}'>Brand {i % 3}</a><h1>{NAMES[i % 6]} {i}</h1>{rating}"
-            f"<div><p>R$ {100 + 7 * i},50</p></div>{spend}"
+            f"<div><p>R$ {100 + 7 * i},50</p>{f'<s>R$ {900 + i},00</s>' if old else ''}</div>"
+            f"{spend}"
             f"<form action='/cart/add' method='post'><button name='add'>Comprar</button></form>"
             f"</div></div></main></body></html>")
     return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
@@ -51,6 +52,17 @@ def test_a_price_an_optional_rating_shifts_is_read_on_every_page() -> None:
     for i, rated in ((20, True), (21, False), (22, False)):
         assert record({"price": rule}, _view(i, rated=rated, note=i % 2 == 0))[
             "price"] == _price(i)
+
+
+def test_an_old_price_seen_only_beside_a_rating_is_read_without_one() -> None:
+    """Only rated products were on sale in the sample: the old price's box is the price's,
+    which the sample showed shifting, so its path does not count on its position."""
+    pages = [_view(i, rated=r, note=n, old=r and i % 2 == 1) for i, r, n in SAMPLE]
+    rule = learn_detail(pages, LEX).fields["original_price"]
+    for i, rated in ((31, True), (33, False)):
+        assert record({"original_price": rule}, _view(i, rated=rated, old=True))[
+            "original_price"] == 900.0 + i
+    assert record({"original_price": rule}, _view(35, rated=False))["original_price"] is None
 
 
 def test_the_shifted_places_of_one_field_are_one_slot() -> None:
