@@ -24,7 +24,7 @@ from structurer.learn.detailpaths import absolute_xpath, label_rule
 from structurer.learn.fields import FieldChoice, rank_fields
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.markup import learn_buy_control, markup_rules
-from structurer.learn.slots import collect_slots, label_slots
+from structurer.learn.slots import collect_slots, label_slots, merge_shifted, shifted_blocks
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, text_of
 from structurer.page.match import squash
@@ -179,9 +179,10 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     cards = [other_products(p) for p in pages]
     skips = [_skipper(p, lexicon) | set(c) for p, c in zip(pages, cards, strict=True)]
     all_skips: set[HtmlElement] = set().union(*skips)
-    slots = collect_slots(records, skip=all_skips.__contains__,
-                          max_depth=lexicon.thresholds.detail_slot_depth,
-                          tag_keys=False, digits=False)
+    slots = merge_shifted(collect_slots(records, skip=all_skips.__contains__,
+                                        max_depth=lexicon.thresholds.detail_slot_depth,
+                                        tag_keys=False, digits=False))
+    blocks = frozenset(shifted_blocks(slots))
     labels = {squash(label) for spec in lexicon.fields.values() for label in spec.labels}
     slots += label_slots(records, skip=all_skips.__contains__,
                          known=lambda text: squash(text) in labels)
@@ -198,12 +199,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         notes.append(f"fields read inside the main product's region {scope}")
     for name, (best, runner) in choices.items():
         found = absolute_xpath(best.slot, pages, best.view, skips, scope,
-                                hints.get(name, ()), fields[name].kind)
+                                hints.get(name, ()), fields[name].kind, blocks)
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue
         rules[name] = calibrate(
-            _rule(name, best, runner, found, pages, lexicon, skips, scope), best, runner,
+            _rule(name, best, runner, found, pages, lexicon, skips, scope, blocks), best, runner,
             fit=found[1], structured=structured_column(pages, fields[name]),
             hints=[h.get(name) for h in list_hints] if list_hints else None,
             titles=[p.titles for p in pages] if fields[name].title else None,
@@ -233,11 +234,12 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
 
 def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
           found: tuple[str, float], pages: Sequence[PageView], lexicon: Lexicon,
-          noise: Sequence[set[HtmlElement]] = (), scope: str | None = None) -> FieldRule:
+          noise: Sequence[set[HtmlElement]] = (), scope: str | None = None,
+          blocks: frozenset[HtmlElement] = frozenset()) -> FieldRule:
     spec = lexicon.fields[name]
     runner_up = None
     if runner is not None:
-        alt = absolute_xpath(runner.slot, pages, runner.view, noise, scope)
+        alt = absolute_xpath(runner.slot, pages, runner.view, noise, scope, blocks=blocks)
         if alt is not None and alt[0] != found[0]:
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=runner.slot.samples(runner.view, 2))

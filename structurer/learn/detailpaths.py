@@ -81,13 +81,16 @@ def _reaches_noise(got: Sequence[object], skip: set[HtmlElement]) -> bool:
 def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
                     noise: Sequence[set[HtmlElement]] = (),
                     scope: str | None = None, hints: Sequence[str | None] = (),
-                    kind: str = "text") -> tuple[str, float] | None:
+                    kind: str = "text", blocks: frozenset[HtmlElement] = frozenset()
+                    ) -> tuple[str, float] | None:
     """The XPath selecting the slot's element first on every page that has it; on pages
     without it, an XPath that reaches into a noise block (the "related products" grid
     below, say) instead loses — an absent old price must stay absent — and so does one
     selecting anything inside another product's card on any page (it would read that
     product's value where the main one is empty or missing). Where the page's value is
-    known (``hints``: the list page's), finding it on a page the slot missed is right."""
+    known (``hints``: the list page's), finding it on a page the slot missed is right.
+    Inside ``blocks`` that shift between pages (:func:`~structurer.learn.slots.shifted_blocks`)
+    a path leaves their positions out before it counts on them."""
     if slot.label is not None:
         paired = label_xpath(slot, pages, scope)
         return (paired[0], paired[1]) if paired else None
@@ -101,7 +104,10 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     kinds = {_signature(el) for el in slot.elements if el is not None}
     best: tuple[str, float] | None = None
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
-    for xpath in scoped_candidates(ref, scope):
+    plain = scoped_candidates(ref, scope)   # by position last: unpinned ones before it
+    candidates = plain[:-1] + xpaths.unpinned_paths(ref, blocks) + xpaths.shifted_paths(
+        [el for _, (el,) in present]) + plain[-1:]
+    for xpath in candidates:
         found = xpaths.best_xpath([xpath], present, first_only=True)
         if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
                 len(present) + len(absent), 1) <= best[1] + 1e-9):
@@ -109,11 +115,11 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
         wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
                     if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
         for tree, skip, hint in absent:
-            got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
-            if got and hint and agreement([text_of(got[0])], [hint], kind) >= 0.8:
+            read = xpaths.replayed(xpath, view, tree)   # what replay would read there
+            if read is not None and hint and agreement([text_of(read)], [hint], kind) >= 0.8:
                 wrong -= 0.5  # the page's own value, where the slot's path did not reach
-            elif got and _readable(got[0]) and (
-                    _signature(got[0]) in kinds or inside(got[0], skip)):
+            elif read is not None and _readable(read) and (
+                    _signature(read) in kinds or inside(read, skip)):
                 wrong += 1   # the same kind of element with a value, on a page without the
                 #              value: another product's (a related grid), or in a noise block
         score = found[1] - wrong / max(len(present) + len(absent), 1)

@@ -25,7 +25,7 @@ from structurer.learn.fields import FieldChoice, rank_fields
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.listnames import full_name_rule
 from structurer.learn.listpaths import misfit, relative_xpath
-from structurer.learn.slots import Slot, collect_slots
+from structurer.learn.slots import Slot, collect_slots, merge_shifted
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, class_tokens, link_href, text_of, tokens
 from structurer.page.lists import Region
@@ -268,8 +268,8 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     regions = choose_main_regions(pages)
     item_xpath, item_f1 = learn_item_xpath(pages, regions)
     records, owners = _records(regions)
-    slots = collect_slots(records, max_depth=lexicon.thresholds.slot_depth,
-                          root_classes=False)
+    slots = merge_shifted(collect_slots(records, max_depth=lexicon.thresholds.slot_depth,
+                                        root_classes=False))
     notes: list[str] = []
     found_link = _detail_link(records, owners, slots, lexicon.signals.get("item_actions", {}))
     link, link_share = found_link if found_link else (None, 0.0)

@@ -45,6 +45,7 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     cases: list[tuple[HtmlElement, list[HtmlElement]]] = []
     absent: list[HtmlElement] = []
     ref: tuple[HtmlElement, HtmlElement, int] | None = None
+    members: list[HtmlElement] = []
     for rec, el, value in zip(records, slot.elements, slot.values(view), strict=True):
         if el is None or not (value or "").strip():
             if rec:
@@ -55,11 +56,14 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
         if index is None or (ref is not None and index != ref[2]):
             continue
         cases.append((rec[0], [el]))
+        members.append(rec[index])
         if ref is None:
             ref = (el, rec[index], index)
     if ref is None:
         return None
-    candidates = [_from_first(c, ref[2]) for c in xpaths.relative_candidates(ref[0], ref[1])]
+    shifted = xpaths.shifted_paths([c[1][0] for c in cases], members)
+    candidates = [_from_first(c, ref[2])
+                  for c in xpaths.relative_candidates(ref[0], ref[1]) + shifted]
     if invalid is None or not absent:
         best = xpaths.best_xpath(candidates, cases, first_only=True)
     else:
@@ -68,8 +72,8 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
             found = xpaths.best_xpath([xpath], cases, first_only=True)
             if found is None or (best is not None and found[1] <= best[1] + 1e-9):
                 continue
-            wrong = sum(1 for item in absent
-                        if (node := _replayed(xpath, view, item)) is not None and invalid(node))
+            wrong = sum(1 for item in absent if (node := xpaths.replayed(xpath, view, item))
+                        is not None and invalid(node))
             score = found[1] - wrong / (len(cases) + len(absent))
             if best is None or score > best[1] + 1e-9:
                 best = (xpath, score)
@@ -78,18 +82,6 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     if best is None or best[1] < 0.9:
         return None
     return xpaths.for_view(best[0], view)
-
-
-def _replayed(xpath: str, view: str, item: HtmlElement) -> HtmlElement | None:
-    """The element replay would read ``view`` of: the first one ``xpath`` selects that
-    holds a non-blank value there."""
-    for node in xpaths.evaluate(xpath, item):
-        if not isinstance(node, HtmlElement):
-            continue
-        value = node.get(view[1:]) if view.startswith("@") else text_of(node)
-        if value and value.strip():
-            return node
-    return None
 
 
 def misfit(name: str, lexicon: Lexicon) -> Callable[[HtmlElement], bool] | None:

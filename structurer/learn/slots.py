@@ -9,6 +9,7 @@ winning slot's elements into one XPath.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -53,6 +54,7 @@ class Slot:
     elements: list[HtmlElement | None]
     views: dict[str, list[str | None]] = field(default_factory=dict)
     label: tuple[str, str, str] | None = None  # (label tag, label text, "tail"|"next"|"lead")
+    shift: int = 0   # merged by merge_shifted: the step of the block that shifts
 
     @property
     def presence(self) -> float:
@@ -192,3 +194,90 @@ def label_slots(records: Sequence[Sequence[HtmlElement]],
                     slot.elements[index] = el
                     slot.views.setdefault("text", [None] * n)[index] = value
     return list(table.values())
+
+
+_STEP = re.compile(r"^(.*?)(?:#(\d+))?$")
+
+
+def _shift_keys(key: str) -> list[tuple[int, tuple[str, ...], int]]:
+    """Per step above the slot's own (a block holding it): (step, the key with that
+    step's occurrence count left out, the count)."""
+    parts = key.split("/")
+    steps = [_STEP.match(part).groups() for part in parts]  # type: ignore[union-attr]
+    return [(i, tuple(p if j != i else steps[i][0] for j, p in enumerate(parts)),
+             int(steps[i][1] or 1)) for i in range(1, len(parts) - 1)]
+
+
+def _block(key: tuple[str, ...], step: int, count: int) -> str:
+    """The key of the block a shifted slot lies in: its key down to ``step``, ``count``-th."""
+    return "/".join([*key[:step], key[step] + (f"#{count}" if count > 1 else "")])
+
+
+def merge_shifted(slots: Sequence[Slot]) -> list[Slot]:
+    """``slots`` with the slots of one place that an optional block shifts merged into one.
+
+    On markup without classes a block that only some records show (a rating above the
+    price) makes the block after it the second ``div`` there and the first elsewhere:
+    the price is ``div#2/p`` on one page and ``div/p`` on the next. Slots whose keys
+    differ only in the occurrence count of one step are one place where each record
+    holds it inside the last of those blocks (``[last()]``); the merged slot replaces the
+    parts it takes every element of (a part present on some records only would pass for
+    a place of its own competing with the whole), and the others stay (``div/p`` is the
+    rating's own place where the rating is shown)."""
+    table = {s.key: s for s in slots}
+    groups: dict[tuple[int, tuple[str, ...]], list[tuple[int, Slot]]] = {}
+    for slot in slots:
+        if slot.label is None:
+            for i, key, count in _shift_keys(slot.key):
+                groups.setdefault((i, key), []).append((count, slot))
+    merged: dict[int, Slot] = {}
+    dropped: set[int] = set()
+    extra: list[Slot] = []
+    for (step, key), parts in groups.items():
+        parts = [(c, s) for c, s in parts if id(s) not in dropped and id(s) not in merged]
+        if len(parts) < 2:
+            continue
+        n = len(parts[0][1].elements)
+        taken: list[tuple[int, Slot] | None] = [None] * n
+        for count, part in parts:
+            for i, el in enumerate(part.elements):
+                later = (table.get(_block(key, step, c)) for c in range(count + 1, count + 9))
+                if el is not None and not any(b is not None and b.elements[i] is not None
+                                              for b in later):
+                    taken[i] = (count, part)   # its block is the record's last one
+        if len({id(t[1]) for t in taken if t is not None}) < 2:
+            continue   # one part holds every element: nothing moved
+        joined = "/".join(key)   # marked merged, tag-keyed ones still first marked "~"
+        tilde = "~" if joined.startswith("~") else ""
+        whole = Slot(f"{tilde}≈{step}:{joined.removeprefix('~')}", [None] * n, shift=step)
+        for i, got in enumerate(taken):
+            if got is not None:
+                whole.elements[i] = got[1].elements[i]
+                for name, values in got[1].views.items():
+                    whole.views.setdefault(name, [None] * n)[i] = values[i]
+        within = sorted((c, id(part)) for c, part in parts if all(
+            taken[i] is not None and taken[i][1] is part  # type: ignore[index]
+            for i, el in enumerate(part.elements) if el is not None))
+        if within:
+            merged[within[-1][1]] = whole
+            dropped.update(i for _, i in within[:-1])
+        else:
+            extra.append(whole)
+    return [merged.get(id(s), s) for s in slots if id(s) not in dropped] + extra
+
+
+def shifted_blocks(slots: Sequence[Slot]) -> set[HtmlElement]:
+    """The blocks merged slots showed to shift (the price box, second ``div`` on one page
+    and first on the next): a path by position to anything inside them misses on some
+    pages, whatever the samples of that field showed."""
+    blocks: set[HtmlElement] = set()
+    for slot in slots:
+        if not slot.shift:
+            continue
+        for el in slot.elements:
+            block = el
+            for _ in range(slot.depth - slot.shift):
+                block = block.getparent() if block is not None else None
+            if block is not None:
+                blocks.add(block)
+    return blocks

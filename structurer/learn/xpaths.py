@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.page.dom import STATE_TOKENS, class_tokens
+from structurer.page.dom import STATE_TOKENS, class_tokens, text_of
 
 _GENERATED_ID = re.compile(r"(\d{3,}|[0-9a-f]{8,}|^(ember|react|ng-|yui|uid|:r)|__)", re.I)
 _HASHED_CLASS = re.compile(r"^(css-[0-9a-z]{5,}|_[0-9a-z]{4,}_\d+|[a-z]+_[a-z]+__[0-9a-z]{4,}|"
@@ -177,6 +177,65 @@ def absolute_candidates(node: HtmlElement, *, max_anchor_depth: int = 8) -> list
     return list(dict.fromkeys(out))
 
 
+def _positions(node: HtmlElement, root: HtmlElement | None) -> list[tuple[str, str, bool]]:
+    """(tag, positional step, last of its tag) from below ``root`` (else ``html``) down to
+    ``node``."""
+    chain: list[tuple[str, str, bool]] = []
+    cur: HtmlElement | None = node
+    while cur is not None and cur is not root and (root is not None or cur.tag != "html"):
+        parent = cur.getparent()
+        last = parent is None or next(
+            (c for c in reversed(parent) if c.tag == cur.tag), None) is cur
+        chain.insert(0, (str(cur.tag), position_step(cur), last))
+        cur = parent
+    return chain
+
+
+def shifted_paths(nodes: Sequence[HtmlElement],
+                  roots: Sequence[HtmlElement] | None = None) -> list[str]:
+    """Positional paths to ``nodes`` (one per page, or per record below its root in
+    ``roots``: relative paths then) on one tag path, leaving out the positions they do
+    not share: an optional block before the price makes its block the second ``div`` on
+    one page and the first on the next, and ``div[2]`` would read nothing (or the wrong
+    block) there. The step is the bare tag, else ``[last()]`` where every node's block
+    is its parent's last of that tag. Empty where the nodes share every position or lie
+    on different tag paths."""
+    chains = [_positions(n, roots[i] if roots else None) for i, n in enumerate(nodes)]
+    if len(chains) < 2 or not chains[0] or len({tuple(t for t, _, _ in c) for c in chains}) != 1:
+        return []
+    bare: list[str] = []
+    last: list[str] = []
+    for column in zip(*chains, strict=True):
+        tag, first, _ = column[0]
+        if all(s == first for _, s, _ in column):
+            bare.append(first)
+            last.append(first)
+        else:
+            bare.append(tag)
+            last.append(f"{tag}[last()]" if all(e for _, _, e in column) else tag)
+    if bare == [s for _, s, _ in chains[0]]:
+        return []
+    start = "./" if roots else "/html/"
+    return list(dict.fromkeys([start + "/".join(bare), start + "/".join(last)]))
+
+
+def unpinned_paths(node: HtmlElement, blocks: frozenset[HtmlElement]) -> list[str]:
+    """The positional path to ``node`` with the position of each ancestor in ``blocks``
+    (blocks known to shift between pages) left out: ``[last()]`` where it is its
+    parent's last of its tag, then the bare tag. Empty when no ancestor is in
+    ``blocks``."""
+    chain = [node, *node.iterancestors()][::-1][1:]   # below html, down to node
+    if not any(el in blocks for el in chain):
+        return []
+    last = [_positions(el, el.getparent())[0] for el in chain]
+    out = []
+    for loose in (True, False):
+        steps = [f"{t}[last()]" if el in blocks and loose and e else t if el in blocks else s
+                 for el, (t, s, e) in zip(chain, last, strict=True)]
+        out.append("/html/" + "/".join(steps))
+    return list(dict.fromkeys(out))
+
+
 _COMPILED: dict[str, etree.XPath] = {}
 
 
@@ -189,6 +248,18 @@ def evaluate(xpath: str, context: HtmlElement) -> list[object]:
         _COMPILED[xpath] = compiled
     result = compiled(context)
     return list(result) if isinstance(result, list) else [result]
+
+
+def replayed(xpath: str, view: str, context: HtmlElement) -> HtmlElement | None:
+    """The element replay would read ``view`` of: the first one ``xpath`` selects that
+    holds a non-blank value there (a blank first match is stepped over)."""
+    for node in evaluate(xpath, context):
+        if not isinstance(node, HtmlElement):
+            continue
+        value = node.get(view[1:]) if view.startswith("@") else text_of(node)
+        if value and value.strip():
+            return node
+    return None
 
 
 def best_xpath(candidates: Iterable[str], cases: Sequence[tuple[HtmlElement, Sequence[object]]],
