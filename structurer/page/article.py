@@ -198,7 +198,7 @@ def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
             parent.remove(el)
 
 
-def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int
+def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 1000
            ) -> tuple[HtmlElement, HtmlElement | None]:
     """The body of a cleaned copy of the page without its boilerplate: sure boilerplate
     first, then noise tags and likely boilerplate unless they hold the article — the
@@ -219,8 +219,24 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int
     limit = (0.8 if anchor is not None else 0.5) * good.get(start, 0)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
-                      and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))])
+                      and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))
+                      and not _beside_headline(el, keep, good, least)])
     return start, anchor
+
+
+def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlElement, int],
+                     least: int) -> bool:
+    """A block (no noise tag) of ``least`` characters of paragraphs or more that holds most
+    of the paragraphs of the headline's container (the smallest one around both: a
+    theme's "fixed-sidebar-layout" or "tab-menu" wrapping the article under its headline)
+    is the article's, whatever its class words say. A sidebar beside a short post, an
+    author box or a post's footer under it are smaller or noise tags."""
+    own = good.get(el, 0)
+    if own < least or not keep or el.tag in density.NOISE_SECTIONS:
+        return False
+    around = next((a for a in el.iterancestors() if a in keep), None)
+    return around is not None and around.tag not in ("body", "html") \
+        and own >= 0.5 * good.get(around, 0)
 
 
 def _form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
@@ -242,7 +258,7 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     """The article's element and its whole text (see the module doc)."""
     vocab = Vocabulary.of(lexicon)
     min_text = lexicon.thresholds.min_block_text
-    start, anchor = pruned(tree, vocab, min_text)
+    start, anchor = pruned(tree, vocab, min_text, lexicon.thresholds.headline_block)
     scores, counts = density.density_scores(start, min_text)
     if not scores:
         return None

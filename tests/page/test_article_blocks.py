@@ -1,0 +1,28 @@
+"""Which block of a page is its article (page/article.py, generic/extract.py), where the
+markup misleads: a theme naming the article's wrapper like a sidebar; ..."""
+
+from __future__ import annotations
+
+import structurer
+from tests.page.test_article import URL, _page, _prose
+
+TITLE = "The council approves the new harbour plan"
+
+
+def _text(html: str) -> str:
+    out = structurer.extract_page(html, URL, "news")
+    assert out["kind"] == "detail"
+    return str(out["fields"]["content"] or "")
+
+
+def test_an_article_in_a_wrapper_named_sidebar_layout_under_its_headline_is_kept() -> None:
+    story = _prose(6, "harbour")
+    side = "".join(f"<p>{p}</p>" for p in _prose(3, "weather"))
+    body = (f"<div class='layout'><article class='c-article'><header class='c-article__header'>"
+            f"<h1>{TITLE}</h1></header><div class='o-row c-fixed-sidebar-layout'>"
+            f"<div class='c-article__content'>{''.join(f'<p>{p}</p>' for p in story)}</div>"
+            f"</div></article><aside class='c-sidebar'>{side}</aside></div>")
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+    assert "weather" not in text
+
