@@ -25,7 +25,7 @@ from typing import Any, Literal
 
 from lxml.html import HtmlElement
 
-from structurer.clean import parse_html
+from structurer.clean import holds_text, parse_html
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dom import text_of
@@ -47,10 +47,13 @@ _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
 
 
 def empty_noise(tree: HtmlElement) -> None:
-    """Empty script/style/svg contents in place (elements stay, so positions stay).
+    """Empty script/style/svg contents in place (elements stay, so positions stay), and
+    noscript unless it holds paragraphs (:func:`structurer.clean.holds_text`).
     The elements are listed first: removing an svg's children while iterating would end
     the walk there and leave every later script's text in place."""
     for el in list(tree.iter(*_EMPTY_TAGS)):
+        if el.tag == "noscript" and holds_text(el):
+            continue    # the page's text for readers without scripts (clean_tree keeps it)
         for child in list(el):
             el.remove(child)
         el.text = None

@@ -26,3 +26,16 @@ def test_an_article_in_a_wrapper_named_sidebar_layout_under_its_headline_is_kept
     assert all(p in text for p in story)
     assert "weather" not in text
 
+
+
+def test_a_post_shown_only_without_scripts_is_read_from_its_noscript() -> None:
+    """Blogger writes the post into a script template and repeats it in <noscript> for
+    readers without scripts; a short noscript notice is no text."""
+    story = _prose(5, "browsing")
+    post = "".join(f"<p>{p}</p>" for p in story)
+    body = (f"<div class='post'><h1>{TITLE}</h1><div class='post-body'>"
+            f"<script type='text/template'>{post}</script><noscript>{post}</noscript></div>"
+            "</div><noscript><p>Please enable JavaScript to see the comments.</p></noscript>")
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+    assert "enable JavaScript" not in text
