@@ -28,7 +28,7 @@ from lxml.html import HtmlElement
 from structurer.clean import holds_text, parse_html
 from structurer.lexicon import Lexicon
 from structurer.page import density
-from structurer.page.dom import text_of
+from structurer.page.dom import link_href, text_of
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, find_regions, is_product_region
 from structurer.page.titles import title_part, titled
@@ -41,6 +41,7 @@ from structurer.structured import (
     opengraph_types,
     product_object,
 )
+from structurer.values import Base
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
@@ -205,13 +206,35 @@ def _article_body(page: PageView, against_list: bool = True) -> float:
         # part of its text or of its lines (titles over teasers); a table of contents
         # inside an article is neither
         cluster = page.main_links
-        shown = [link.text for link in cluster.items if link.text in found.text] \
-            if cluster is not None else []
+        shown = _shown(cluster, found, page.url) if cluster is not None else []
         if cluster is not None and len(shown) >= 0.5 * len(cluster) and (
                 sum(map(len, shown)) >= 0.2 * len(found.text)
                 or 4 * len(shown) >= found.text.count("\n") + 1):
             return 0.0
     return 2.5 if size >= 800 or (size >= 400 and found.text.count("\n") >= 1) else 1.5
+
+
+def _shown(cluster: LinkCluster, found: density.ContentFound, url: str) -> list[str]:
+    """The texts of the cluster's item links the article body shows as lines: half of a
+    line of its text at least, or linked from it by a link that is half of its block's
+    text or more (a title over its teaser, a line left out of the text as a link). A
+    word of the text that a link list repeats is not shown ("Birch" in a sentence,
+    beside "<a>Birch</a> tree description")."""
+    lines = found.text.splitlines()
+    base = Base(url)
+    titles = set()
+    for a in found.element.iter("a"):
+        href = link_href(a)
+        block = next((p for p in a.iterancestors() if p.tag not in density.INLINE), None)
+        if href is None or block is None:
+            continue
+        line = text_length(text_of(block)) - sum(
+            text_length(text_of(child)) for child in block
+            if isinstance(child.tag, str) and child.tag not in density.INLINE)
+        if 2 * text_length(text_of(a)) >= line:     # its line: the block beside its blocks
+            titles.add(base.join(href))
+    return [link.text for link in cluster.items if link.url in titles or any(
+        link.text in line and 2 * len(link.text) >= len(line) for line in lines)]
 
 
 def _headline(page: PageView) -> bool:

@@ -39,3 +39,23 @@ def test_a_post_shown_only_without_scripts_is_read_from_its_noscript() -> None:
     text = _text(_page(body))
     assert all(p in text for p in story)
     assert "enable JavaScript" not in text
+
+
+
+def test_words_of_the_text_that_a_link_list_repeats_do_not_make_it_a_list() -> None:
+    """A service page names trees in its text and links their pages in a list under it
+    ("<a>Birch</a> tree description"): a link's word inside a sentence of the text is no
+    list shown in the body."""
+    trees = ["Birch", "Beech", "Linden", "Willow", "Maple", "Cedar", "Walnut", "Poplar",
+             "Chestnut", "Alder", "Hornbeam", "Spruce"]
+    links = "".join(f"<li><span><a href='/trees/{t.lower()}.htm'>{t}</a> tree description and "
+                    "care</span></li>" for t in trees)
+    story = [f"{t} trees need a survey too: " + " ".join(_prose(1, t.lower(), 6))
+             for t in trees[:5]]
+    body = (f"<div id='content'><h2>Introduction</h2>{''.join(f'<p>{p}</p>' for p in story)}"
+            f"<h3>More about trees</h3><ul>{links}</ul></div>")
+    html = (f"<html><head><title>Tree reports</title></head><body>{body}"
+            "<div id='foot'>Hoppe planning office, Bremerhaven</div></body></html>")
+    text = _text(html)
+    assert all(p in text for p in story)
+
