@@ -216,14 +216,16 @@ def _article_body(page: PageView, against_list: bool = True) -> float:
 
 def _shown(cluster: LinkCluster, found: density.ContentFound, url: str) -> list[str]:
     """The texts of the cluster's item links the article body shows as lines: half of a
-    line of its text at least, or linked from it by a link that is half of its block's
-    text or more (a title over its teaser, a line left out of the text as a link). A
-    word of the text that a link list repeats is not shown ("Birch" in a sentence,
-    beside "<a>Birch</a> tree description")."""
+    line of its text at least, or — when the list's items make half of the body's text —
+    linked from it by a link that is half of its line in the markup (a title over its
+    teaser, left out of the text as a link line). A word of the text that a link list
+    repeats is not shown ("Birch" in a sentence, beside "<a>Birch</a> tree description"),
+    nor are a few teasers inside a long text; each text once (a gallery's "Full screen"
+    links are no titles)."""
     lines = found.text.splitlines()
-    base = Base(url)
     titles = set()
-    for a in found.element.iter("a"):
+    items = sum(text_length(text_of(r)) for r in cluster.records)
+    for a in found.element.iter("a") if 2 * items >= text_length(found.text) else ():
         href = link_href(a)
         block = next((p for p in a.iterancestors() if p.tag not in density.INLINE), None)
         if href is None or block is None:
@@ -232,9 +234,9 @@ def _shown(cluster: LinkCluster, found: density.ContentFound, url: str) -> list[
             text_length(text_of(child)) for child in block
             if isinstance(child.tag, str) and child.tag not in density.INLINE)
         if 2 * text_length(text_of(a)) >= line:     # its line: the block beside its blocks
-            titles.add(base.join(href))
-    return [link.text for link in cluster.items if link.url in titles or any(
-        link.text in line and 2 * len(link.text) >= len(line) for line in lines)]
+            titles.add(Base(url).join(href))
+    return list(dict.fromkeys(link.text for link in cluster.items if link.url in titles or any(
+        link.text in line and 2 * len(link.text) >= len(line) for line in lines)))
 
 
 def _headline(page: PageView) -> bool:
