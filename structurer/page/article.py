@@ -110,6 +110,7 @@ def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlEle
     return around is not None and around.tag not in ("body", "html") \
         and own >= 0.5 * good.get(around, 0)
 
+
 def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound | None:
     """The article's element and its whole text (see the module doc)."""
     vocab = Vocabulary.of(lexicon)
@@ -125,10 +126,18 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
         c = counts[el]
         return points.get(el, 0.0) * (1 - c.lt / c.t if c.t else 0.0)
 
-    # the densest element's own container, unless another holds far more paragraphs
+    # the densest element's own container, unless another holds far more paragraphs; a
+    # container beside the headline counts double too (a dense legal notice far from it
+    # is not the article)
     chain = [seed, *(a for a in seed.iterancestors() if a.tag not in ("body", "html"))]
     on_chain = set(chain)
-    core = max(points, key=lambda el: (weight(el) * (2.0 if el in on_chain else 1.0),
+    near = _headline_containers(anchor, lexicon.thresholds.headline_levels)
+
+    def beside(el: HtmlElement) -> bool:
+        return bool(near) and any(a in near for a in (el, *el.iterancestors()))
+
+    core = max(points, key=lambda el: (weight(el) * (2.0 if el in on_chain else 1.0)
+                                       * (2.0 if beside(el) else 1.0),
                                        el in on_chain), default=seed)
     if weight(core) <= 0:
         core = seed
@@ -141,6 +150,17 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
+
+
+def _headline_containers(anchor: HtmlElement | None, levels: int) -> set[HtmlElement]:
+    """The headline's ancestors up to ``levels`` above it (body and html aside): the
+    containers an article shares with its headline."""
+    out: set[HtmlElement] = set()
+    for level, el in enumerate(anchor.iterancestors() if anchor is not None else (), 1):
+        if level > levels or el.tag in ("body", "html"):
+            break
+        out.add(el)
+    return out
 
 
 def _widened(core: HtmlElement, chain: list[HtmlElement],

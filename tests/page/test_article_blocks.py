@@ -59,3 +59,23 @@ def test_words_of_the_text_that_a_link_list_repeats_do_not_make_it_a_list() -> N
     text = _text(html)
     assert all(p in text for p in story)
 
+
+def test_a_dense_notice_far_from_the_headline_is_not_the_article() -> None:
+    """An advertiser disclosure, one long paragraph full of commas at the top of the page,
+    outweighs a plain story's paragraphs by text density; the story shares its container
+    with the headline."""
+    notice = ("Many of the offers, cards, loans, accounts and deals on this site, as listed, "
+              "come from partners, issuers, banks, lenders, brokers, insurers and shops, "
+              "which pay us, in part, when you click, apply, buy, sign up or register, and "
+              "this may affect where, how, in which order, and whether, offers appear, so, "
+              "please, see our policy, terms, notes and disclosures, too.")
+    story = [f"The airline sets a new date for its alliance membership in spring {i}. "
+             f"The move follows a delay of about three months caused by the pandemic {i}."
+             for i in range(5)]
+    body = (f"<section class='disclosure'><p>{notice}</p></section>"
+            f"<div class='post'><section class='article-content'><div class='title-wrap'>"
+            f"<h1>{TITLE}</h1></div><div class='article-wrapper'><div class='the-content'>"
+            f"{''.join(f'<p>{p}</p>' for p in story)}</div></div></section></div>")
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+    assert "partners, issuers" not in text
