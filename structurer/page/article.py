@@ -102,10 +102,12 @@ def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlEle
     of the paragraphs of the headline's container (the smallest one around both: a
     theme's "fixed-sidebar-layout" or "tab-menu" wrapping the article under its headline)
     is the article's, whatever its class words say. A sidebar beside a short post, an
-    author box or a post's footer under it are smaller or noise tags."""
+    author box or a post's footer under it are smaller or noise tags; a comment thread
+    longer than the post is opened by a noise heading."""
     own = good.get(el, 0)
-    if own < least or not keep or el.tag in density.NOISE_SECTIONS:
-        return False
+    if own < least or not keep or el.tag in density.NOISE_SECTIONS or \
+            density.noise_heading(el):
+        return False      # a noise tag, or a thread under "18 comments"
     around = next((a for a in el.iterancestors() if a in keep), None)
     return around is not None and around.tag not in ("body", "html") \
         and own >= 0.5 * good.get(around, 0)
