@@ -79,3 +79,19 @@ def test_a_dense_notice_far_from_the_headline_is_not_the_article() -> None:
     text = _text(_page(body))
     assert all(p in text for p in story)
     assert "partners, issuers" not in text
+
+
+def test_more_posts_press_contact_and_follow_us_are_left_out() -> None:
+    """Sections a site appends to every post, in several languages: the lexicon's
+    boilerplate headings and lines."""
+    story = _prose(5, "wind")
+    more = "".join(f"<p>Another post about the energy transition, number {i}, with its "
+                   f"teaser text of a few words.</p>" for i in range(3))
+    body = (f"<div class='post'><h1>{TITLE}</h1>{''.join(f'<p>{p}</p>' for p in story)}"
+            "<div class='headline'>Pressekontakt<p>Ihr Ansprechpartner für Pressefragen</p></div>"
+            "<p>Nos siga no Instagram</p>"
+            f"<h3>Weitere Beiträge</h3>{more}</div>")
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+    assert "Another post" not in text and "Ansprechpartner" not in text
+    assert "Nos siga" not in text
