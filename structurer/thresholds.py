@@ -74,6 +74,10 @@ class Thresholds(Strict):
     headline_levels: int = Field(4, ge=0, description=(
         "levels above an article's headline whose elements are its containers: text "
         "inside one of them weighs double when the article's core is chosen"))
+    loose_end: int = Field(40, ge=0, description=(
+        "characters up to which an article's last line that ends no sentence (a box's "
+        "label, a name, a tag after the text) is left out, and the line before it then "
+        "weighed the same"))
     caption_line: int = Field(150, ge=0, description=(
         "characters of an article's line that names a picture's credit (the lexicon's "
         "credit_text: ©, Foto:, Credit:) up to which it is a caption, not text"))
@@ -142,7 +146,7 @@ class Thresholds(Strict):
         "render_min_pages", "checks_per_source", "verify_rounds", "sitemap_files", "trail_links",
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
-        "caption_line", "headline_block", "headline_levels")
+        "caption_line", "headline_block", "headline_levels", "loose_end")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -68,6 +68,7 @@ _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
 _COMMAS = re.compile(r"[,，、،]")
+_SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 
 
 def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 1000
@@ -148,7 +149,7 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     best = _widened(core, chain, counts, good, th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
     text = "\n".join(_lines(best, vocab, counts[best], anchor,
-                            th.above_headline, th.caption_line))
+                            th.above_headline, th.caption_line, th.loose_end))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
@@ -248,8 +249,8 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
 
 
 def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
-           anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0
-           ) -> list[str]:
+           anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
+           loose: int = 0) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
     too unless links are most of its text (a post that is a list of links); lines of
     ``caption`` characters or less naming a picture's credit (``credit_text``); and the
@@ -258,12 +259,12 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
     walk = Walk(anchor)
     walk.visit(el, False)
     walk.flush()
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[str, bool, bool]] = []
     links_are_text = counts.lt >= 0.5 * counts.t
     top = walk.headline or 0
     if any(len(line[0]) >= lead for line in walk.lines[:top]):
         top = 0       # a paragraph above the heading: the heading is not the headline
-    for i, (text, linked, heading) in enumerate(walk.lines):
+    for i, (text, linked, heading, item) in enumerate(walk.lines):
         if i < top:
             continue
         squeezed = len("".join(text.split()))
@@ -273,13 +274,21 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
             continue
         if len(text) <= caption and any(word in text.lower() for word in vocab.credits):
             continue      # a picture's caption or credit outside a <figure>
-        out.append((text, heading))
+        out.append((text, heading, item))
     # a heading (or a short line announcing a list) that heads nothing of the text ends
     # it: the heading of a related list, tags or links the lines above left out
     while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80
-                                           and out[-1][0].endswith((":", "：")))):
+                                           and out[-1][0].endswith((":", "：")))
+                            or (not out[-1][2] and _loose_end(out[-1][0], loose))):
         out.pop()
-    return [text for text, _ in out]
+    return [text for text, _, _ in out]
+
+
+def _loose_end(line: str, most: int) -> bool:
+    """A short last line that ends no sentence ("Infos zum Reiseziel", "Permalink", a
+    name, a tag): the label of a box after the article, not its last words (a list's
+    last item is asked by the caller: it is the article's)."""
+    return len(line) <= most and not line.rstrip().endswith(_SENTENCE_ENDS)
 
 
 def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:

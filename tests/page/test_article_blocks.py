@@ -95,3 +95,16 @@ def test_more_posts_press_contact_and_follow_us_are_left_out() -> None:
     assert all(p in text for p in story)
     assert "Another post" not in text and "Ansprechpartner" not in text
     assert "Nos siga" not in text
+
+
+def test_a_short_label_after_the_text_is_left_out_but_not_a_list_item() -> None:
+    """A box's label after the article ("Infos zum Reiseziel", a permalink) ends no
+    sentence; the short last item of the article's own list is text."""
+    story = _prose(4, "island")
+    items = "<ul><li>Ferry from the harbour, twice a day</li><li>Bike rental</li></ul>"
+    body = (f"<div class='post'><h1>{TITLE}</h1>{''.join(f'<p>{p}</p>' for p in story)}"
+            f"{items}<div class='box'><span>Infos zum Reiseziel</span></div>"
+            "<div><a href='/p/1'>#</a> Permalink</div></div>")
+    lines = _text(_page(body)).splitlines()
+    assert all(p in lines for p in story)
+    assert lines[-1] == "Bike rental"
