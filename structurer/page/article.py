@@ -71,8 +71,8 @@ _COMMAS = re.compile(r"[,，、،]")
 _SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 
 
-def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 1000
-           ) -> tuple[HtmlElement, HtmlElement | None]:
+def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 1000,
+           title: str | None = None) -> tuple[HtmlElement, HtmlElement | None]:
     """The body of a cleaned copy of the page without its boilerplate: sure boilerplate
     first, then noise tags and likely boilerplate unless they hold the article — the
     title's heading, or most of the page's paragraphs (a wrapper that themes name
@@ -81,7 +81,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 100
     etree.strip_elements(root, "rt", "rp", with_tail=False)   # ruby readings: 子(こ)ども
     body = root.find(".//body")
     start = body if body is not None else root
-    anchor = titles.title_element(root)
+    anchor = titles.title_element(root, title)
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
@@ -114,11 +114,13 @@ def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlEle
         and own >= 0.5 * good.get(around, 0)
 
 
-def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound | None:
-    """The article's element and its whole text (see the module doc)."""
+def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = None
+                    ) -> density.ContentFound | None:
+    """The article's element and its whole text (see the module doc); ``title``: the
+    page's title when the caller has it (:func:`~structurer.page.titles.title_of`)."""
     vocab = Vocabulary.of(lexicon)
     min_text = lexicon.thresholds.min_block_text
-    start, anchor = pruned(tree, vocab, min_text, lexicon.thresholds.headline_block)
+    start, anchor = pruned(tree, vocab, min_text, lexicon.thresholds.headline_block, title)
     scores, counts = density.density_scores(start, min_text)
     if not scores:
         return None

@@ -31,7 +31,7 @@ from structurer.page import density
 from structurer.page.dom import link_href, text_of
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, find_regions, is_product_region
-from structurer.page.titles import title_part, titled
+from structurer.page.titles import TitleFound, title_of, title_part, titled
 from structurer.structured import (
     article_object,
     jsonld_objects,
@@ -145,13 +145,19 @@ class PageView:
         return article_object(self.jsonld)
 
     @cached_property
+    def title(self) -> TitleFound | None:
+        """The page's title (:func:`structurer.page.titles.title_of`), found once."""
+        return title_of(self.tree)
+
+    @cached_property
     def content(self) -> density.ContentFound | None:
         """The main text by text density (computed on a copy; only when asked): for an
         article lexicon the whole article without boilerplate (:mod:`article`)."""
         if not priced(self.lexicon):
             from structurer.page.article import article_content
 
-            return article_content(self.tree, self.lexicon)
+            found = self.title
+            return article_content(self.tree, self.lexicon, found.text if found else "")
         return density.main_content(self.tree, self.lexicon.thresholds.min_block_text)
 
     @cached_property
