@@ -18,15 +18,19 @@ Three steps, each what the best extractors do on top of text density:
    ruby readings (``<rt>``) are not text either. Then likely boilerplate — noise tags
    (nav, aside, footer, form ...), weaker class/id words (share, sidebar, related,
    byline, caption) without an ``article_body`` word beside them, noise headings —
-   unless the block holds the title's heading or most of the page's paragraph text:
-   themes call the article's own wrappers "share", "widget" or "sidebar-and-content".
+   unless the block holds the title's heading or most of the page's paragraph text, or
+   (no noise tag, no noise heading) ``headline_block`` characters of paragraphs and most
+   of those of the container it shares with the headline: themes call the article's own
+   wrappers "share", "widget", "sidebar-and-content" or "tab-menu". (The verdicts on
+   each block: :mod:`structurer.page.boilerplate`.)
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
    a leaf block, or the loose text of a container written with ``<br>`` — gives
    ``1 + commas + min(chars / 100, 3)``, times its share outside links, to its parent,
    half to its grandparent and ``1 / (3 * level)`` up to five levels, lists passed
-   through), times its own share outside links, doubled on the seed's chain. The core
+   through), times its own share outside links, doubled on the seed's chain and doubled
+   inside the headline's containers (``headline_levels`` above it). The core
    widens to an ancestor while each step adds paragraphs and what it adds stays mostly
    paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
    captions aside): the article's other sections, lists and quotes. What follows the
@@ -37,7 +41,9 @@ Three steps, each what the best extractors do on top of text density:
    short boilerplate lines (sharing prompts, consent notices, "Posted by"), lines that
    are a date or a time, figures around pictures and captions (:mod:`blocktext`), and
    the short lines above the headline (a kicker, a date, a site's notice) unless one of
-   them is a paragraph (``above_headline`` characters: then the heading is no headline).
+   them is a paragraph (``above_headline`` characters: then the heading is no headline);
+   at the end, a heading, a short line ending in a colon, or a line of ``loose_end``
+   characters that ends no sentence and is no list item (a box's label, a name).
 
 :func:`site_lines` finds the lines several articles of one site repeat (its own text).
 Pure functions: the input tree is never modified (the work is done on a copy).
