@@ -20,7 +20,12 @@ Both get the page's bytes and decode them themselves; both are warmed up first a
 page by page in turn, so that a busy machine slows them alike.
 
     python benchmarks/bench_articles.py [--corpora DIR] [--limit N] [--half even|odd]
-        [--only structurer|trafilatura] [--out results.json] [--compare old.json]
+        [--pages 102,442] [--only structurer|trafilatura] [--out results.json]
+        [--compare old.json] [--worst N]
+
+``--pages`` scores only the pages of those indices (quick iteration on a few pages);
+``--worst N`` lists the N pages where structurer loses most to trafilatura, by missed
+snippets (recall) and by leaked ones (precision), with the snippets.
 """
 
 from __future__ import annotations
@@ -97,15 +102,18 @@ def trafilatura_run() -> Run | None:
 
 
 # ----- the run ----------------------------------------------------------------------------------
-def load(folder: Path, half: str | None, limit: int | None
+def load(folder: Path, half: str | None, limit: int | None, only: set[int] | None = None
          ) -> list[tuple[int, str, dict[str, Any], Path]]:
-    """(index, url, annotation, page file) of the annotated pages, in the file's order."""
+    """(index, url, annotation, page file) of the annotated pages, in the file's order
+    (``only``: those indices)."""
     evaldata = json.loads(require(folder / "evaldata.json", "trafilatura-eval annotations")
                           .read_text(encoding="utf-8"))
     pages = [(i, url, item, folder / "pages" / f"{item['file']}.gz")
              for i, (url, item) in enumerate(evaldata.items())]
     if half is not None:
         pages = [p for p in pages if p[0] % 2 == (0 if half == "even" else 1)]
+    if only is not None:
+        pages = [p for p in pages if p[0] in only]
     return pages[:limit] if limit else pages
 
 
@@ -167,26 +175,46 @@ def compare(old: dict[str, list[dict[str, Any]]], new: dict[str, list[dict[str, 
                       f"leaked {r['leaked'][:2]}")
 
 
+def worst(results: dict[str, list[dict[str, Any]]], n: int) -> None:
+    """The pages where structurer misses (then leaks) most more snippets than trafilatura."""
+    if not {"structurer", "trafilatura"} <= set(results):
+        return
+    pairs = list(zip(results["structurer"], results["trafilatura"], strict=True))
+    for key, shown in (("fn", "missed"), ("fp", "leaked")):
+        print(f"\nstructurer {shown} more than trafilatura:")
+        losses = sorted(((s[key] - t[key], s) for s, t in pairs if s[key] > t[key]),
+                        key=lambda d: (-d[0], d[1]["index"]))
+        for delta, s in losses[:n]:
+            print(f"  +{delta} #{s['index']} {s['file']} ({s['kind']}, {s['chars']} chars): "
+                  f"{[x[:60] for x in s[shown][:3]]}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_corpora_option(parser)
     parser.add_argument("--limit", type=int, metavar="N", help="score only the first N pages")
     parser.add_argument("--half", choices=("even", "odd"),
                         help="only the even-numbered (development) or odd (held-back) pages")
+    parser.add_argument("--pages", metavar="LIST",
+                        help="only the pages of these indices (comma-separated)")
     parser.add_argument("--only", choices=EXTRACTORS, help="run one extractor")
+    parser.add_argument("--worst", type=int, metavar="N", default=0,
+                        help="list the N pages structurer loses most on, vs trafilatura")
     parser.add_argument("--out", type=Path, metavar="FILE",
                         help="write per-page results (JSON) for comparing runs")
     parser.add_argument("--compare", type=Path, metavar="FILE",
                         help="list the pages that changed since a saved --out")
     args = parser.parse_args()
     folder = require(corpora_folder(args) / "trafilatura-eval", "the trafilatura-eval corpus")
-    pages = load(folder, args.half, args.limit)
+    only = {int(i) for i in args.pages.split(",") if i.strip()} if args.pages else None
+    pages = load(folder, args.half, args.limit, only)
     makers: dict[str, Callable[[], Run | None]] = {"structurer": structurer_run,
                                                     "trafilatura": trafilatura_run}
     runs = {name: run for name in EXTRACTORS if args.only in (None, name)
             for run in [makers[name]()] if run is not None}
     results = measure(runs, pages) if runs and pages else {}
     table(results)
+    worst(results, args.worst)
     if args.compare is not None:
         compare(json.loads(require(args.compare, "a saved --out").read_text("utf-8")), results)
     if args.out is not None:

@@ -221,20 +221,38 @@ BLOCK_TAGS = frozenset({
 _SKIP_TEXT = frozenset(NOISE_TAGS) | {"style", "head"}
 
 
+#: Characters of paragraphs a ``<noscript>`` holds from which it is the page's own text
+#: for readers without scripts (a blog's post, a whole page), not a "please enable
+#: JavaScript" notice or a tracking pixel.
+NOSCRIPT_TEXT = 500
+
+
+def holds_text(noscript: etree._Element) -> bool:
+    """A ``<noscript>`` holding paragraphs: the page's text where scripts would draw it
+    (Blogger's posts, a site that shows itself only without scripts); kept as text."""
+    chars = 0
+    for p in noscript.iter("p"):
+        chars += len("".join("".join(str(t) for t in p.itertext()).split()))
+    return chars >= NOSCRIPT_TEXT
+
+
 def _root(tree: etree._Element | etree._ElementTree) -> etree._Element:
     return tree.getroot() if isinstance(tree, etree._ElementTree) else tree
 
 
 def clean_tree(tree: etree._Element | etree._ElementTree, *,
                keep_jsonld: bool = False) -> etree._Element:
-    """A copy of the tree without scripts, styles, SVG/MathML, noscript, template,
-    iframe/object/embed, comments and processing instructions.
+    """A copy of the tree without scripts, styles, SVG/MathML, noscript (but one holding
+    paragraphs: :func:`holds_text`), template, iframe/object/embed, comments and
+    processing instructions.
 
     Text after a removed element (its tail) is kept. ``<meta>`` and ``<link>`` stay
     wherever they are: microdata puts ``<meta itemprop="price">`` in the body. With
     ``keep_jsonld`` the ``<script type="application/ld+json">`` blocks stay too.
     """
     root = copy.deepcopy(_root(tree))
+    for noscript in [el for el in root.iter("noscript") if holds_text(el)]:
+        noscript.tag = "div"      # the page's text for readers without scripts
     tags: list[object] = [t for t in NOISE_TAGS if not (keep_jsonld and t == "script")]
     if keep_jsonld:
         for script in list(root.iter("script")):

@@ -67,6 +67,17 @@ class Thresholds(Strict):
         "characters of a line above an article's headline that make it text (the heading "
         "is then no headline); shorter lines above it (a kicker, a date, a site's notice) "
         "are left out"))
+    headline_block: int = Field(1000, ge=0, description=(
+        "characters of paragraphs from which a block holding most of the paragraphs of the "
+        "container it shares with an article's headline is kept whatever its class words "
+        "(a theme's 'sidebar-layout' or 'tab-menu' around the article)"))
+    headline_levels: int = Field(4, ge=0, description=(
+        "levels above an article's headline whose elements are its containers: text "
+        "inside one of them weighs double when the article's core is chosen"))
+    loose_end: int = Field(40, ge=0, description=(
+        "characters up to which an article's last line that ends no sentence (a box's "
+        "label, a name, a tag after the text) is left out, and the line before it then "
+        "weighed the same"))
     caption_line: int = Field(150, ge=0, description=(
         "characters of an article's line that names a picture's credit (the lexicon's "
         "credit_text: ©, Foto:, Credit:) up to which it is a caption, not text"))
@@ -135,7 +146,7 @@ class Thresholds(Strict):
         "render_min_pages", "checks_per_source", "verify_rounds", "sitemap_files", "trail_links",
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
-        "caption_line")
+        "caption_line", "headline_block", "headline_levels", "loose_end")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -24,7 +24,7 @@ from lxml.html import HtmlElement
 
 from structurer.clean import parse_html
 from structurer.lexicon import Lexicon
-from structurer.page import byline, titles
+from structurer.page import byline
 from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
 from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
@@ -155,7 +155,7 @@ def news_fields(view: PageView, article: dict[str, Any] | None
             values[name] = (parse_datetime(value, words) or value) \
                 if lexicon.fields[name].kind == "datetime" else plain_text(value)
             sources[name] = "jsonld"
-    title = titles.title_of(view.tree)
+    title = view.title
     if "title" not in values and title is not None:
         values["title"], sources["title"] = title.text, title.source
     found = view.content

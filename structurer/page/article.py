@@ -18,15 +18,19 @@ Three steps, each what the best extractors do on top of text density:
    ruby readings (``<rt>``) are not text either. Then likely boilerplate — noise tags
    (nav, aside, footer, form ...), weaker class/id words (share, sidebar, related,
    byline, caption) without an ``article_body`` word beside them, noise headings —
-   unless the block holds the title's heading or most of the page's paragraph text:
-   themes call the article's own wrappers "share", "widget" or "sidebar-and-content".
+   unless the block holds the title's heading or most of the page's paragraph text, or
+   (no noise tag, no noise heading) ``headline_block`` characters of paragraphs and most
+   of those of the container it shares with the headline: themes call the article's own
+   wrappers "share", "widget", "sidebar-and-content" or "tab-menu". (The verdicts on
+   each block: :mod:`structurer.page.boilerplate`.)
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
    a leaf block, or the loose text of a container written with ``<br>`` — gives
    ``1 + commas + min(chars / 100, 3)``, times its share outside links, to its parent,
    half to its grandparent and ``1 / (3 * level)`` up to five levels, lists passed
-   through), times its own share outside links, doubled on the seed's chain. The core
+   through), times its own share outside links, doubled on the seed's chain and doubled
+   inside the headline's containers (``headline_levels`` above it). The core
    widens to an ancestor while each step adds paragraphs and what it adds stays mostly
    paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
    captions aside): the article's other sections, lists and quotes. What follows the
@@ -37,7 +41,9 @@ Three steps, each what the best extractors do on top of text density:
    short boilerplate lines (sharing prompts, consent notices, "Posted by"), lines that
    are a date or a time, figures around pictures and captions (:mod:`blocktext`), and
    the short lines above the headline (a kicker, a date, a site's notice) unless one of
-   them is a paragraph (``above_headline`` characters: then the heading is no headline).
+   them is a paragraph (``above_headline`` characters: then the heading is no headline);
+   at the end, a heading, a short line ending in a colon, or a line of ``loose_end``
+   characters that ends no sentence and is no list item (a box's label, a name).
 
 :func:`site_lines` finds the lines several articles of one site repeat (its own text).
 Pure functions: the input tree is never modified (the work is done on a copy).
@@ -47,159 +53,32 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.clean import clean_tree, drop_elements, normalize_space
+from structurer.clean import clean_tree, drop_elements
 from structurer.lexicon import Lexicon
 from structurer.page import density, titles
 from structurer.page.blocktext import Walk, stamp
+from structurer.page.boilerplate import (
+    Vocabulary,
+    consent,
+    cut_at_boilerplate_headings,
+    form_boxes,
+    likely_boilerplate,
+    surely_boilerplate,
+)
 
 _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_TOKENS = re.compile(r"[^a-z0-9]+")
-_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 _COMMAS = re.compile(r"[,，、،]")
+_SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """The lexicon's words for an article's boilerplate (see the module doc), the class/id
-    words compiled: ``strong`` those of weight ``thresholds.strong_boilerplate`` or more (a
-    word that names boilerplate even beside an article word), ``weak`` the rest."""
-    strong: re.Pattern[str] | None
-    weak: re.Pattern[str] | None
-    body: frozenset[str]
-    headings: tuple[str, ...]
-    lines: tuple[str, ...]
-    consent: tuple[str, ...] = ()
-    sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
-    credits: tuple[str, ...] = ()
-
-    @classmethod
-    def of(cls, lexicon: Lexicon) -> Vocabulary:
-        return _vocabulary(lexicon)
-
-
-_COMPILED: dict[int, tuple[Lexicon, Vocabulary]] = {}
-
-
-def _vocabulary(lexicon: Lexicon) -> Vocabulary:
-    """The lexicon's vocabulary, compiled once per lexicon object (a page at a time)."""
-    known = _COMPILED.get(id(lexicon))
-    if known is not None and known[0] is lexicon:
-        return known[1]
-    if len(_COMPILED) >= 8:
-        _COMPILED.clear()
-    signals = lexicon.signals
-    words, strong = signals.get("boilerplate", {}), lexicon.thresholds.strong_boilerplate
-    vocab = Vocabulary(_words_pattern([w for w, v in words.items() if v >= strong]),
-                       _words_pattern([w for w, v in words.items() if 0 < v < strong]),
-                       frozenset(k.lower() for k in signals.get("article_body", {})),
-                       tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
-                       tuple(k.lower() for k in signals.get("boilerplate_text", {})),
-                       tuple(k.lower() for k in signals.get("consent_text", {})),
-                       frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
-                                                                   {}).items() if v >= 10),
-                       tuple(k.lower() for k in signals.get("credit_text", {})))
-    _COMPILED[id(lexicon)] = (lexicon, vocab)
-    return vocab
-
-
-def _words_pattern(words: list[str]) -> re.Pattern[str] | None:
-    """One pattern over space-joined class/id tokens: each word ("author-bio") a run of
-    whole tokens, whose last may go on when it has four letters or more
-    ("cookie" -> "cookiebanner", "share" -> "sharedaddy")."""
-    alternatives = []
-    for word in sorted(words):
-        parts = [p for p in _TOKENS.split(word.lower()) if p]
-        if parts:
-            tail = "[a-z0-9]*" if len(parts[-1]) >= 4 else ""
-            alternatives.append(" ".join(map(re.escape, parts)) + tail)
-    if not alternatives:
-        return None
-    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(alternatives)})(?![a-z0-9])")
-
-
-def attribute_tokens(el: HtmlElement) -> list[str]:
-    """The words of an element's class and id ("commentList" -> comment, list)."""
-    raw = f"{el.get('class') or ''} {el.get('id') or ''}"
-    return [t for t in _TOKENS.split(_CAMEL.sub(" ", raw).lower()) if t]
-
-
-def surely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
-    """Boilerplate wherever it stands and however much text it holds: hidden, a dialog,
-    a strong class/id word (cookie, consent, comments, newsletter ...), or a block opened
-    by a boilerplate heading."""
-    if el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") or \
-            el.get("role") in ("dialog", "alertdialog") or el.get("aria-modal") == "true":
-        return True
-    if vocab.strong is not None and vocab.strong.search(" ".join(attribute_tokens(el))):
-        return True
-    return _opened_by_boilerplate(el, vocab)
-
-
-def likely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
-    """Boilerplate unless it holds the article: a weaker class/id word (share, sidebar,
-    related: words themes also give the article's wrappers) and no article word beside
-    it, or a block under a noise heading (:func:`density.noise_heading`)."""
-    tokens = attribute_tokens(el)
-    if tokens and vocab.weak is not None and vocab.weak.search(" ".join(tokens)) and \
-            not vocab.body.intersection(tokens):
-        return True
-    return density.noise_heading(el)
-
-
-def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
-    """A block whose first child is a heading such as "Leave a reply" or "Related posts"."""
-    if not vocab.headings or el.tag not in ("div", "section", "ul", "ol", "dl", "aside") \
-            or len(el) < 2:
-        return False
-    head = el[0]
-    if not isinstance(head.tag, str) or head.tag not in ("h2", "h3", "h4", "h5", "h6"):
-        return False
-    text = normalize_space(head.text_content()).lower()
-    return 0 < len(text) <= 60 and text.startswith(vocab.headings)
-
-
-def _consent(el: HtmlElement, vocab: Vocabulary) -> bool:
-    """A paragraph opening a consent notice ("We use cookies to ..."), however long."""
-    return bool(vocab.consent) and el.tag in ("p", "div", "span") and \
-        normalize_space(el.text or "").lower().startswith(vocab.consent)
-
-
-def _cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
-    """A heading such as "Leave a reply" or "Related posts" among the article's own
-    paragraphs ends the article: it and what follows it in its parent are removed; so
-    does a paragraph that is all such a heading ("<p><b>About the author</b></p>")."""
-    if not vocab.headings:
-        return
-    doomed = []
-    for heading in start.iter("h2", "h3", "h4", "h5", "h6", "p", "div"):
-        text = normalize_space(heading.text_content()).lower()
-        if not 0 < len(text) <= 60:
-            continue
-        if heading.tag in ("p", "div"):   # a paragraph set bold as a heading: all of it
-            if text.rstrip(" :") in vocab.sure_headings and all(
-                    isinstance(d.tag, str) and d.tag in density.INLINE
-                    for d in heading.iterdescendants()):
-                doomed.append(heading)
-        elif text.startswith(vocab.headings):
-            doomed.append(heading)
-    for heading in doomed:
-        parent = heading.getparent()
-        if parent is None or parent is start:
-            continue
-        for el in [heading, *heading.itersiblings()]:
-            parent.remove(el)
-
-
-def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int
-           ) -> tuple[HtmlElement, HtmlElement | None]:
+def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 1000,
+           title: str | None = None) -> tuple[HtmlElement, HtmlElement | None]:
     """The body of a cleaned copy of the page without its boilerplate: sure boilerplate
     first, then noise tags and likely boilerplate unless they hold the article — the
     title's heading, or most of the page's paragraphs (a wrapper that themes name
@@ -208,41 +87,46 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int
     etree.strip_elements(root, "rt", "rp", with_tail=False)   # ruby readings: 子(こ)ども
     body = root.find(".//body")
     start = body if body is not None else root
-    anchor = titles.title_element(root)
+    anchor = titles.title_element(root, title)
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
-                      and (surely_boilerplate(el, vocab) or _consent(el, vocab))])
-    _cut_at_boilerplate_headings(start, vocab)
-    drop_elements(_form_boxes(start, fixed))
+                      and (surely_boilerplate(el, vocab) or consent(el, vocab))])
+    cut_at_boilerplate_headings(start, vocab)
+    drop_elements(form_boxes(start, fixed))
     _, good = _paragraph_points(start, density.text_counts(start, min_text))
     limit = (0.8 if anchor is not None else 0.5) * good.get(start, 0)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
-                      and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))])
+                      and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))
+                      and not _beside_headline(el, keep, good, least)])
     return start, anchor
 
 
-def _form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
-    """The box around each form of the page (the largest block above it of at most 300
-    characters): a newsletter signup, a search, a comment form — never the article."""
-    boxes = []
-    for form in start.iter("form"):
-        box = None
-        for el in (form, *form.iterancestors()):
-            if el in fixed or len("".join(el.text_content().split())) > 300:
-                break
-            box = el
-        if box is not None:
-            boxes.append(box)
-    return boxes
+def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlElement, int],
+                     least: int) -> bool:
+    """A block (no noise tag) of ``least`` characters of paragraphs or more that holds most
+    of the paragraphs of the headline's container (the smallest one around both: a
+    theme's "fixed-sidebar-layout" or "tab-menu" wrapping the article under its headline)
+    is the article's, whatever its class words say. A sidebar beside a short post, an
+    author box or a post's footer under it are smaller or noise tags; a comment thread
+    longer than the post is opened by a noise heading."""
+    own = good.get(el, 0)
+    if own < least or not keep or el.tag in density.NOISE_SECTIONS or \
+            density.noise_heading(el):
+        return False      # a noise tag, or a thread under "18 comments"
+    around = next((a for a in el.iterancestors() if a in keep), None)
+    return around is not None and around.tag not in ("body", "html") \
+        and own >= 0.5 * good.get(around, 0)
 
 
-def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound | None:
-    """The article's element and its whole text (see the module doc)."""
+def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = None
+                    ) -> density.ContentFound | None:
+    """The article's element and its whole text (see the module doc); ``title``: the
+    page's title when the caller has it (:func:`~structurer.page.titles.title_of`)."""
     vocab = Vocabulary.of(lexicon)
     min_text = lexicon.thresholds.min_block_text
-    start, anchor = pruned(tree, vocab, min_text)
+    start, anchor = pruned(tree, vocab, min_text, lexicon.thresholds.headline_block, title)
     scores, counts = density.density_scores(start, min_text)
     if not scores:
         return None
@@ -253,10 +137,18 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
         c = counts[el]
         return points.get(el, 0.0) * (1 - c.lt / c.t if c.t else 0.0)
 
-    # the densest element's own container, unless another holds far more paragraphs
+    # the densest element's own container, unless another holds far more paragraphs; a
+    # container beside the headline counts double too (a dense legal notice far from it
+    # is not the article)
     chain = [seed, *(a for a in seed.iterancestors() if a.tag not in ("body", "html"))]
     on_chain = set(chain)
-    core = max(points, key=lambda el: (weight(el) * (2.0 if el in on_chain else 1.0),
+    near = _headline_containers(anchor, lexicon.thresholds.headline_levels)
+
+    def beside(el: HtmlElement) -> bool:
+        return bool(near) and any(a in near for a in (el, *el.iterancestors()))
+
+    core = max(points, key=lambda el: (weight(el) * (2.0 if el in on_chain else 1.0)
+                                       * (2.0 if beside(el) else 1.0),
                                        el in on_chain), default=seed)
     if weight(core) <= 0:
         core = seed
@@ -265,10 +157,21 @@ def article_content(tree: HtmlElement, lexicon: Lexicon) -> density.ContentFound
     best = _widened(core, chain, counts, good, th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
     text = "\n".join(_lines(best, vocab, counts[best], anchor,
-                            th.above_headline, th.caption_line))
+                            th.above_headline, th.caption_line, th.loose_end))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
+
+
+def _headline_containers(anchor: HtmlElement | None, levels: int) -> set[HtmlElement]:
+    """The headline's ancestors up to ``levels`` above it (body and html aside): the
+    containers an article shares with its headline."""
+    out: set[HtmlElement] = set()
+    for level, el in enumerate(anchor.iterancestors() if anchor is not None else (), 1):
+        if level > levels or el.tag in ("body", "html"):
+            break
+        out.add(el)
+    return out
 
 
 def _widened(core: HtmlElement, chain: list[HtmlElement],
@@ -354,8 +257,8 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
 
 
 def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
-           anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0
-           ) -> list[str]:
+           anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
+           loose: int = 0) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
     too unless links are most of its text (a post that is a list of links); lines of
     ``caption`` characters or less naming a picture's credit (``credit_text``); and the
@@ -364,12 +267,12 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
     walk = Walk(anchor)
     walk.visit(el, False)
     walk.flush()
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[str, bool, bool]] = []
     links_are_text = counts.lt >= 0.5 * counts.t
     top = walk.headline or 0
     if any(len(line[0]) >= lead for line in walk.lines[:top]):
         top = 0       # a paragraph above the heading: the heading is not the headline
-    for i, (text, linked, heading) in enumerate(walk.lines):
+    for i, (text, linked, heading, item) in enumerate(walk.lines):
         if i < top:
             continue
         squeezed = len("".join(text.split()))
@@ -379,13 +282,21 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
             continue
         if len(text) <= caption and any(word in text.lower() for word in vocab.credits):
             continue      # a picture's caption or credit outside a <figure>
-        out.append((text, heading))
+        out.append((text, heading, item))
     # a heading (or a short line announcing a list) that heads nothing of the text ends
     # it: the heading of a related list, tags or links the lines above left out
     while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80
-                                           and out[-1][0].endswith((":", "：")))):
+                                           and out[-1][0].endswith((":", "：")))
+                            or (not out[-1][2] and _loose_end(out[-1][0], loose))):
         out.pop()
-    return [text for text, _ in out]
+    return [text for text, _, _ in out]
+
+
+def _loose_end(line: str, most: int) -> bool:
+    """A short last line that ends no sentence ("Infos zum Reiseziel", "Permalink", a
+    name, a tag): the label of a box after the article, not its last words (a list's
+    last item is asked by the caller: it is the article's)."""
+    return len(line) <= most and not line.rstrip().endswith(_SENTENCE_ENDS)
 
 
 def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:

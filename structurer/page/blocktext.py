@@ -40,7 +40,8 @@ class Walk:
     def __init__(self, anchor: HtmlElement | None = None) -> None:
         self.anchor = anchor            # the headline: the index of its line is kept
         self.headline: int | None = None
-        self.lines: list[tuple[str, int, bool]] = []   # (text, link characters, heading)
+        # (text, link characters, a heading's line, a list item's line)
+        self.lines: list[tuple[str, int, bool, bool]] = []
         self.pieces: list[str] = []
         self.linked = 0
         self.blocks: list[str] = []     # the block elements open around the text, innermost last
@@ -56,8 +57,8 @@ class Walk:
         text = normalize_space("".join(self.pieces).replace("\xad", ""))
         if text:
             # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
-            self.lines.append((text, self.linked, bool(self.blocks)
-                               and self.blocks[-1] in _HEADINGS))
+            block = self.blocks[-1] if self.blocks else ""
+            self.lines.append((text, self.linked, block in _HEADINGS, block == "li"))
         self.pieces, self.linked = [], 0
 
     def visit(self, el: HtmlElement, in_link: bool) -> None:

@@ -25,13 +25,13 @@ from typing import Any, Literal
 
 from lxml.html import HtmlElement
 
-from structurer.clean import parse_html
+from structurer.clean import holds_text, parse_html
 from structurer.lexicon import Lexicon
 from structurer.page import density
-from structurer.page.dom import text_of
+from structurer.page.dom import link_href, text_of
 from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
 from structurer.page.lists import Region, find_regions, is_product_region
-from structurer.page.titles import title_part, titled
+from structurer.page.titles import TitleFound, title_of, title_part, titled
 from structurer.structured import (
     article_object,
     jsonld_objects,
@@ -41,16 +41,20 @@ from structurer.structured import (
     opengraph_types,
     product_object,
 )
+from structurer.values import Base
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
 
 
 def empty_noise(tree: HtmlElement) -> None:
-    """Empty script/style/svg contents in place (elements stay, so positions stay).
+    """Empty script/style/svg contents in place (elements stay, so positions stay), and
+    noscript unless it holds paragraphs (:func:`structurer.clean.holds_text`).
     The elements are listed first: removing an svg's children while iterating would end
     the walk there and leave every later script's text in place."""
     for el in list(tree.iter(*_EMPTY_TAGS)):
+        if el.tag == "noscript" and holds_text(el):
+            continue    # the page's text for readers without scripts (clean_tree keeps it)
         for child in list(el):
             el.remove(child)
         el.text = None
@@ -141,13 +145,19 @@ class PageView:
         return article_object(self.jsonld)
 
     @cached_property
+    def title(self) -> TitleFound | None:
+        """The page's title (:func:`structurer.page.titles.title_of`), found once."""
+        return title_of(self.tree)
+
+    @cached_property
     def content(self) -> density.ContentFound | None:
         """The main text by text density (computed on a copy; only when asked): for an
         article lexicon the whole article without boilerplate (:mod:`article`)."""
         if not priced(self.lexicon):
             from structurer.page.article import article_content
 
-            return article_content(self.tree, self.lexicon)
+            found = self.title
+            return article_content(self.tree, self.lexicon, found.text if found else "")
         return density.main_content(self.tree, self.lexicon.thresholds.min_block_text)
 
     @cached_property
@@ -202,13 +212,37 @@ def _article_body(page: PageView, against_list: bool = True) -> float:
         # part of its text or of its lines (titles over teasers); a table of contents
         # inside an article is neither
         cluster = page.main_links
-        shown = [link.text for link in cluster.items if link.text in found.text] \
-            if cluster is not None else []
+        shown = _shown(cluster, found, page.url) if cluster is not None else []
         if cluster is not None and len(shown) >= 0.5 * len(cluster) and (
                 sum(map(len, shown)) >= 0.2 * len(found.text)
                 or 4 * len(shown) >= found.text.count("\n") + 1):
             return 0.0
     return 2.5 if size >= 800 or (size >= 400 and found.text.count("\n") >= 1) else 1.5
+
+
+def _shown(cluster: LinkCluster, found: density.ContentFound, url: str) -> list[str]:
+    """The texts of the cluster's item links the article body shows as lines: half of a
+    line of its text at least, or — when the list's items make half of the body's text —
+    linked from it by a link that is half of its line in the markup (a title over its
+    teaser, left out of the text as a link line). A word of the text that a link list
+    repeats is not shown ("Birch" in a sentence, beside "<a>Birch</a> tree description"),
+    nor are a few teasers inside a long text; each text once (a gallery's "Full screen"
+    links are no titles)."""
+    lines = found.text.splitlines()
+    titles = set()
+    items = sum(text_length(text_of(r)) for r in cluster.records)
+    for a in found.element.iter("a") if 2 * items >= text_length(found.text) else ():
+        href = link_href(a)
+        block = next((p for p in a.iterancestors() if p.tag not in density.INLINE), None)
+        if href is None or block is None:
+            continue
+        line = text_length(text_of(block)) - sum(
+            text_length(text_of(child)) for child in block
+            if isinstance(child.tag, str) and child.tag not in density.INLINE)
+        if 2 * text_length(text_of(a)) >= line:     # its line: the block beside its blocks
+            titles.add(Base(url).join(href))
+    return list(dict.fromkeys(link.text for link in cluster.items if link.url in titles or any(
+        link.text in line and 2 * len(link.text) >= len(line) for line in lines)))
 
 
 def _headline(page: PageView) -> bool:

@@ -1,0 +1,175 @@
+"""Boilerplate of article pages, block by block: the lexicon's words compiled once
+(:class:`Vocabulary`) and what each block of a page is by them.
+
+Input: lxml elements of a cleaned copy of a page and the lexicon (its ``signals``:
+``boilerplate`` class/id words, ``article_body`` words that clear them,
+``boilerplate_headings`` that open a comment thread or a side list, ``boilerplate_text``
+lines such as sharing prompts and consent notices, ``consent_text`` that opens a consent
+paragraph, ``credit_text`` of pictures). Output: verdicts — sure boilerplate (hidden, a
+dialog, a strong class/id word, opened by a boilerplate heading), likely boilerplate (a
+weaker word without an article word beside it, a noise heading), a consent paragraph,
+the box around a form — and the cut of an article at a boilerplate heading. How they
+are weighed against the article's own text is :func:`structurer.page.article.pruned`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from lxml.html import HtmlElement
+
+from structurer.clean import normalize_space
+from structurer.lexicon import Lexicon
+from structurer.page import density
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_TOKENS = re.compile(r"[^a-z0-9]+")
+_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The lexicon's words for an article's boilerplate (see the module doc), the class/id
+    words compiled: ``strong`` those of weight ``thresholds.strong_boilerplate`` or more (a
+    word that names boilerplate even beside an article word), ``weak`` the rest."""
+    strong: re.Pattern[str] | None
+    weak: re.Pattern[str] | None
+    body: frozenset[str]
+    headings: tuple[str, ...]
+    lines: tuple[str, ...]
+    consent: tuple[str, ...] = ()
+    sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
+    credits: tuple[str, ...] = ()
+
+    @classmethod
+    def of(cls, lexicon: Lexicon) -> Vocabulary:
+        return _vocabulary(lexicon)
+
+
+_COMPILED: dict[int, tuple[Lexicon, Vocabulary]] = {}
+
+
+def _vocabulary(lexicon: Lexicon) -> Vocabulary:
+    """The lexicon's vocabulary, compiled once per lexicon object (a page at a time)."""
+    known = _COMPILED.get(id(lexicon))
+    if known is not None and known[0] is lexicon:
+        return known[1]
+    if len(_COMPILED) >= 8:
+        _COMPILED.clear()
+    signals = lexicon.signals
+    words, strong = signals.get("boilerplate", {}), lexicon.thresholds.strong_boilerplate
+    vocab = Vocabulary(_words_pattern([w for w, v in words.items() if v >= strong]),
+                       _words_pattern([w for w, v in words.items() if 0 < v < strong]),
+                       frozenset(k.lower() for k in signals.get("article_body", {})),
+                       tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
+                       tuple(k.lower() for k in signals.get("boilerplate_text", {})),
+                       tuple(k.lower() for k in signals.get("consent_text", {})),
+                       frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
+                                                                   {}).items() if v >= 10),
+                       tuple(k.lower() for k in signals.get("credit_text", {})))
+    _COMPILED[id(lexicon)] = (lexicon, vocab)
+    return vocab
+
+
+def _words_pattern(words: list[str]) -> re.Pattern[str] | None:
+    """One pattern over space-joined class/id tokens: each word ("author-bio") a run of
+    whole tokens, whose last may go on when it has four letters or more
+    ("cookie" -> "cookiebanner", "share" -> "sharedaddy")."""
+    alternatives = []
+    for word in sorted(words):
+        parts = [p for p in _TOKENS.split(word.lower()) if p]
+        if parts:
+            tail = "[a-z0-9]*" if len(parts[-1]) >= 4 else ""
+            alternatives.append(" ".join(map(re.escape, parts)) + tail)
+    if not alternatives:
+        return None
+    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(alternatives)})(?![a-z0-9])")
+
+
+def attribute_tokens(el: HtmlElement) -> list[str]:
+    """The words of an element's class and id ("commentList" -> comment, list)."""
+    raw = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return [t for t in _TOKENS.split(_CAMEL.sub(" ", raw).lower()) if t]
+
+
+def surely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """Boilerplate wherever it stands and however much text it holds: hidden, a dialog,
+    a strong class/id word (cookie, consent, comments, newsletter ...), or a block opened
+    by a boilerplate heading."""
+    if el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") or \
+            el.get("role") in ("dialog", "alertdialog") or el.get("aria-modal") == "true":
+        return True
+    if vocab.strong is not None and vocab.strong.search(" ".join(attribute_tokens(el))):
+        return True
+    return _opened_by_boilerplate(el, vocab)
+
+
+def likely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """Boilerplate unless it holds the article: a weaker class/id word (share, sidebar,
+    related: words themes also give the article's wrappers) and no article word beside
+    it, or a block under a noise heading (:func:`density.noise_heading`)."""
+    tokens = attribute_tokens(el)
+    if tokens and vocab.weak is not None and vocab.weak.search(" ".join(tokens)) and \
+            not vocab.body.intersection(tokens):
+        return True
+    return density.noise_heading(el)
+
+
+def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """A block whose first child is a heading such as "Leave a reply" or "Related posts"."""
+    if not vocab.headings or el.tag not in ("div", "section", "ul", "ol", "dl", "aside") \
+            or len(el) < 2:
+        return False
+    head = el[0]
+    if not isinstance(head.tag, str) or head.tag not in ("h2", "h3", "h4", "h5", "h6"):
+        return False
+    text = normalize_space(head.text_content()).lower()
+    return 0 < len(text) <= 60 and text.startswith(vocab.headings)
+
+
+def consent(el: HtmlElement, vocab: Vocabulary) -> bool:
+    """A paragraph opening a consent notice ("We use cookies to ..."), however long."""
+    return bool(vocab.consent) and el.tag in ("p", "div", "span") and \
+        normalize_space(el.text or "").lower().startswith(vocab.consent)
+
+
+def cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
+    """A heading such as "Leave a reply" or "Related posts" among the article's own
+    paragraphs ends the article: it and what follows it in its parent are removed; so
+    does a paragraph that is all such a heading ("<p><b>About the author</b></p>")."""
+    if not vocab.headings:
+        return
+    doomed = []
+    for heading in start.iter("h2", "h3", "h4", "h5", "h6", "p", "div"):
+        text = normalize_space(heading.text_content()).lower()
+        if not 0 < len(text) <= 60:
+            continue
+        if heading.tag in ("p", "div"):   # a paragraph set bold as a heading: all of it
+            if text.rstrip(" :") in vocab.sure_headings and all(
+                    isinstance(d.tag, str) and d.tag in density.INLINE
+                    for d in heading.iterdescendants()):
+                doomed.append(heading)
+        elif text.startswith(vocab.headings):
+            doomed.append(heading)
+    for heading in doomed:
+        parent = heading.getparent()
+        if parent is None or parent is start:
+            continue
+        for el in [heading, *heading.itersiblings()]:
+            parent.remove(el)
+
+
+def form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
+    """The box around each form of the page (the largest block above it of at most 300
+    characters): a newsletter signup, a search, a comment form — never the article."""
+    boxes = []
+    for form in start.iter("form"):
+        box = None
+        for el in (form, *form.iterancestors()):
+            if el in fixed or len("".join(el.text_content().split())) > 300:
+                break
+            box = el
+        if box is not None:
+            boxes.append(box)
+    return boxes
