@@ -4,7 +4,7 @@ Input: per field the ranked :class:`~structurer.learn.fields.FieldChoice` list o
 :func:`structurer.learn.fields.rank_fields`. Output: per field the chosen slot and its
 runner-up (each slot used once, required fields first, a specific value before the
 container holding it, a price and an old price swapped back where the markup named them
-the wrong way round), and the post steps a chosen slot's values need (a constant label
+the wrong way round, the product's buy box no text field of it), and the post steps a chosen slot's values need (a constant label
 cut, an old price's ``money`` check). Split from :mod:`structurer.learn.fields`.
 """
 
@@ -14,12 +14,16 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from lxml.html import HtmlElement
+
 from structurer.kinds import parse_money
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import MONEY_RE, norm_space
+from structurer.page.scope import buy_control, main_region
 
 if TYPE_CHECKING:
     from structurer.learn.fields import FieldChoice
+    from structurer.page.view import PageView
 
 
 def norm_value(value: str) -> str:
@@ -103,6 +107,40 @@ def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
         taken_values.append(best.slot.values(best.view))
         out[name] = (best, runner)
     return out
+
+
+def drop_buy_boxes(ranked: dict[str, list[FieldChoice]], pages: Sequence[PageView],
+                    anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
+                    lexicon: Lexicon) -> bool:
+    """Leave out the text candidates that are the product's buy box: a block holding the
+    product's heading or the page's own add-to-cart control (name, price, stock, buttons)
+    on half the pages or more is no description, brand or other text field of it, however
+    its class words score. True where a field lost a candidate."""
+    vocab = lexicon.signals.get("add_to_cart", {})
+    marks: list[set[HtmlElement]] = []
+    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
+        control = buy_control(main_region(page, anchor, page_cards), vocab) \
+            if anchor is not None and vocab else None
+        marks.append({m for m in (anchor, control) if m is not None})
+    holders = [{up for m in mark for up in m.iterancestors()} | mark for mark in marks]
+    dropped = False
+    for name, choices in ranked.items():
+        spec = lexicon.fields[name]
+        if spec.title or spec.kind not in ("text", "html"):
+            continue
+        kept = [c for c in choices if not _holds_product(c, holders)]
+        dropped |= len(kept) < len(choices)
+        ranked[name] = kept
+    return dropped
+
+
+def _holds_product(choice: FieldChoice, holders: Sequence[set[HtmlElement]]) -> bool:
+    """Whether the candidate's element holds the heading or buy control on half or more
+    of the pages it has a value on."""
+    values = choice.slot.values(choice.view)
+    present = [(el, hold) for el, hold, v in zip(choice.slot.elements, holders, values,
+                                                 strict=True) if el is not None and v]
+    return bool(present) and 2 * sum(el in hold for el, hold in present) >= len(present)
 
 
 def money_post(spec: FieldSpec, values: Sequence[str | None]) -> list[str]:

@@ -99,6 +99,8 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
               for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
     ref = present[0][1][0]
     kinds = {_signature(el) for el in slot.elements if el is not None}
+    props = {el.get("itemprop") for el in slot.elements if el is not None}
+    prop = next(iter(props)) if len(props) == 1 else None
     best: tuple[str, float] | None = None
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
     for xpath in scoped_candidates(ref, scope):
@@ -112,6 +114,9 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
             got = [n for n in xpaths.evaluate(xpath, tree) if isinstance(n, HtmlElement)][:1]
             if got and hint and agreement([text_of(got[0])], [hint], kind) >= 0.8:
                 wrong -= 0.5  # the page's own value, where the slot's path did not reach
+            elif got and prop and got[0].get("itemprop") == prop and not inside(got[0], skip):
+                wrong -= 0.5  # the page's own, named so by its microdata property (the
+                #               slot's place shifts: a line before it comes and goes)
             elif got and _readable(got[0]) and (
                     _signature(got[0]) in kinds or inside(got[0], skip)):
                 wrong += 1   # the same kind of element with a value, on a page without the
