@@ -4,21 +4,22 @@ Input: per field the ranked :class:`~structurer.learn.fields.FieldChoice` list o
 :func:`structurer.learn.fields.rank_fields`. Output: per field the chosen slot and its
 runner-up (each slot used once, required fields first, a specific value before the
 container holding it, a price and an old price swapped back where the markup named them
-the wrong way round, the product's buy box no text field of it), and the post steps a chosen slot's values need (a constant label
+the wrong way round, the product's buy box no text field of it and a specification grid
+no description), and the post steps a chosen slot's values need (a constant label
 cut, an old price's ``money`` check). Split from :mod:`structurer.learn.fields`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from lxml.html import HtmlElement
 
 from structurer.kinds import parse_money
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, norm_space
+from structurer.page.dom import MONEY_RE, norm_space, text_of
 from structurer.page.scope import buy_control, main_region
 
 if TYPE_CHECKING:
@@ -115,7 +116,8 @@ def drop_buy_boxes(ranked: dict[str, list[FieldChoice]], pages: Sequence[PageVie
     """Leave out the text candidates that are the product's buy box: a block holding the
     product's heading or the page's own add-to-cart control (name, price, stock, buttons)
     on half the pages or more is no description, brand or other text field of it, however
-    its class words score. True where a field lost a candidate."""
+    its class words score; nor is a grid of specifications (a table, a definition list)
+    the description. True where a field lost a candidate."""
     vocab = lexicon.signals.get("add_to_cart", {})
     marks: list[set[HtmlElement]] = []
     for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
@@ -128,19 +130,34 @@ def drop_buy_boxes(ranked: dict[str, list[FieldChoice]], pages: Sequence[PageVie
         spec = lexicon.fields[name]
         if spec.title or spec.kind not in ("text", "html"):
             continue
-        kept = [c for c in choices if not _holds_product(c, holders)]
+        kept = [c for c in choices if not _mostly(c, lambda el, i: el in holders[i])
+                and not (name == "description" and _mostly(c, lambda el, _: _tabular(el)))]
         dropped |= len(kept) < len(choices)
         ranked[name] = kept
     return dropped
 
 
-def _holds_product(choice: FieldChoice, holders: Sequence[set[HtmlElement]]) -> bool:
-    """Whether the candidate's element holds the heading or buy control on half or more
-    of the pages it has a value on."""
+def _mostly(choice: FieldChoice, test: Callable[[HtmlElement, int], bool]) -> bool:
+    """Whether ``test`` holds for the candidate's element (and page index) on half or
+    more of the pages it has a value on."""
     values = choice.slot.values(choice.view)
-    present = [(el, hold) for el, hold, v in zip(choice.slot.elements, holders, values,
-                                                 strict=True) if el is not None and v]
-    return bool(present) and 2 * sum(el in hold for el, hold in present) >= len(present)
+    present = [(i, el) for i, (el, v) in enumerate(zip(choice.slot.elements, values,
+                                                       strict=True)) if el is not None and v]
+    return bool(present) and 2 * sum(test(el, i) for i, el in present) >= len(present)
+
+
+_GRIDS = ("table", "dl")
+
+
+def _tabular(el: HtmlElement) -> bool:
+    """Whether most of an element's text sits in tables or definition lists: a grid of
+    specifications (``Weight 1,2 kg``), not prose describing the product."""
+    total = len(text_of(el))
+    if el.tag in _GRIDS:
+        return True
+    grids = [g for g in el.iter(*_GRIDS) if not any(a.tag in _GRIDS for a in g.iterancestors()
+                                                    if a is not el)]
+    return total > 0 and sum(len(text_of(g)) for g in grids) >= 0.6 * total
 
 
 def money_post(spec: FieldSpec, values: Sequence[str | None]) -> list[str]:

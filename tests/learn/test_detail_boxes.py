@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from structurer.clean import parse_html
 from structurer.learn.detail import learn_detail, learn_layouts
 from structurer.learn.trails import navigation
@@ -53,11 +55,13 @@ def _box(i: int, *, jsonld: bool = False, specs: bool = True) -> PageView:
     return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
 
-def test_the_buy_box_is_no_description_the_paragraph_under_it_is() -> None:
+@pytest.mark.parametrize("specs", [False, True], ids=["alone", "with-specifications"])
+def test_the_buy_box_is_no_description_the_paragraph_under_it_is(specs: bool) -> None:
     """The info block's class says 'detail', but it holds the product's heading, price
-    and buy button: the description is the paragraph and list under the title block."""
-    rule = learn_detail([_box(i, specs=False) for i in range(4)], LEX).fields["description"]
-    assert record({"description": rule}, _box(5, specs=False))["description"] == _prose(5)[1]
+    and buy button; the specification table's class says so too, but it is a grid of
+    label pairs: the description is the paragraph and list under the title block."""
+    rule = learn_detail([_box(i, specs=specs) for i in range(4)], LEX).fields["description"]
+    assert record({"description": rule}, _box(5, specs=specs))["description"] == _prose(5)[1]
 
 
 def test_a_description_the_structured_data_contradicts_is_not_written() -> None:
