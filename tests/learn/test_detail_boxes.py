@@ -28,6 +28,7 @@ SENTENCES = ["Built from steel, it is light and durable.",
 def _prose(i: int) -> tuple[str, str]:
     """(the description's markup: a paragraph and a list, its text as a crawl gives it)."""
     first, second, third = (SENTENCES[(i + k) % 4] for k in range(3))
+    first = f"{first[:-1]}, from batch {100 + i}."
     html = f"<p>{first}</p><ul><li>{second}</li><li>{third}</li></ul>"
     return html, f"{first} {second} {third}"
 
@@ -96,6 +97,26 @@ def test_a_microdata_description_whose_place_shifts_is_read_by_its_property() ->
     rule = learn_detail(pages, LEX).fields["description"]
     for note in (True, False):
         assert record({"description": rule}, _microdata(7, note=note))["description"] == \
+            _prose(7)[1]
+
+
+def _bare(i: int, *, sold: bool) -> PageView:
+    """Hashed classes; a sold-out product says so in a paragraph of its own right before
+    the description (a paragraph and a list with no heading)."""
+    notice = "<p>This product is currently unavailable.</p>" if sold else (
+        "<form action='/cart/add' method='post'><button name='add'>Add to cart</button></form>")
+    html = (f"<html><body><main><div class='sc-rksixr'><div class='sc-zseghb'><img "
+            f"src='/img/{i}.png' alt=''></div><div class='sc-qp6poa'><h1><span>{NAMES[i % 6]}"
+            f"</span> <small>(Unisex)</small></h1><p class='sc-b5ztsy'>{PRICES[i % 6]}</p>"
+            f"{notice}{_prose(i)[0]}</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_stock_notice_before_a_bare_description_is_not_part_of_it() -> None:
+    pages = [_bare(i, sold=i == 3) for i in range(6)]
+    rule = learn_detail(pages, LEX).fields["description"]
+    for sold in (False, True):
+        assert record({"description": rule}, _bare(7, sold=sold))["description"] == \
             _prose(7)[1]
 
 
