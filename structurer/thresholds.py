@@ -93,6 +93,11 @@ class Thresholds(Strict):
         "share of a word's weight a partial (substring) match counts"))
     min_confidence: float = Field(0.35, ge=0, le=1, description=(
         "fields found with less confidence are left out of the rules"))
+    text_floor: float = Field(0.2, ge=0, le=1, description=(
+        "an optional detail text (a description, a brand; not a code) whose XPath rule ends "
+        "below this confidence (its structured data says otherwise) is not written: the "
+        "structured data's own value is read where every page has one, else the markup "
+        "learners try, else it stays null"))
     # confidence: learn/confidence
     unconfirmed_cap: float = Field(0.8, ge=0, le=1, description=(
         "highest confidence of a field no independent source (structured data, list page, "
@@ -146,7 +151,7 @@ class Thresholds(Strict):
         "render_min_pages", "checks_per_source", "verify_rounds", "sitemap_files", "trail_links",
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
-        "caption_line", "headline_block", "headline_levels", "loose_end")
+        "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -9,11 +9,12 @@ included, never a menu or the product's own name), or None.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
+from structurer.learn.trails import links_of
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import text_of
 from structurer.page.match import lexicon_match
@@ -42,20 +43,44 @@ def _unlinked_end(trail: HtmlElement, page: PageView, known: set[str]) -> str:
 
 
 def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
-                     categories: Sequence[set[str]]) -> FieldRule | None:
+                     categories: Sequence[set[str]], *,
+                     navigation: set[tuple[str, ...]] | frozenset[tuple[str, ...]] = frozenset(),
+                     anchor: HtmlElement | None = None) -> FieldRule | None:
     """The link trail naming the product's categories, top first: the best scoring block
     of links (:func:`_trails`) that one XPath finds on the pages and that varies with the
-    product's category (a menu's sub-list naming the category too is tried and left)."""
+    product's category (a menu's sub-list naming the category too is tried and left).
+    ``navigation``: the link lists every sampled product page shows alike (site chrome,
+    :func:`structurer.learn.trails.navigation`), never a trail; ``anchor``: the first
+    page's product heading, which a trail ends next to (the nearest block wins a tie)."""
     spec = next((s for s in lexicon.fields.values() if s.kind == "breadcrumb"), None)
     name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
     if spec is None or name is None:
         return None
-    for score, el, texts in _trails(pages[0], lexicon, spec, name, categories):
+    ref = pages[0]
+    found = [t for t in _trails(ref, lexicon, spec, name, categories)
+             if links_of(t[1], ref.url) not in navigation]
+    near = _nearness(ref, anchor)
+    for score, el, texts in sorted(found, key=lambda t: (-t[0], near(t[1]))):
         chosen = _trail_xpath(el, pages, categories)
         if chosen is not None:
             return FieldRule(xpath=chosen, kind="breadcrumb", multiple=True,
                              confidence=round(min(1.0, score), 2), samples=[" > ".join(texts)])
     return None
+
+
+def _nearness(page: PageView, anchor: HtmlElement | None) -> Callable[[HtmlElement], int]:
+    """How far a block ends from the product's heading, in elements of document order
+    (0 for all without a heading)."""
+    if anchor is None:
+        return lambda el: 0
+    order = {el: i for i, el in enumerate(page.body.iter())}
+    at = order.get(anchor, 0)
+
+    def distance(el: HtmlElement) -> int:
+        start = order.get(el, 0)
+        end = max((order.get(d, start) for d in el.iter()), default=start)
+        return at - end if end < at else max(start - at, 0)
+    return distance
 
 
 def _trails(ref_page: PageView, lexicon: Lexicon, spec: FieldSpec, name: str,

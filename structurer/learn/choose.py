@@ -4,22 +4,27 @@ Input: per field the ranked :class:`~structurer.learn.fields.FieldChoice` list o
 :func:`structurer.learn.fields.rank_fields`. Output: per field the chosen slot and its
 runner-up (each slot used once, required fields first, a specific value before the
 container holding it, a price and an old price swapped back where the markup named them
-the wrong way round), and the post steps a chosen slot's values need (a constant label
+the wrong way round, the product's buy box no text field of it and a specification grid
+no description), and the post steps a chosen slot's values need (a constant label
 cut, an old price's ``money`` check). Split from :mod:`structurer.learn.fields`.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
+
+from lxml.html import HtmlElement
 
 from structurer.kinds import parse_money
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, norm_space
+from structurer.page.dom import MONEY_RE, norm_space, text_of
+from structurer.page.scope import buy_control, main_region
 
 if TYPE_CHECKING:
     from structurer.learn.fields import FieldChoice
+    from structurer.page.view import PageView
 
 
 def norm_value(value: str) -> str:
@@ -103,6 +108,56 @@ def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
         taken_values.append(best.slot.values(best.view))
         out[name] = (best, runner)
     return out
+
+
+def drop_buy_boxes(ranked: dict[str, list[FieldChoice]], pages: Sequence[PageView],
+                    anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
+                    lexicon: Lexicon) -> bool:
+    """Leave out the text candidates that are the product's buy box: a block holding the
+    product's heading or the page's own add-to-cart control (name, price, stock, buttons)
+    on half the pages or more is no description, brand or other text field of it, however
+    its class words score; nor is a grid of specifications (a table, a definition list)
+    the description. True where a field lost a candidate."""
+    vocab = lexicon.signals.get("add_to_cart", {})
+    marks: list[set[HtmlElement]] = []
+    for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
+        control = buy_control(main_region(page, anchor, page_cards), vocab) \
+            if anchor is not None and vocab else None
+        marks.append({m for m in (anchor, control) if m is not None})
+    holders = [{up for m in mark for up in m.iterancestors()} | mark for mark in marks]
+    dropped = False
+    for name, choices in ranked.items():
+        spec = lexicon.fields[name]
+        if spec.title or spec.kind not in ("text", "html"):
+            continue
+        kept = [c for c in choices if not _mostly(c, lambda el, i: el in holders[i])
+                and not (name == "description" and _mostly(c, lambda el, _: _tabular(el)))]
+        dropped |= len(kept) < len(choices)
+        ranked[name] = kept
+    return dropped
+
+
+def _mostly(choice: FieldChoice, test: Callable[[HtmlElement, int], bool]) -> bool:
+    """Whether ``test`` holds for the candidate's element (and page index) on half or
+    more of the pages it has a value on."""
+    values = choice.slot.values(choice.view)
+    present = [(i, el) for i, (el, v) in enumerate(zip(choice.slot.elements, values,
+                                                       strict=True)) if el is not None and v]
+    return bool(present) and 2 * sum(test(el, i) for i, el in present) >= len(present)
+
+
+_GRIDS = ("table", "dl")
+
+
+def _tabular(el: HtmlElement) -> bool:
+    """Whether most of an element's text sits in tables or definition lists: a grid of
+    specifications (``Weight 1,2 kg``), not prose describing the product."""
+    total = len(text_of(el))
+    if el.tag in _GRIDS:
+        return True
+    grids = [g for g in el.iter(*_GRIDS) if not any(a.tag in _GRIDS for a in g.iterancestors()
+                                                    if a is not el)]
+    return total > 0 and sum(len(text_of(g)) for g in grids) >= 0.6 * total
 
 
 def money_post(spec: FieldSpec, values: Sequence[str | None]) -> list[str]:

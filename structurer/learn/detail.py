@@ -17,14 +17,27 @@ from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.learn.breadcrumbs import learn_breadcrumb
-from structurer.learn.choose import assign, common_prefix_post, money_post, order_money
+from structurer.learn.choose import (
+    assign,
+    common_prefix_post,
+    drop_buy_boxes,
+    money_post,
+    order_money,
+)
 from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structured_column
 from structurer.learn.currency import with_local_currency
 from structurer.learn.detailpaths import absolute_xpath, label_rule
 from structurer.learn.fields import FieldChoice, rank_fields
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.markup import learn_buy_control, markup_rules
-from structurer.learn.slots import collect_slots, label_slots, merge_shifted, shifted_blocks
+from structurer.learn.slots import (
+    Slot,
+    collect_slots,
+    label_slots,
+    merge_shifted,
+    shifted_blocks,
+)
+from structurer.learn.trails import navigation
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, text_of
 from structurer.page.match import squash
@@ -111,6 +124,43 @@ def _scope_xpath(pages: Sequence[PageView], anchors: Sequence[HtmlElement | None
     return None
 
 
+def _breadcrumb(pages: Sequence[PageView], lexicon: Lexicon, categories: Sequence[set[str]],
+                chrome: set[tuple[str, ...]] | None, anchor: HtmlElement | None
+                ) -> dict[str, FieldRule]:
+    """The breadcrumb field's rule, calibrated against the categories; never a link list
+    in ``chrome`` (None: the one every page of ``pages`` shows, when they are products of
+    more than one category)."""
+    name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
+    if chrome is None:
+        chrome = navigation(pages) if _varied(categories) else set()
+    crumb = calibrate_breadcrumb(learn_breadcrumb(pages, lexicon, categories,
+                                                  navigation=chrome, anchor=anchor),
+                                 pages, categories, lexicon.thresholds)
+    return {name: crumb} if crumb is not None and name else {}
+
+
+def _varied(categories: Sequence[set[str]] | None) -> bool:
+    """Were the sampled products reached through more than one category?"""
+    return len({frozenset(c) for c in categories or () if c}) > 1
+
+
+def _drop_doubtful(rules: dict[str, FieldRule], fields: dict[str, FieldSpec], floor: float,
+                   notes: list[str]) -> dict[str, FieldRule]:
+    """Without the optional texts (not the title, not a code) whose XPath rule ended under
+    ``floor``: a value that is likely wrong is not written (the structured data's value,
+    a markup learner or null take its place)."""
+    kept: dict[str, FieldRule] = {}
+    for name, rule in rules.items():
+        spec = fields[name]
+        if rule.confidence < floor and spec.kind == "text" and not (
+                spec.required or spec.title or spec.identifier):
+            notes.append(f"{name}: {rule.xpath} left out at confidence {rule.confidence} "
+                         f"({rule.evidence[-1] if rule.evidence else 'no evidence'})")
+            continue
+        kept[name] = rule
+    return kept
+
+
 def _partial(rule: FieldRule, choice: tuple[FieldChoice, Any] | None) -> bool:
     """A text rule seen on under 4 of 5 pages (a sentence only unavailable products
     show), not from structured data: the buy control tells every page's state."""
@@ -171,29 +221,40 @@ def _structured_rules(pages: Sequence[PageView], fields: dict[str, FieldSpec]
     return rules
 
 
+def _slots(records: list[list[HtmlElement]], skip: set[HtmlElement], lexicon: Lexicon
+           ) -> tuple[list[Slot], frozenset[HtmlElement]]:
+    """The places of the pages (those an optional block shifts merged into one) and the
+    label pairs, with the blocks that shift."""
+    slots = merge_shifted(collect_slots(records, skip=skip.__contains__,
+                                        max_depth=lexicon.thresholds.detail_slot_depth,
+                                        tag_keys=False, digits=False))
+    labels = {squash(label) for spec in lexicon.fields.values() for label in spec.labels}
+    return slots + label_slots(records, skip=skip.__contains__,
+                               known=lambda text: squash(text) in labels), \
+        frozenset(shifted_blocks(slots))
+
+
 def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
                  list_hints: Sequence[dict[str, str | None]] | None = None,
-                 categories: Sequence[set[str]] | None = None) -> DetailLearned:
-    """Field rules of the detail level, learned from ``pages`` of one template."""
+                 categories: Sequence[set[str]] | None = None,
+                 chrome: set[tuple[str, ...]] | None = None) -> DetailLearned:
+    """Field rules of the detail level, learned from ``pages`` of one template. ``chrome``:
+    the link lists every sampled product page shows alike, never the breadcrumb (None:
+    those of ``pages``, when they are products of more than one category)."""
     records = [[p.body] for p in pages]
     cards = [other_products(p) for p in pages]
     skips = [_skipper(p, lexicon) | set(c) for p, c in zip(pages, cards, strict=True)]
-    all_skips: set[HtmlElement] = set().union(*skips)
-    slots = merge_shifted(collect_slots(records, skip=all_skips.__contains__,
-                                        max_depth=lexicon.thresholds.detail_slot_depth,
-                                        tag_keys=False, digits=False))
-    blocks = frozenset(shifted_blocks(slots))
-    labels = {squash(label) for spec in lexicon.fields.values() for label in spec.labels}
-    slots += label_slots(records, skip=all_skips.__contains__,
-                         known=lambda text: squash(text) in labels)
+    slots, blocks = _slots(records, set().union(*skips), lexicon)
     fields = {k: v for k, v in lexicon.fields_for("detail").items() if v.kind != "breadcrumb"}
     hints = _hints(pages, fields, list_hints)
     ranked = rank_fields(slots, lexicon, "detail", fields, hints, [p.titles for p in pages])
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
+    anchors = _anchors(pages, choices, lexicon)
+    if drop_buy_boxes(ranked, pages, anchors, cards, lexicon):
+        choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
     order_money(choices)
     rules: dict[str, FieldRule] = {}
     notes: list[str] = []
-    anchors = _anchors(pages, choices, lexicon)
     scope = _scope_xpath(pages, anchors, cards)
     if scope:
         notes.append(f"fields read inside the main product's region {scope}")
@@ -209,6 +270,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
             hints=[h.get(name) for h in list_hints] if list_hints else None,
             titles=[p.titles for p in pages] if fields[name].title else None,
             pages=pages, thresholds=lexicon.thresholds)
+    rules = _drop_doubtful(rules, fields, lexicon.thresholds.text_floor, notes)
     rules |= _structured_rules(pages, {k: f for k, f in fields.items() if k not in rules})
     stock = next((k for k, f in fields.items() if f.kind == "availability"), None)
     said = _stock_read(rules[stock], pages) if stock in rules else []
@@ -220,11 +282,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         if control is not None:
             rules[stock] = control
     rules |= markup_rules(pages, lexicon, fields, rules, anchors, cards, scope)
-    crumb = calibrate_breadcrumb(learn_breadcrumb(pages, lexicon, categories or []), pages,
-                                 categories or [], lexicon.thresholds)
-    crumb_name = next((k for k, s in lexicon.fields.items() if s.kind == "breadcrumb"), None)
-    if crumb is not None and crumb_name:
-        rules[crumb_name] = crumb
+    rules |= _breadcrumb(pages, lexicon, categories or [], chrome, anchors[0])
     rules = with_local_currency(rules, pages, lexicon)
     required = [k for k, s in fields.items() if s.required]
     confidence = round(sum(rules[k].confidence for k in required if k in rules)
@@ -303,7 +361,11 @@ def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
                   categories: Sequence[set[str]] | None = None) -> Layouts:
     """One rule set per detail layout: where the pages split into a main group and a
     group the main rules do not fit (two or more pages each), learn each on its own."""
-    learned = learn_detail(pages, lexicon, list_hints=list_hints, categories=categories)
+    # navigation is what every sampled page shows alike, whatever its layout: a layout
+    # seen on few pages of one category cannot tell its trail from the menu by itself
+    chrome = navigation(pages) if _varied(categories) else set()
+    learned = learn_detail(pages, lexicon, list_hints=list_hints, categories=categories,
+                           chrome=chrome)
     bad = misfits(pages, learned, lexicon, list_hints)
     good = [i for i in range(len(pages)) if i not in bad]
     if len(bad) < 2 or len(good) < 2:
@@ -319,6 +381,8 @@ def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
     when = distinguishing_condition(bad_pages, good_pages)
     if when is None:
         return Layouts(learned, [], bad)
-    main = learn_detail(good_pages, lexicon, list_hints=good_hints, categories=good_cats)
-    other = learn_detail(bad_pages, lexicon, list_hints=bad_hints, categories=bad_cats)
+    main = learn_detail(good_pages, lexicon, list_hints=good_hints, categories=good_cats,
+                        chrome=chrome)
+    other = learn_detail(bad_pages, lexicon, list_hints=bad_hints, categories=bad_cats,
+                         chrome=chrome)
     return Layouts(main, [(when, other)], bad)

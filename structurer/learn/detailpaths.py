@@ -102,6 +102,8 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
               for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
     ref = present[0][1][0]
     kinds = {_signature(el) for el in slot.elements if el is not None}
+    props = {el.get("itemprop") for el in slot.elements if el is not None}
+    prop = next(iter(props)) if len(props) == 1 else None
     best: tuple[str, float] | None = None
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
     plain = scoped_candidates(ref, scope)   # by position last: unpinned ones before it
@@ -118,6 +120,10 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
             read = xpaths.replayed(xpath, view, tree)   # what replay would read there
             if read is not None and hint and agreement([text_of(read)], [hint], kind) >= 0.8:
                 wrong -= 0.5  # the page's own value, where the slot's path did not reach
+            elif read is not None and prop and read.get("itemprop") == prop and not inside(
+                    read, skip):
+                wrong -= 0.5  # the page's own, named so by its microdata property (the
+                #               slot's place shifts: a line before it comes and goes)
             elif read is not None and _readable(read) and (
                     _signature(read) in kinds or inside(read, skip)):
                 wrong += 1   # the same kind of element with a value, on a page without the

@@ -24,7 +24,7 @@ from structurer.page.match import label_value
 from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
-from structurer.values import compile_phrases, parse_availability
+from structurer.values import Phrases, compile_phrases, parse_availability
 
 
 def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
@@ -149,14 +149,17 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
 
 
 _PROSE = ("p", "ul", "ol")
+_NOTICE_WORDS = 8   # a stock notice is short; a description's sentence may name the stock
 _NOT_PROSE = frozenset({"form", "a", "li", "table", "label", "button", "h1", "h2", "h3"})
 
 
-def _prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int) -> list[HtmlElement]:
+def _prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int,
+               stock: Phrases | None = None) -> list[HtmlElement]:
     """The paragraph (and the lists and paragraphs right after it) under the product's
     title block: the first ``<p>`` after the heading, in a block holding the heading,
-    reading as a sentence (not a label pair, no amount of money), the run's text at least
-    ``min_text`` characters."""
+    reading as a sentence (not a label pair, no amount of money, no short stock notice
+    such as "This product is currently unavailable." that ``stock`` phrases read), the
+    run's text at least ``min_text`` characters."""
     holders = list(anchor.iterancestors())[:3]
     after = False
     for el in region.iter():
@@ -166,7 +169,9 @@ def _prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int) -> list[
             continue
         text = text_of(el)
         if len(text.split()) < 4 or MONEY_RE.search(text) or label_value(el) is not None \
-                or any(n.tag in _NOT_PROSE for n in el.iter()):
+                or any(n.tag in _NOT_PROSE for n in el.iter()) or (
+                    stock is not None and len(text.split()) <= _NOTICE_WORDS
+                    and parse_availability(text, stock) not in (None, "unknown")):
             continue
         run = [el]
         nxt = el.getnext()
@@ -185,7 +190,9 @@ def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: st
     """A description with no heading, class or label: the prose run under the title block
     (:func:`_prose_run`) on every page, its paragraph and lists joined, found by one XPath
     (the first paragraph and the siblings after it) whose text varies across pages."""
-    runs = [_prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text)
+    stock = next((compile_phrases(s.values) for s in lexicon.fields.values()
+                  if s.kind == "availability"), None)
+    runs = [_prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text, stock)
             if a is not None else [] for p, a, c in zip(pages, anchors, cards, strict=True)]
     if not all(runs) or len(pages) < 2:
         return None

@@ -24,7 +24,7 @@ from structurer.page.catlinks import url_matches
 from structurer.page.view import PageView
 from structurer.values import link_target
 
-__all__ = ["trail_xpath"]
+__all__ = ["links_of", "navigation", "trail_xpath"]
 
 _CONTAINERS = ("ol", "ul", "nav", "div", "p", "span")
 
@@ -43,10 +43,28 @@ def _groups(page: PageView) -> list[tuple[HtmlElement, tuple[str, ...]]]:
     """Containers with 2..12 links, and their links' URLs in order."""
     out = []
     for el in page.body.iter(*_CONTAINERS):
-        urls = _urls(el.findall(".//a"), page.url)
+        urls = links_of(el, page.url)
         if 2 <= len(urls) <= page.lexicon.thresholds.trail_links:
             out.append((el, urls))
     return out
+
+
+def navigation(pages: Sequence[PageView]) -> set[tuple[str, ...]]:
+    """The link lists every page shows alike (the same links, in the same order): site
+    navigation, never a product's breadcrumb trail, which varies with the product. Empty
+    for fewer than two pages."""
+    if len(pages) < 2:
+        return set()
+    common: set[tuple[str, ...]] | None = None
+    for page in pages:
+        groups = {urls for _, urls in _groups(page)}
+        common = groups if common is None else common & groups
+    return common or set()
+
+
+def links_of(el: HtmlElement, base: str) -> tuple[str, ...]:
+    """The addresses a block's links lead to, in order (as :func:`navigation` keys them)."""
+    return _urls(el.findall(".//a"), base)
 
 
 def _is_chrome(xpath: str, pages: Sequence[PageView], entry: set[tuple[str, ...]]) -> bool:

@@ -1,0 +1,174 @@
+"""A product page's buy box and its site navigation are no fields of the product: the
+block holding the heading, price and add-to-cart form is never the description (the
+bare paragraph under it is, or the structured data's), a description the structured data
+contradicts is not written, and a menu every page shows alike is never the breadcrumb,
+however few pages of one category a layout was learned from."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from structurer.clean import parse_html
+from structurer.learn.detail import learn_detail, learn_layouts
+from structurer.learn.trails import navigation
+from structurer.page.view import PageView
+from structurer.replay.records import build_record, compile_fields
+from structurer.structured import JsonLd
+from structurer.values import Base
+from tests.learn.test_detail_scope import LEX, NAMES, PRICES, record
+
+SENTENCES = ["Built from steel, it is light and durable.",
+             "Backed by a two-year warranty and free returns within 30 days.",
+             "Customers love how easy it is to use and clean.",
+             "A smart design that fits any home or office."]
+
+
+def _prose(i: int) -> tuple[str, str]:
+    """(the description's markup: a paragraph and a list, its text as a crawl gives it)."""
+    first, second, third = (SENTENCES[(i + k) % 4] for k in range(3))
+    first = f"{first[:-1]}, from batch {100 + i}."
+    html = f"<p>{first}</p><ul><li>{second}</li><li>{third}</li></ul>"
+    return html, f"{first} {second} {third}"
+
+
+def _box(i: int, *, jsonld: bool = False, specs: bool = True) -> PageView:
+    """BEM markup like many shops': the info block holds the heading, rating, price, the
+    buy form, then the description with no heading; a specification table after it."""
+    prose, text = _prose(i)
+    ld = ("<script type='application/ld+json'>" + json.dumps(
+        {"@context": "https://schema.org/", "@type": "Product", "name": NAMES[i],
+         "description": text}) + "</script>") if jsonld else ""
+    table = (f"<section><h2>Specifications</h2><table class='product-detail__specs'><tr>"
+             f"<th>Weight</th><td>{i + 1},2 kg</td></tr><tr><th>Colour</th><td>White</td></tr>"
+             f"</table></section>") if specs else ""
+    html = (f"<html><head><title>{NAMES[i]} | Shop</title>{ld}</head><body>"
+            f"<header><a href='/'>Shop</a> <a href='/cart'>Cart</a></header><main>"
+            f"<div class='product-detail'><div class='product-detail__gallery'>"
+            f"<img src='/img/{i}.png' alt=''></div><div class='product-detail__info'>"
+            f"<h1 class='product-detail__title'>{NAMES[i]}</h1>"
+            f"<div class='product-detail__rating'><span>4,{i} / 5</span></div>"
+            f"<p class='product-detail__price'>{PRICES[i]}</p>"
+            f"<form action='/cart/add' method='post' class='product-detail__buy'>"
+            f"<button type='submit' name='add'>Add to cart</button></form>{prose}</div>"
+            f"{table}</div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+@pytest.mark.parametrize("specs", [False, True], ids=["alone", "with-specifications"])
+def test_the_buy_box_is_no_description_the_paragraph_under_it_is(specs: bool) -> None:
+    """The info block's class says 'detail', but it holds the product's heading, price
+    and buy button; the specification table's class says so too, but it is a grid of
+    label pairs: the description is the paragraph and list under the title block."""
+    rule = learn_detail([_box(i, specs=specs) for i in range(4)], LEX).fields["description"]
+    assert record({"description": rule}, _box(5, specs=specs))["description"] == _prose(5)[1]
+
+
+def test_a_description_the_structured_data_contradicts_is_not_written() -> None:
+    """With the buy box left out, the specification table (its class says 'detail' too)
+    disagrees with every page's JSON-LD description: the JSON-LD's is read instead."""
+    fields = learn_detail([_box(i, jsonld=True) for i in range(4)], LEX).fields
+    assert fields["description"].jsonld == "description"
+    page = _box(5, jsonld=True)
+    tree = parse_html(page.html, base_url=page.url)
+    got = build_record(compile_fields({"description": fields["description"]}, "detail"), tree,
+                       Base(page.url), JsonLd(tree), {})
+    assert got["description"] == _prose(5)[1]
+
+
+def _microdata(i: int, *, note: bool) -> PageView:
+    """No classes; the description a microdata paragraph after a free-shipping note only
+    some products show (its place among the paragraphs shifts)."""
+    spend = "<p>Spend 20,00 € more for free shipping</p>" if note else ""
+    prose, _ = _prose(i)
+    prose = prose.replace("<p>", "<p itemprop='description'>", 1)
+    html = (f"<html><body><main><div itemscope itemtype='https://schema.org/Product'>"
+            f"<div><img itemprop='image' src='/img/{i}.png' alt=''></div><div>"
+            f"<h1 itemprop='name'>{NAMES[i % 6]}</h1><p>{PRICES[i % 6]}</p>{spend}"
+            f"<p class='availability'>In stock</p>"
+            f"<form action='/cart/add' method='post'><button name='add'>Add to cart</button>"
+            f"</form>{prose}</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_microdata_description_whose_place_shifts_is_read_by_its_property() -> None:
+    pages = [_microdata(i, note=i % 2 == 0) for i in range(6)]
+    rule = learn_detail(pages, LEX).fields["description"]
+    for note in (True, False):
+        assert record({"description": rule}, _microdata(7, note=note))["description"] == \
+            _prose(7)[1]
+
+
+def _bare(i: int, *, sold: bool) -> PageView:
+    """Hashed classes; a sold-out product says so in a paragraph of its own right before
+    the description (a paragraph and a list with no heading)."""
+    notice = "<p>This product is currently unavailable.</p>" if sold else (
+        "<form action='/cart/add' method='post'><button name='add'>Add to cart</button></form>")
+    html = (f"<html><body><main><div class='sc-rksixr'><div class='sc-zseghb'><img "
+            f"src='/img/{i}.png' alt=''></div><div class='sc-qp6poa'><h1><span>{NAMES[i % 6]}"
+            f"</span> <small>(Unisex)</small></h1><p class='sc-b5ztsy'>{PRICES[i % 6]}</p>"
+            f"{notice}{_prose(i)[0]}</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_stock_notice_before_a_bare_description_is_not_part_of_it() -> None:
+    pages = [_bare(i, sold=i == 3) for i in range(6)]
+    rule = learn_detail(pages, LEX).fields["description"]
+    for sold in (False, True):
+        assert record({"description": rule}, _bare(7, sold=sold))["description"] == \
+            _prose(7)[1]
+
+
+TOPS = ["Men", "Women", "Accessories"]
+LEAVES = {"Men": ["Shirts", "Shoes"], "Women": ["Dresses", "Bags"], "Accessories": ["Belts"]}
+
+
+def _shop_page(i: int, top: str, *, sold: bool = False) -> PageView:
+    """Utility classes only: a top menu of the three departments on every page, the trail
+    (Home › department › leaf) right above the product; sold-out products have their own
+    layout (a stock note, no price, no buy button)."""
+    leaf = LEAVES[top][i % len(LEAVES[top])]
+    price = f"<p class='text-xl'>{PRICES[i % 6]}</p>"
+    menu = "".join(f"<li class='text-red-600'><a class='flex text-lg' href='/collections/"
+                   f"{t.lower()}'>{t}</a></li>" for t in TOPS)
+    state = ("<p class='stock out-of-stock'>Sold out</p>" if sold else
+             "<form action='/cart/add' method='post' class='mb-2'><button name='add' "
+             "class='p-4'>Add to cart</button></form>")
+    html = (f"<html><head><title>{NAMES[i % 6]} | Shop</title></head><body>"
+            f"<header class='text-sm p-4'><a href='/'>Shop</a><nav class='text-lg flex'>"
+            f"<ul class='text-sm gap-4' id='menu-top'>{menu}</ul></nav></header>"
+            f"<div class='h-auto text-lg'><a href='/'>Accueil</a> › <a href='/collections/"
+            f"{top.lower()}'>{top}</a> › <a href='/collections/{leaf.lower()}'>{leaf}</a></div>"
+            f"<main class='mb-2'><div class='w-full'><div class='rounded'>"
+            f"<h1 class='justify-between'>{NAMES[i % 6]} {i}</h1>"
+            f"{'' if sold else price}{state}</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/products/{i}", html, LEX)
+
+
+def test_the_menu_every_page_shows_is_no_breadcrumb_of_a_layout_seen_in_one_category() -> None:
+    """The sold-out layout is learned from three products of one department: by itself
+    it cannot tell the menu (naming that department) from the trail; the menu is the same
+    on every sampled page of every department, so it is navigation."""
+    tops = [TOPS[i % 3] for i in range(9)] + ["Men"] * 3
+    pages = [_shop_page(i, top, sold=i >= 9) for i, top in enumerate(tops)]
+    layouts = learn_layouts(pages, LEX, categories=[{t} for t in tops])
+    assert len(layouts.variants) == 1
+    sold = layouts.variants[0][1].fields["breadcrumb"]
+    assert record({"breadcrumb": sold}, _shop_page(13, "Men", sold=True))["breadcrumb"] == \
+        ["Men", "Shoes"]
+
+
+def test_a_trail_ends_next_to_the_product_a_menu_does_not() -> None:
+    """Pages of one department only, nothing to tell the two link lists apart by their
+    links: the one ending right above the product's heading is its trail."""
+    pages = [_shop_page(i, "Men") for i in range(4)]
+    rule = learn_detail(pages, LEX, categories=[{"Men"}] * 4).fields["breadcrumb"]
+    assert record({"breadcrumb": rule}, _shop_page(5, "Men"))["breadcrumb"] == ["Men", "Shoes"]
+
+
+def test_navigation_is_what_every_page_shows_alike() -> None:
+    pages = [_shop_page(i, TOPS[i % 3]) for i in range(3)]
+    menu = tuple(f"http://shop.test/collections/{t.lower()}" for t in TOPS)
+    assert menu in navigation(pages)
+    assert not any("shirts" in url for urls in navigation(pages) for url in urls)
