@@ -135,8 +135,8 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
     """List pages one level down, when the menu leads only to department pages (links
     to sub-categories, no products): the departments' links (as rendered, when a
     browser rendered them), the entry's inline JSON URLs and the sitemap's, those shaped
-    like the department URLs (extension and query keys, and the first path segment where
-    some share it), spread, fetched (and rendered
+    like the department URLs (extension and query keys; those sharing a department's first
+    path segment tried first, the rest where they give no two lists), spread, fetched (and rendered
     when fetching finds fewer than two lists: grids a script builds)."""
     f = _Finder(ex, entry)
     for page in departments:
@@ -156,7 +156,18 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
             and url_family(u)[1:] in shapes and urlsplit(u).path not in ("", "/")]
     # under a department's own first path segment, where there are such (a sitemap
     # lists the products too, shaped alike: /collections/tents beside /products/tent-2)
-    todo = [u for u in todo if url_family(u) in families] or todo
+    own = [u for u in todo if url_family(u) in families]
+    found: list[PageView] = []
+    for tier in ([own, todo] if own and len(own) < len(todo) else [todo]):
+        found += await _lists_among(ex, [u for u in tier if u not in ex.views], limit)
+        if len(found) >= 2:
+            break
+    return found
+
+
+async def _lists_among(ex: Explorer, todo: list[str], limit: int) -> list[PageView]:
+    """The list pages among ``limit`` of ``todo``, spread, fetched (and rendered when
+    fetching finds fewer than two: sub-category grids a script builds)."""
     room = ex.settings.analyze_max_pages - ex.report.fetched - 20
     if not todo or room <= 0:
         return []
@@ -164,7 +175,7 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
     picks = todo[::step][:min(limit, room)]
     fetched = await ex.views_of(picks, "list", record=False)
     found = [p for p in fetched if p.kind == "list"]
-    if len(found) < 2:      # sub-category pages whose grid a script builds
+    if len(found) < 2:
         built = await ex.render_probes([p for p in fetched if p.kind != "list"])
         await ex.sampler.confirm("list", [p.url for p in built])
         found += built
