@@ -134,10 +134,9 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
                        limit: int = 6) -> list[PageView]:
     """List pages one level down, when the menu leads only to department pages (links
     to sub-categories, no products): the departments' links (as rendered, when a
-    browser rendered them), the entry's inline JSON URLs and the sitemap's, those shaped
-    like the department URLs (extension and query keys; those sharing a department's first
-    path segment tried first, the rest where they give no two lists), spread, fetched (and rendered
-    when fetching finds fewer than two lists: grids a script builds)."""
+    browser rendered them), the entry's inline JSON and the sitemap's URLs shaped like the
+    department URLs (extension, query keys; a department's first path segment first),
+    spread, fetched, rendered when fetching finds no two lists (script-built grids)."""
     f = _Finder(ex, entry)
     for page in departments:
         rendered = ex.sampler.rendered_pages.get(page.url)
@@ -154,8 +153,7 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
         seen += [u for u in f.found[kind] if u not in seen]
     todo = [u for u in seen if u not in ex.views and u not in tops
             and url_family(u)[1:] in shapes and urlsplit(u).path not in ("", "/")]
-    # under a department's own first path segment, where there are such (a sitemap
-    # lists the products too, shaped alike: /collections/tents beside /products/tent-2)
+    # a sitemap lists products shaped alike too: /collections/tents, /products/tent-2
     own = [u for u in todo if url_family(u) in families]
     found: list[PageView] = []
     for tier in ([own, todo] if own and len(own) < len(todo) else [todo]):
@@ -166,8 +164,7 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
 
 
 async def _lists_among(ex: Explorer, todo: list[str], limit: int) -> list[PageView]:
-    """The list pages among ``limit`` of ``todo``, spread, fetched (and rendered when
-    fetching finds fewer than two: sub-category grids a script builds)."""
+    """The list pages among ``limit`` of ``todo``, spread (see :func:`deeper_lists`)."""
     room = ex.settings.analyze_max_pages - ex.report.fetched - 20
     if not todo or room <= 0:
         return []
