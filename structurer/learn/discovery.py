@@ -148,9 +148,7 @@ async def deeper_lists(ex: Explorer, entry: PageView, departments: Sequence[Page
     families = {url_family(p.url) for p in departments}
     shapes = {family[1:] for family in families}
     tops = {p.url for p in departments}
-    seen: list[str] = []
-    for kind in ("links", "inline_json", "sitemap"):
-        seen += [u for u in f.found[kind] if u not in seen]
+    seen = list(dict.fromkeys(u for k in ("links", "inline_json", "sitemap") for u in f.found[k]))
     todo = [u for u in seen if u not in ex.views and u not in tops
             and url_family(u)[1:] in shapes and urlsplit(u).path not in ("", "/")]
     # a sitemap lists products shaped alike too: /collections/tents, /products/tent-2
