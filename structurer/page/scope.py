@@ -15,10 +15,13 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
+from structurer.page.dom import MONEY_RE, text_of
+from structurer.page.lists import Region
 from structurer.page.match import buy_words
 from structurer.page.view import PageView
 
-__all__ = ["buy_control", "card_holders", "inside", "main_region", "other_products"]
+__all__ = ["buy_control", "card_holders", "inside", "main_region", "other_products",
+           "sibling_cards"]
 
 
 def other_products(page: PageView) -> list[HtmlElement]:
@@ -33,7 +36,81 @@ def other_products(page: PageView) -> list[HtmlElement]:
                 and f.get("distinct_links", 0) >= 0.6 and f.get("avg_text", 0) >= 8
                 and max(f.get("money_frac", 0), f.get("img_frac", 0)) >= 0.5):
             out.extend(m for rec in region.records for m in rec)
+            out.extend(_left_out(region))
+    seen = set(out)
+    out.extend(card for card in sibling_cards(page.body) if card not in seen)
     return out
+
+
+def _left_out(region: Region) -> list[HtmlElement]:
+    """The cards beside a region's records that the repetition left out (a sold-out card
+    without a price or a rating is less like its neighbours than they are alike): the
+    parent's other children of the records' tag that link somewhere, sharing a class word
+    with every record where the records carry any."""
+    if region.k != 1:
+        return []
+    own = set(region.items)
+    classes = [set((el.get("class") or "").split()) for el in own]
+    shared = set.intersection(*classes) if classes else set()
+    tags = {el.tag for el in own}
+    return [child for child in region.parent
+            if child not in own and child.tag in tags
+            and (not shared or shared & set((child.get("class") or "").split()))
+            and child.find(".//a[@href]") is not None]
+
+
+_CARD_TEXT = 300    # most characters of a card's text (a name, a price, a rating)
+_CARD_LINKS = 3     # most pages a card links to (its product; a cart or wish-list link)
+
+
+def _card_link(el: HtmlElement) -> str | None:
+    """The first link of a block to another page (no ``#fragment``, no script), where it
+    links to few pages (a column of a layout table or a box of links is no card)."""
+    hrefs = {href for a in el.iter("a") if (href := (a.get("href") or "").strip())
+             and not href.startswith(("#", "javascript:"))}
+    if not hrefs or len(hrefs) > _CARD_LINKS or next(el.iter("h1"), None) is not None:
+        return None
+    return next(href for a in el.iter("a") if (href := (a.get("href") or "").strip()) in hrefs)
+
+
+def sibling_cards(root: HtmlElement) -> list[HtmlElement]:
+    """Product cards told by what each shows, not by their likeness (a small carousel's
+    cards differ: one without a rating, one with an old price, a sold-out one with no
+    price): two or more children of one parent, of one tag and sharing a class word where
+    they carry classes, each linking to a page of its own with a name (some text) and a
+    picture or a price, half of them or more showing a price."""
+    out: list[HtmlElement] = []
+    for parent in root.iter():
+        if len(parent) < 2:
+            continue
+        groups: dict[str, list[HtmlElement]] = {}
+        for child in parent:
+            if isinstance(child.tag, str):
+                groups.setdefault(child.tag, []).append(child)
+        for children in groups.values():
+            if len(children) >= 2:
+                out.extend(_cards_of(children))
+    return out
+
+
+def _cards_of(children: list[HtmlElement]) -> list[HtmlElement]:
+    """Those of one parent's same-tag ``children`` that make a row of product cards."""
+    cards, links, priced = [], set(), 0
+    for child in children:
+        link = _card_link(child)
+        text = text_of(child) if link else ""
+        money = bool(MONEY_RE.search(text))
+        if link and 8 <= len(text) <= _CARD_TEXT and link not in links and (
+                money or next(child.iter("img"), None) is not None):
+            cards.append(child)
+            links.add(link)
+            priced += money
+    if len(cards) < 2 or 2 * priced < len(cards) or 2 * len(cards) < len(children):
+        return []
+    classes = [set((c.get("class") or "").split()) for c in cards]
+    if any(classes) and not set.intersection(*classes):
+        return []
+    return cards
 
 
 def card_holders(cards: list[HtmlElement]) -> set[HtmlElement]:

@@ -1,0 +1,91 @@
+"""Detail fields where the page's own value is missing or blank: never another product's
+card, never the next element of the same path, and a description is prose."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from structurer.learn.detail import learn_detail
+from structurer.lexicon import load_lexicon
+from structurer.page.scope import main_region, other_products
+from structurer.page.view import PageView
+from structurer.replay.records import build_record, compile_fields
+from structurer.rules.model import FieldRule
+from structurer.values import Base
+
+LEX = load_lexicon()
+
+NAMES = ["Trail Shoe A1", "Rain Jacket B2", "Camp Stove C3", "Head Lamp D4", "Water Filter E5",
+         "Tent Pole F6"]
+PRICES = ["59,00 €", "120,50 €", "35,25 €", "19,95 €", "44,10 €", "12,75 €"]
+
+
+def record(fields: dict[str, FieldRule], view: PageView) -> dict[str, Any]:
+    plan = compile_fields(fields, "detail")
+    return build_record(plan, view.tree, Base(view.url), None, {})
+
+
+def _card(n: int, kind: str) -> str:
+    """A card of another product: rated, on sale (an old price in the main old price's
+    class), sold out (no rating, an empty price) or plain."""
+    rating = (f"<div class='tile__rating'><span>4,{n % 10} / 5</span></div>"
+              if kind in ("rated", "sale") else "")
+    price = ("<span class='tile__price'>&nbsp;</span>" if kind == "gone" else
+             f"<span class='tile__price'>{n},99 €</span>")
+    old = f"<span class='tile__price tile__price--old'>{n + 40},00 €</span>" \
+        if kind == "sale" else ""
+    state = "outofstock" if kind == "gone" else "instock"
+    return (f"<li class='tile {state}'><a href='/p/{n}'><img src='/t/{n}.jpg' alt=''></a>"
+            f"<h3><a href='/p/{n}'>Other product {n}</a></h3>{rating}"
+            f"<div class='tile__prices'>{price}{old}</div></li>")
+
+
+def carousel_page(i: int, old: bool = False) -> PageView:
+    """Product ``i`` (its old price shown where ``old``), then a small carousel of four
+    unlike cards in the same classes as the page's own price: one sold out, one on sale."""
+    kinds = ["rated", "sale", "gone", "plain"]
+    kinds = kinds[i % 4:] + kinds[:i % 4]
+    own_old = f"<span class='tile__price tile__price--old'>{PRICES[i]}</span>" if old else ""
+    html = (f"<html><head><title>{NAMES[i]}</title></head><body><main>"
+            f"<div class='product-detail'><h1>{NAMES[i]}</h1><div class='tile__prices'>"
+            f"<p class='tile__price'>{PRICES[(i + 1) % 6]}</p>{own_old}</div>"
+            f"<form action='/cart/add'><button name='add'>Add to cart</button></form></div>"
+            f"<section class='carousel'><h2>You may also like</h2><ul class='catalog'>"
+            + "".join(_card(10 * i + 20 + k, kind) for k, kind in enumerate(kinds))
+            + "</ul></section></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_carousel_of_unlike_cards_is_other_products_whole() -> None:
+    for i in range(4):
+        cards = other_products(carousel_page(i))
+        assert len(cards) == 4, i
+        assert all(c.tag == "li" for c in cards)
+
+
+def test_layout_columns_and_boxes_of_links_are_no_cards() -> None:
+    """A layout table: the product's column (its heading, price and many links) beside a
+    column of boxes (a list of links with prices, an advert): neither column nor box is
+    another product's card, and the product's column is its main region."""
+    links = "".join(f"<li><a href='/c/{n}'>Category {n}</a> from {n},00 €</li>"
+                    for n in range(5))
+    html = ("<html><body><table><tr><td><a href='/'>Home</a> <a href='/c/1'>Bolts</a>"
+            f"<h1>{NAMES[0]}</h1><img src='/i/0.jpg'><p>{PRICES[0]}</p>"
+            "<a href='/cart'>Cart</a> <a href='/help'>Help</a></td>"
+            f"<td><div class='box'><ul>{links}</ul></div><div class='box'><a href='/ad'>"
+            "<img src='/ad.gif'></a><small>Advertisement</small></div></td></tr></table>"
+            "</body></html>")
+    view = PageView.from_html("http://shop.test/p/0", html, LEX)
+    cards = other_products(view)
+    assert not [c for c in cards if c.tag in ("td", "div")]
+    assert main_region(view, view.body.find(".//h1")).tag == "td"
+
+
+def test_no_old_price_of_a_carousel_card_where_the_product_has_none() -> None:
+    pages = [carousel_page(i) for i in range(4)]
+    rule = learn_detail(pages, LEX).fields.get("original_price")
+    for i in range(6):
+        got = record({"original_price": rule}, carousel_page(i))["original_price"] \
+            if rule else None
+        assert got is None, (i, rule)
+
