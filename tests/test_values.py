@@ -399,6 +399,9 @@ RATINGS = [
     ("aria", '<div class="rating" role="img" aria-label="Rated 4.1 out of 5">★★★★☆</div>', 4.1),
     ("text", '<div class="rating"><span>4,1 / 5</span> <span>8 reviews</span></div>', 4.1),
     ("only-a-review-count", '<div class="rating"><span>(12 reviews)</span></div>', None),
+    # a product without a rating: the path reaches the old price beside it, no rating
+    ("a-price", '<div class="rating"><span class="old">2.062,50 €</span></div>', None),
+    ("a-price-usd", '<div class="rating"><span>$1.99</span></div>', None),
 ]
 
 

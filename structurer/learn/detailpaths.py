@@ -78,6 +78,20 @@ def _reaches_noise(got: Sequence[object], skip: set[HtmlElement]) -> bool:
     return any(isinstance(n, HtmlElement) and inside(n, skip) for n in got[:50])
 
 
+def _steps_past(xpath: str, view: str,
+                blank: Sequence[tuple[HtmlElement, HtmlElement, str | None]], kind: str) -> int:
+    """Pages where the slot's own element is blank (an empty ``<p>&nbsp;</p>`` price) and
+    replay, stepping over it, would read another element's value instead: a number in
+    the description, another product's price. The page's known value found is no fault."""
+    wrong = 0
+    for tree, own, hint in blank:
+        read = xpaths.replayed(xpath, view, tree)
+        if read is not None and read is not own and not (
+                hint and agreement([text_of(read)], [hint], kind) >= 0.8):
+            wrong += 1
+    return wrong
+
+
 def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
                     noise: Sequence[set[HtmlElement]] = (),
                     scope: str | None = None, hints: Sequence[str | None] = (),
@@ -100,6 +114,9 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
         return None
     absent = [(p.tree, noise[i] if i < len(noise) else set(), hints[i] if i < len(hints) else None)
               for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True)) if el is None]
+    blank = [(p.tree, el, hints[i] if i < len(hints) else None)
+             for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True))
+             if el is not None and not _readable(el)]
     ref = present[0][1][0]
     kinds = {_signature(el) for el in slot.elements if el is not None}
     props = {el.get("itemprop") for el in slot.elements if el is not None}
@@ -128,6 +145,7 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
                     _signature(read) in kinds or inside(read, skip)):
                 wrong += 1   # the same kind of element with a value, on a page without the
                 #              value: another product's (a related grid), or in a noise block
+        wrong += _steps_past(xpath, view, blank, kind)
         score = found[1] - wrong / max(len(present) + len(absent), 1)
         if best is None or score > best[1] + 1e-9:
             best = (xpath, score)

@@ -89,3 +89,33 @@ def test_no_old_price_of_a_carousel_card_where_the_product_has_none() -> None:
             if rule else None
         assert got is None, (i, rule)
 
+
+def bare_page(i: int, price: str = "shown") -> PageView:
+    """Class-less markup: the price paragraph is empty (``&nbsp;``) on a sold-out product,
+    and the description below holds numbers at the same tag path; a rating line before
+    the price comes and goes (positions shift); other products' cards follow."""
+    shown = f"<span>{PRICES[i].split()[0]}</span> <span>€</span>" if price == "shown" \
+        else "&nbsp;"
+    old = f"<span class='old-price'>{i + 70},00 €</span>" if i % 2 else ""
+    html = (f"<html><head><title>{NAMES[i]}</title></head><body><main><div>"
+            f"<div><img src='/i/{i}.jpg' alt='{NAMES[i]}'></div>"
+            f"<div><h1><span>{NAMES[i]}</span></h1>"
+            + (f"<div><span>4,{i} / 5</span></div>" if i != 1 else "") +   # one unrated
+            f"<div><p>{shown}</p>{old}</div>"
+            f"<p>Product code: <span>6628{i}</span></p></div>"
+            f"<div><div><p>The {NAMES[i]} by Atelier {i + 3} is made for {30 + i} days "
+            f"of everyday use.</p></div></div></div><section><h2>You may also like</h2><ul>"
+            + "".join(f"<li><a href='/p/{n}'><img src='/t/{n}.jpg' alt=''></a><a href="
+                      f"'/p/{n}'>Other product {n}</a><p><span>{n},99</span> <span>€</span>"
+                      f"</p></li>" for n in range(20 + i, 24 + i))
+            + "</ul></section></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_blank_price_is_null_not_the_next_number_on_its_path() -> None:
+    pages = [bare_page(0), bare_page(1), bare_page(2, price="empty"), bare_page(3)]
+    rule = learn_detail(pages, LEX).fields["price"]
+    assert record({"price": rule}, bare_page(4))["price"] == 44.10
+    assert record({"price": rule}, bare_page(5, price="empty"))["price"] is None
+
+
