@@ -72,6 +72,8 @@ class FieldSpec(Strict):
     title: bool = False
     # the value is a code (SKU, GTIN, ISBN): a text shaped like words is no value of it
     identifier: bool = False
+    # the value is prose (a description): a number, a label pair or a heading is none
+    prose: bool = False
     # where structured data keeps it: schema.org property paths in the page's Product
     # (Article), read in JSON-LD and microdata alike, the first found wins
     structured: list[str] = Field(default_factory=list)

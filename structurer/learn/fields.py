@@ -25,6 +25,7 @@ from structurer.page.dom import MONEY_RE
 from structurer.page.match import (
     label_match,
     label_text_match,
+    label_value,
     lexicon_match,
     phrase_in,
 )
@@ -92,7 +93,25 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
     if kind == "breadcrumb":
         return 1 <= len(value) <= 200
     # text
+    if spec.prose and not reads_as_prose(value, el):
+        return False
     return 1 <= len(value) <= 400 and not (MONEY_RE.fullmatch(value) is not None)
+
+
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_PROSE_LETTERS = 12   # fewest letters of a prose value ("Soft wool scarf")
+
+
+def reads_as_prose(value: str, el: HtmlElement) -> bool:
+    """Whether a value reads as prose (a description): no heading (the product's name),
+    and letters make most of it, after a label before it ("27895", "Art.-Nr.: 27895" and
+    "Brand: Acme" do not)."""
+    if str(el.tag) in _HEADINGS:
+        return False
+    pair = label_value(el)
+    value = pair[2] if pair is not None else value
+    letters = sum(c.isalpha() for c in value)
+    return letters >= _PROSE_LETTERS and 2 * letters >= sum(not c.isspace() for c in value)
 
 
 def _variation(values: Sequence[str | None]) -> float:

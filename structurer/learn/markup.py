@@ -85,8 +85,11 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
         bare = learn_bare_description(pages, lexicon, "description", anchors, cards, scope)
         if bare is not None:
             out["description"] = bare
-    elif "description" in rules:
-        longer = extend_prose(rules["description"], pages)
+    elif "description" in rules and not rules["description"].jsonld:
+        # a rule reading a part of the prose run (its list alone) gives way to the run
+        bare = learn_bare_description(pages, lexicon, "description", anchors, cards, scope,
+                                      part=rules["description"].xpath)
+        longer = bare or extend_prose(rules["description"], pages)
         if longer is not None:
             out["description"] = longer
     count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
@@ -183,18 +186,32 @@ def _prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int,
     return []
 
 
+def _reads_part(xpath: str, pages: Sequence[PageView], runs: Sequence[list[HtmlElement]]
+                ) -> bool:
+    """Whether ``xpath`` reads, on every page, one element of the prose run after its
+    first (the list under the paragraph, without the paragraph)."""
+    for page, run in zip(pages, runs, strict=True):
+        got = next((n for n in xpaths.evaluate(xpath, page.tree) if isinstance(n, HtmlElement)
+                    and text_of(n)), None)
+        if got is None or got not in run[1:]:
+            return False
+    return True
+
+
 def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: str,
                            anchors: Sequence[HtmlElement | None],
-                           cards: Sequence[list[HtmlElement]], scope: str | None
-                           ) -> FieldRule | None:
+                           cards: Sequence[list[HtmlElement]], scope: str | None,
+                           part: str | None = None) -> FieldRule | None:
     """A description with no heading, class or label: the prose run under the title block
     (:func:`_prose_run`) on every page, its paragraph and lists joined, found by one XPath
-    (the first paragraph and the siblings after it) whose text varies across pages."""
+    (the first paragraph and the siblings after it) whose text varies across pages. With
+    ``part`` (a learned rule's XPath), only where that XPath reads a part of the run."""
     stock = next((compile_phrases(s.values) for s in lexicon.fields.values()
                   if s.kind == "availability"), None)
     runs = [_prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text, stock)
             if a is not None else [] for p, a, c in zip(pages, anchors, cards, strict=True)]
-    if not all(runs) or len(pages) < 2:
+    if not all(runs) or len(pages) < 2 or (part is not None and not _reads_part(part, pages,
+                                                                               runs)):
         return None
     texts = [" ".join(text_of(n) for n in run) for run in runs]
     if len(set(texts)) < len(texts):

@@ -119,3 +119,27 @@ def test_a_blank_price_is_null_not_the_next_number_on_its_path() -> None:
     assert record({"price": rule}, bare_page(5, price="empty"))["price"] is None
 
 
+SENTENCES = ["Customers love how easy it is to use and clean.",
+             "Built from cashmere, it is light and durable.",
+             "Backed by a two-year warranty and free returns.",
+             "Designed with care for every detail."]
+
+
+def prose_page(i: int) -> PageView:
+    """Hashed classes; under the title block ``Art.-Nr.: 27895`` and ``Brand: X`` lines,
+    then the description: a paragraph and a list, no heading, class or label."""
+    first, *rest = SENTENCES[i % 4:] + SENTENCES[:i % 4]
+    bullets = "".join(f"<li>{s}</li>" for s in rest)
+    html = (f"<html><head><title>{NAMES[i]}</title></head><body><main class='Main_m__x1'>"
+            f"<div class='Info_info__9G'><h1 class='Title_t__a1'>{NAMES[i]}</h1>"
+            f"<p class='Dprice_d__0B'>{PRICES[i]}</p><p>Art.-Nr.: 2789{i}</p>"
+            f"<p>Brand: Make{i}</p><p>{first}</p><ul>{bullets}</ul></div>"
+            f"</main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_number_is_never_a_description() -> None:
+    rule = learn_detail([prose_page(i) for i in range(4)], LEX).fields.get("description")
+    assert rule is not None
+    got = record({"description": rule}, prose_page(5))["description"]
+    assert got == " ".join(SENTENCES[1:] + SENTENCES[:1])
