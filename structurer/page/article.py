@@ -179,9 +179,10 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
 
 def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: BoilerplateWords,
                 least: int, most: int) -> list[str]:
-    """The lines of ``least`` characters or more between the headline and the article's
-    container when that container does not hold the headline: a standfirst or a lead in
-    the headline's ``<header>`` (none when they pass ``most`` characters: no lead)."""
+    """The sentences of ``least`` characters or more between the headline and the
+    article's container when that container does not hold the headline: a standfirst or
+    a lead in the headline's ``<header>`` (none when they pass ``most`` characters: no
+    lead; not a line of tags, a caption or a video's title, which end no sentence)."""
     if anchor is None or anchor is best:
         return []
     above = set(best.iterancestors())
@@ -205,7 +206,7 @@ def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: Boilerplat
     walk.flush()
     out = [text for text, linked, _, _ in walk.lines[walk.headline or 0:]
            if len(text) >= least and linked < 0.5 * len(text) and not stamp(text)
-           and not text.lower().startswith(vocab.lines)]
+           and text.rstrip().endswith(_SENTENCE_ENDS) and not text.lower().startswith(vocab.lines)]
     return out if sum(map(len, out)) <= most else []
 
 

@@ -109,10 +109,10 @@ def likely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """Boilerplate unless it holds the article: a weaker class/id word (share, sidebar,
     related: words themes also give the article's wrappers) and no article word beside
     it, or a block under a noise heading (:func:`density.noise_heading`)."""
-    tokens = attribute_tokens(el)
-    if tokens and vocab.weak is not None and vocab.weak.search(" ".join(tokens)) and \
-            not vocab.body.intersection(tokens):
-        return True
+    tokens = " ".join(attribute_tokens(el))
+    if tokens and vocab.weak is not None and vocab.weak.search(tokens) and \
+            not vocab.body.intersection(vocab.weak.sub(" ", tokens).split()):
+        return True   # an article word inside the boilerplate word clears nothing: entry-meta
     return density.noise_heading(el)
 
 

@@ -1,6 +1,6 @@
 """An article's text around its headline (page/article.py, page/titles.py): the standfirst
 in the headline's own header, a breadcrumb repeating the headline, text written with
-composed code points, embedded social posts, forum posts as articles, a press contact
+composed code points, forum posts as articles, a press contact
 after the text and the meta tags of a byline (the lexicon's)."""
 
 from __future__ import annotations
@@ -59,16 +59,6 @@ def test_the_text_is_in_composed_unicode() -> None:
     assert "সাড\u09bcে" in text and "\u09dc" not in text
 
 
-def test_an_embedded_social_post_is_not_the_articles_text() -> None:
-    story = _prose(6, "harbour")
-    tweet = ("<blockquote class='twitter-tweet'><p>What a day for the harbour, the whole town "
-             "came down to the docks to celebrate the vote!</p>— Ann (@ann)</blockquote>")
-    paragraphs = [f"<p>{p}</p>" for p in story]
-    body = f"<article><h1>{TITLE}</h1>{''.join(paragraphs[:3])}{tweet}{''.join(paragraphs[3:])}"
-    text = _content(_page(body + "</article>"))
-    assert all(p in text for p in story) and "whole town" not in text
-
-
 def test_a_forum_post_in_structured_data_is_an_article() -> None:
     post = ("Patch notes: the colour of spawn announcements changed to orange; the health of "
             "the caliphs was raised; spawn time went down from 30 to 20 minutes.")
@@ -102,3 +92,21 @@ def test_a_press_contact_after_the_text_is_left_out() -> None:
     body = f"<article><h1>{TITLE}</h1>{''.join(f'<p>{p}</p>' for p in story)}{contact}</article>"
     text = _content(_page(body))
     assert text.splitlines()[-1] == story[-1]
+
+
+def test_an_article_word_inside_a_boilerplate_word_clears_nothing() -> None:
+    story = _prose(6, "harbour")
+    after = ("<div class='post-navigation'><p>Previous story: the old harbour master retires "
+             "after forty years, and the whole town thanks him for it.</p></div>")
+    body = (f"<div class='story'><h1>{TITLE}</h1>{''.join(f'<p>{p}</p>' for p in story)}"
+            f"{after}</div>")
+    text = _content(_page(body))
+    assert all(p in text for p in story) and "master retires" not in text
+
+
+def test_a_date_line_in_polish_italian_or_dutch_is_a_stamp() -> None:
+    from structurer.page.blocktext import stamp
+
+    assert stamp("opublikowano: 7 kwietnia 2021")
+    assert stamp("Pubblicato il 3 settembre 2020") and stamp("Geplaatst op 12 maart 2019")
+    assert not stamp("Kwietnia is a word of this sentence, and no date at all.")
