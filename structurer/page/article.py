@@ -42,8 +42,13 @@ Three steps, each what the best extractors do on top of text density:
    are a date or a time, figures around pictures and captions (:mod:`blocktext`), and
    the short lines above the headline (a kicker, a date, a site's notice) unless one of
    them is a paragraph (``above_headline`` characters: then the heading is no headline);
-   at the end, a heading, a short line ending in a colon, or a line of ``loose_end``
-   characters that ends no sentence and is no list item (a box's label, a name).
+   at the end, a heading, a short line ending in a colon, a line of ``loose_end``
+   characters that ends no sentence and is no list item (a box's label, a name), or a
+   short line with an e-mail address or a phone number (a press contact). When the
+   article's container does not hold the headline, the sentences between the two (a
+   standfirst in the headline's ``<header>``: ``lead_line``, ``lead_most``) lead the
+   text; a heading inside boilerplate (a breadcrumb's ``<h1>``) is the headline only
+   when no other heading states the title. The text is in Unicode's composed form (NFC).
 
 :func:`site_lines` finds the lines several articles of one site repeat (its own text).
 Pure functions: the input tree is never modified (the work is done on a copy).
