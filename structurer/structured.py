@@ -44,7 +44,10 @@ PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "prod
                            "someproducts"})
 ARTICLE_TYPES = frozenset({"article", "newsarticle", "blogposting", "reportagenewsarticle",
                            "report", "analysisnewsarticle", "opinionnewsarticle",
-                           "techarticle", "liveblogposting", "scholarlyarticle"})
+                           "techarticle", "liveblogposting", "scholarlyarticle",
+                           "backgroundnewsarticle", "reviewnewsarticle", "satiricalarticle",
+                           "advertisercontentarticle", "medicalscholarlyarticle",
+                           "socialmediaposting", "discussionforumposting"})
 _ABOUT = ("mainEntity", "itemOffered")    # where a page object names what it is about
 _LD_SCRIPTS: Callable[[Any], Any] = etree.XPath("//script[contains(@type, 'ld+json')]")
 

@@ -81,6 +81,12 @@ class Thresholds(Strict):
     caption_line: int = Field(150, ge=0, description=(
         "characters of an article's line that names a picture's credit (the lexicon's "
         "credit_text: ©, Foto:, Credit:) up to which it is a caption, not text"))
+    lead_line: int = Field(50, ge=0, description=(
+        "characters of a line between an article's headline and its text (outside the "
+        "text's container) from which it is the article's standfirst"))
+    lead_most: int = Field(800, ge=0, description=(
+        "characters of standfirst lines above which they are no standfirst (another "
+        "text between headline and article) and are left out"))
     byline_after: int = Field(600, ge=0, description=(
         "characters after an article's title searched for its date and author"))
     byline_before: int = Field(250, ge=0, description=(
@@ -151,7 +157,8 @@ class Thresholds(Strict):
         "render_min_pages", "checks_per_source", "verify_rounds", "sitemap_files", "trail_links",
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
-        "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor")
+        "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor",
+        "lead_line", "lead_most")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -139,6 +139,13 @@ def list_items(view: PageView) -> list[dict[str, Any]]:
 
 
 # ----- news pages -----------------------------------------------------------------------------
+def _metas(lexicon: Lexicon, field: str) -> list[str] | None:
+    """The meta tag names the lexicon gives a field (``opengraph``); None (the shipped news
+    lexicon's) when it names none."""
+    spec = lexicon.fields.get(field)
+    return list(spec.opengraph) if spec is not None and spec.opengraph else None
+
+
 def news_fields(view: PageView, article: dict[str, Any] | None
                 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Title, content, published date and author of an article page: JSON-LD first (at
@@ -170,14 +177,13 @@ def news_fields(view: PageView, article: dict[str, Any] | None
         sources["content"] = "density"
     heading = title.text if title is not None else ""   # title_of's text, found once
     if "published" not in values:
-        values["published"] = byline.published_of(view.tree,
-                                                  found.element if found else None, heading,
-                                                  th=lexicon.thresholds,
-                                                  words=words)
+        values["published"] = byline.published_of(
+            view.tree, found.element if found else None, heading, th=lexicon.thresholds,
+            words=words, metas=_metas(lexicon, "published"))
         sources["published"] = "meta/near-title"
     if "author" not in values:
         values["author"] = byline.author_of(view.tree, heading, th=lexicon.thresholds,
-                                            words=words)
+                                            words=words, metas=_metas(lexicon, "author"))
         sources["author"] = "meta/byline"
     if "url" in view.lexicon.fields:
         values.setdefault("url", view.url)

@@ -42,8 +42,13 @@ Three steps, each what the best extractors do on top of text density:
    are a date or a time, figures around pictures and captions (:mod:`blocktext`), and
    the short lines above the headline (a kicker, a date, a site's notice) unless one of
    them is a paragraph (``above_headline`` characters: then the heading is no headline);
-   at the end, a heading, a short line ending in a colon, or a line of ``loose_end``
-   characters that ends no sentence and is no list item (a box's label, a name).
+   at the end, a heading, a short line ending in a colon, a line of ``loose_end``
+   characters that ends no sentence and is no list item (a box's label, a name), or a
+   short line with an e-mail address or a phone number (a press contact). When the
+   article's container does not hold the headline, the sentences between the two (a
+   standfirst in the headline's ``<header>``: ``lead_line``, ``lead_most``) lead the
+   text; a heading inside boilerplate (a breadcrumb's ``<h1>``) is the headline only
+   when no other heading states the title. The text is in Unicode's composed form (NFC).
 
 :func:`site_lines` finds the lines several articles of one site repeat (its own text).
 Pure functions: the input tree is never modified (the work is done on a copy).
@@ -52,6 +57,7 @@ Pure functions: the input tree is never modified (the work is done on a copy).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 
 from lxml import etree
@@ -62,7 +68,7 @@ from structurer.lexicon import Lexicon
 from structurer.page import density, titles
 from structurer.page.blocktext import Walk, stamp
 from structurer.page.boilerplate import (
-    Vocabulary,
+    BoilerplateWords,
     consent,
     cut_at_boilerplate_headings,
     form_boxes,
@@ -74,10 +80,11 @@ _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
 _COMMAS = re.compile(r"[,，、،]")
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[a-z]{2,}|\+\d[\d\s()/-]{7,}\d", re.I)
 _SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 
 
-def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 1000,
+def pruned(tree: HtmlElement, vocab: BoilerplateWords, min_text: int, least: int = 1000,
            title: str | None = None) -> tuple[HtmlElement, HtmlElement | None]:
     """The body of a cleaned copy of the page without its boilerplate: sure boilerplate
     first, then noise tags and likely boilerplate unless they hold the article — the
@@ -87,7 +94,7 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 100
     etree.strip_elements(root, "rt", "rp", with_tail=False)   # ruby readings: 子(こ)ども
     body = root.find(".//body")
     start = body if body is not None else root
-    anchor = titles.title_element(root, title)
+    anchor = titles.title_element(root, title, lambda h: _in_boilerplate(h, vocab))
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
     fixed = (start, *keep)
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
@@ -101,6 +108,14 @@ def pruned(tree: HtmlElement, vocab: Vocabulary, min_text: int, least: int = 100
                       and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))
                       and not _beside_headline(el, keep, good, least)])
     return start, anchor
+
+
+def _in_boilerplate(heading: HtmlElement, vocab: BoilerplateWords) -> bool:
+    """A heading inside a navigation bar, a breadcrumb, a teaser or any other boilerplate
+    block: a theme's repetition of the headline, not the headline."""
+    return any((el.tag in density.NOISE_SECTIONS and el.tag != "header")
+               or surely_boilerplate(el, vocab) or likely_boilerplate(el, vocab)
+               for el in heading.iterancestors() if el.tag not in ("body", "html"))
 
 
 def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlElement, int],
@@ -124,7 +139,7 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
                     ) -> density.ContentFound | None:
     """The article's element and its whole text (see the module doc); ``title``: the
     page's title when the caller has it (:func:`~structurer.page.titles.title_of`)."""
-    vocab = Vocabulary.of(lexicon)
+    vocab = BoilerplateWords.of(lexicon)
     min_text = lexicon.thresholds.min_block_text
     start, anchor = pruned(tree, vocab, min_text, lexicon.thresholds.headline_block, title)
     scores, counts = density.density_scores(start, min_text)
@@ -156,11 +171,48 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
     th = lexicon.thresholds
     best = _widened(core, chain, counts, good, th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
-    text = "\n".join(_lines(best, vocab, counts[best], anchor,
-                            th.above_headline, th.caption_line, th.loose_end))
+    lines = _lines(best, vocab, counts[best], anchor,
+                   th.above_headline, th.caption_line, th.loose_end)
+    # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point
+    # is the letter and its nukta, as other texts and searches write it
+    text = unicodedata.normalize("NFC", "\n".join(
+        [*_standfirst(anchor, best, vocab, th.lead_line, th.lead_most), *lines]))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
+
+
+def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: BoilerplateWords,
+                least: int, most: int) -> list[str]:
+    """The sentences of ``least`` characters or more between the headline and the
+    article's container when that container does not hold the headline: a standfirst or
+    a lead in the headline's ``<header>`` (none when they pass ``most`` characters: no
+    lead; not a line of tags, a caption or a video's title, which end no sentence)."""
+    if anchor is None or anchor is best:
+        return []
+    above = set(best.iterancestors())
+    if anchor in above:
+        return []
+    box = anchor
+    for el in anchor.iterancestors():
+        if el in above or el.tag in ("body", "html"):
+            break
+        box = el
+    common = box.getparent()
+    if common is None or common not in above:
+        return []
+    branch = next(el for el in (best, *best.iterancestors()) if el.getparent() is common)
+    if common.index(box) >= common.index(branch):
+        return []     # the headline below the article: no standfirst
+    walk = Walk(anchor)
+    for el in common[common.index(box):common.index(branch)]:
+        if isinstance(el.tag, str):
+            walk.visit(el, False)
+    walk.flush()
+    out = [text for text, linked, _, _ in walk.lines[walk.headline or 0:]
+           if len(text) >= least and linked < 0.5 * len(text) and not stamp(text)
+           and text.rstrip().endswith(_SENTENCE_ENDS) and not text.lower().startswith(vocab.lines)]
+    return out if sum(map(len, out)) <= most else []
 
 
 def _headline_containers(anchor: HtmlElement | None, levels: int) -> set[HtmlElement]:
@@ -256,7 +308,7 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
     return text, len("".join(text.split())), linked
 
 
-def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
+def _lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
            anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
            loose: int = 0) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
@@ -287,9 +339,16 @@ def _lines(el: HtmlElement, vocab: Vocabulary, counts: density.Counts,
     # it: the heading of a related list, tags or links the lines above left out
     while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80
                                            and out[-1][0].endswith((":", "：")))
-                            or (not out[-1][2] and _loose_end(out[-1][0], loose))):
+                            or (not out[-1][2] and (_loose_end(out[-1][0], loose)
+                                                    or _contact(out[-1][0])))):
         out.pop()
     return [text for text, _, _ in out]
+
+
+def _contact(line: str) -> bool:
+    """A short last line giving an e-mail address or a phone number ("Frank Grüneisen
+    Tel.: +49 30 212 341-253 E-Mail: presse@..."): a press contact, not the text."""
+    return len(line) <= 200 and bool(_CONTACT.search(line))
 
 
 def _loose_end(line: str, most: int) -> bool:

@@ -1,5 +1,5 @@
 """Boilerplate of article pages, block by block: the lexicon's words compiled once
-(:class:`Vocabulary`) and what each block of a page is by them.
+(:class:`BoilerplateWords`) and what each block of a page is by them.
 
 Input: lxml elements of a cleaned copy of a page and the lexicon (its ``signals``:
 ``boilerplate`` class/id words, ``article_body`` words that clear them,
@@ -29,7 +29,7 @@ _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 @dataclass(frozen=True)
-class Vocabulary:
+class BoilerplateWords:
     """The lexicon's words for an article's boilerplate (see the module doc), the class/id
     words compiled: ``strong`` those of weight ``thresholds.strong_boilerplate`` or more (a
     word that names boilerplate even beside an article word), ``weak`` the rest."""
@@ -43,14 +43,14 @@ class Vocabulary:
     credits: tuple[str, ...] = ()
 
     @classmethod
-    def of(cls, lexicon: Lexicon) -> Vocabulary:
-        return _vocabulary(lexicon)
+    def of(cls, lexicon: Lexicon) -> BoilerplateWords:
+        return _boilerplate_words(lexicon)
 
 
-_COMPILED: dict[int, tuple[Lexicon, Vocabulary]] = {}
+_COMPILED: dict[int, tuple[Lexicon, BoilerplateWords]] = {}
 
 
-def _vocabulary(lexicon: Lexicon) -> Vocabulary:
+def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
     """The lexicon's vocabulary, compiled once per lexicon object (a page at a time)."""
     known = _COMPILED.get(id(lexicon))
     if known is not None and known[0] is lexicon:
@@ -59,7 +59,7 @@ def _vocabulary(lexicon: Lexicon) -> Vocabulary:
         _COMPILED.clear()
     signals = lexicon.signals
     words, strong = signals.get("boilerplate", {}), lexicon.thresholds.strong_boilerplate
-    vocab = Vocabulary(_words_pattern([w for w, v in words.items() if v >= strong]),
+    vocab = BoilerplateWords(_words_pattern([w for w, v in words.items() if v >= strong]),
                        _words_pattern([w for w, v in words.items() if 0 < v < strong]),
                        frozenset(k.lower() for k in signals.get("article_body", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
@@ -93,7 +93,7 @@ def attribute_tokens(el: HtmlElement) -> list[str]:
     return [t for t in _TOKENS.split(_CAMEL.sub(" ", raw).lower()) if t]
 
 
-def surely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+def surely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """Boilerplate wherever it stands and however much text it holds: hidden, a dialog,
     a strong class/id word (cookie, consent, comments, newsletter ...), or a block opened
     by a boilerplate heading."""
@@ -105,18 +105,18 @@ def surely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
     return _opened_by_boilerplate(el, vocab)
 
 
-def likely_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+def likely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """Boilerplate unless it holds the article: a weaker class/id word (share, sidebar,
     related: words themes also give the article's wrappers) and no article word beside
     it, or a block under a noise heading (:func:`density.noise_heading`)."""
-    tokens = attribute_tokens(el)
-    if tokens and vocab.weak is not None and vocab.weak.search(" ".join(tokens)) and \
-            not vocab.body.intersection(tokens):
-        return True
+    tokens = " ".join(attribute_tokens(el))
+    if tokens and vocab.weak is not None and vocab.weak.search(tokens) and \
+            not vocab.body.intersection(vocab.weak.sub(" ", tokens).split()):
+        return True   # an article word inside the boilerplate word clears nothing: entry-meta
     return density.noise_heading(el)
 
 
-def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
+def _opened_by_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """A block whose first child is a heading such as "Leave a reply" or "Related posts"."""
     if not vocab.headings or el.tag not in ("div", "section", "ul", "ol", "dl", "aside") \
             or len(el) < 2:
@@ -128,13 +128,13 @@ def _opened_by_boilerplate(el: HtmlElement, vocab: Vocabulary) -> bool:
     return 0 < len(text) <= 60 and text.startswith(vocab.headings)
 
 
-def consent(el: HtmlElement, vocab: Vocabulary) -> bool:
+def consent(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """A paragraph opening a consent notice ("We use cookies to ..."), however long."""
     return bool(vocab.consent) and el.tag in ("p", "div", "span") and \
         normalize_space(el.text or "").lower().startswith(vocab.consent)
 
 
-def cut_at_boilerplate_headings(start: HtmlElement, vocab: Vocabulary) -> None:
+def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> None:
     """A heading such as "Leave a reply" or "Related posts" among the article's own
     paragraphs ends the article: it and what follows it in its parent are removed; so
     does a paragraph that is all such a heading ("<p><b>About the author</b></p>")."""

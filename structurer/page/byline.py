@@ -10,20 +10,19 @@ the publish time. Pure functions; the tree is not modified.
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, visible_text
 from structurer.kinds import Words, default_words
-from structurer.lexicon import DEFAULT_THRESHOLDS, Thresholds
+from structurer.lexicon import DEFAULT_THRESHOLDS, Thresholds, load_lexicon
 from structurer.page.dates import find_dates, parse_datetime
 from structurer.page.density import is_noise
 from structurer.page.titles import _meta, title_element
 
-_TIME_METAS = ("article:published_time", "datepublished", "pubdate", "publishdate",
-               "og:published_time", "article.published", "publication_date", "date",
-               "dc.date", "dc.date.issued", "sailthru.date", "parsely-pub-date")
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
 
 
@@ -116,16 +115,28 @@ def _keep(tree: HtmlElement, title: str | None) -> tuple[HtmlElement | None, set
     return anchor, ({anchor, *anchor.iterancestors()} if anchor is not None else set())
 
 
+def meta_names(field: str) -> tuple[str, ...]:
+    """The meta tag names (``opengraph``) of a field of the shipped news lexicon
+    (``published``, ``author``): those of a page whose caller has no lexicon at hand."""
+    return _shipped_metas().get(field, ())
+
+
+@functools.cache
+def _shipped_metas() -> dict[str, tuple[str, ...]]:
+    return {k: tuple(v) for k, v in load_lexicon("news").opengraph_names().items()}
+
+
 def published_of(tree: HtmlElement, content: HtmlElement | None = None,
                  title: str | None = None, *,
                  th: Thresholds = DEFAULT_THRESHOLDS,
-                 words: Words | None = None) -> str | None:
+                 words: Words | None = None, metas: Sequence[str] | None = None) -> str | None:
     """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
     the title, <time> elements, date-ish classes, then the content's text. ``title``:
     the page's title (:func:`~structurer.page.titles.title_of`) when already known;
     ``th``: the lexicon's thresholds (how far from the title to look); ``words``: its
-    vocabulary (month names)."""
-    for _, value in _meta(tree, _TIME_METAS):
+    vocabulary (month names); ``metas``: the meta tag names of a publish time (the
+    lexicon's ``opengraph`` of its ``published`` field; the shipped news lexicon's)."""
+    for _, value in _meta(tree, tuple(meta_names("published") if metas is None else metas)):
         found = parse_datetime(value, words)
         if found:
             return found
@@ -156,8 +167,6 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
 
 
 # ----- author --------------------------------------------------------------------------------
-_AUTHOR_METAS = ("author", "article:author", "dc.creator", "sailthru.author", "parsely-author",
-                 "byl")
 _AUTHOR_XPATH = ('//*[contains(@class, "author") or contains(@class, "byline") or '
                  'contains(@id, "author") or contains(@id, "byline")]')
 
@@ -190,13 +199,15 @@ def _author_element(el: HtmlElement, w: Words) -> str | None:
 
 
 def author_of(tree: HtmlElement, title: str | None = None, *,
-              th: Thresholds = DEFAULT_THRESHOLDS, words: Words | None = None) -> str | None:
+              th: Thresholds = DEFAULT_THRESHOLDS, words: Words | None = None,
+              metas: Sequence[str] | None = None) -> str | None:
     """Author: meta tags, rel=author / itemprop=author, author and byline classes, then
     a byline sentence right after the title (within half of ``th.byline_after``
     characters; all outside comments and side lists); ``title`` as for
-    :func:`published_of`; ``words``: the lexicon's vocabulary (author labels, roles)."""
+    :func:`published_of`; ``words``: the lexicon's vocabulary (author labels, roles);
+    ``metas``: the meta tag names of an author (as for :func:`published_of`)."""
     w = words or default_words()
-    for _, value in _meta(tree, _AUTHOR_METAS):
+    for _, value in _meta(tree, tuple(meta_names("author") if metas is None else metas)):
         found = _clean_author(value, w)
         if found:
             return found

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -150,12 +150,27 @@ def title_of(tree: HtmlElement) -> TitleFound | None:
     return None
 
 
-def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | None:
+def title_element(tree: HtmlElement, title: str | None = None,
+                  avoid: Callable[[HtmlElement], bool] | None = None) -> HtmlElement | None:
     """The heading that states the page's title (the most similar h1-h3), else the
-    first h1."""
+    first h1; with ``avoid``, a heading it names (one in a breadcrumb repeating the
+    headline) only when no other states the title."""
     if title is None:
         found = title_of(tree)
         title = found.text if found else ""
+    if avoid is not None:
+        kept = _title_heading(tree, title, avoid)
+        if kept is not None:
+            return kept
+    found_heading = _title_heading(tree, title, None)
+    if found_heading is not None:
+        return found_heading
+    h1s = tree.xpath("//body//h1")
+    return h1s[0] if h1s else None
+
+
+def _title_heading(tree: HtmlElement, title: str,
+                   avoid: Callable[[HtmlElement], bool] | None) -> HtmlElement | None:
     best: tuple[float, HtmlElement] | None = None
     for heading in _headings(tree):
         text, bonus = visible_text(heading), (0.05 if heading.tag == "h1" else 0)
@@ -165,12 +180,9 @@ def title_element(tree: HtmlElement, title: str | None = None) -> HtmlElement | 
         if bound < 0.6 or (best is not None and bound <= best[0]):
             continue
         score = similarity(text, title) + bonus
-        if best is None or score > best[0]:
+        if (best is None or score > best[0]) and (avoid is None or not avoid(heading)):
             best = (score, heading)
-    if best is not None and best[0] >= 0.6:
-        return best[1]
-    h1s = tree.xpath("//body//h1")
-    return h1s[0] if h1s else None
+    return best[1] if best is not None and best[0] >= 0.6 else None
 
 
 def title_part(titles: list[str], headings: Iterable[HtmlElement]) -> HtmlElement | None:
