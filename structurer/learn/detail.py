@@ -302,8 +302,9 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=runner.slot.samples(runner.view, 2))
     confidence = round(max(0.0, min(1.0, best.score)) * found[1], 2)
-    post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else \
-        money_post(spec, best.slot.values(best.view))
+    titles = [p.titles for p in pages] if spec.title else []
+    post = common_prefix_post(best.slot.values(best.view), titles) if spec.kind == "text" \
+        else money_post(spec, best.slot.values(best.view))
     if best.slot.label is not None:
         post = label_rule(best.slot.label)[1]
     return FieldRule(xpath=found[0], kind=spec.kind, multiple=spec.multiple, post=post,
