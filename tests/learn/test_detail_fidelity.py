@@ -64,6 +64,29 @@ def test_the_review_count_is_read_from_the_rating_not_from_its_place() -> None:
                                                               "review_count": None}
 
 
+def _scaled(i: int, *, rated: bool) -> PageView:
+    """No classes: a rating "4,5 / 5" and its count in a block before the price box, the
+    price box an old price "Au lieu de …" beside the price; a product without ratings
+    has no rating block, so its price box stands where the rating block was."""
+    rating = (f"<div><span>{RATINGS[i % 6]} / 5</span> <span>({30 + i})</span></div>"
+              if rated else "")
+    html = (f"<html><body><main><div><div><img src='/p/{i}.jpg' alt=''></div><div>"
+            f"<h1><span>{NAMES[i % 6]} {i}</span></h1>{rating}<div><p><span>{100 + i},95"
+            f"</span> <span>€</span></p><span>Au lieu de 1 {200 + i},50 €</span></div>"
+            f"<form action='/cart/add' method='post'><button name='add'>Ajouter</button></form>"
+            f"</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_an_old_price_where_the_rating_stands_on_others_is_no_rating() -> None:
+    """A path by position reaches the old price ("Au lieu de 1 205,50 €") on a product
+    without ratings: a money amount is no rating (it read as 1.0)."""
+    pages = [_scaled(i, rated=i != 3) for i in range(8)]
+    rule = learn_detail(pages, LEX).fields["rating"]
+    assert record({"rating": rule}, _scaled(10, rated=True))["rating"] == 4.1
+    assert record({"rating": rule}, _scaled(11, rated=False))["rating"] is None
+
+
 def test_an_old_price_labelled_in_the_shops_language() -> None:
     pages = [_info(i, rated=True, old=i % 2 == 0) for i in range(6)]
     rule = learn_detail(pages, LEX).fields["original_price"]
