@@ -198,3 +198,27 @@ def test_a_price_whose_sign_is_a_span_of_its_own_keeps_its_currency() -> None:
     rule = learn_detail([view(i) for i in range(4)], LEX).fields["price"]
     assert record({"price": rule}, view(5)) == {"price": 12.75, "price_text": "£12.75",
                                                 "currency": "GBP"}
+
+
+def _rated_list(n: int) -> PageView:
+    """Cards whose rating, under a 'rating' class, is an aria-label written after its
+    scale ("5点中3.9点")."""
+    cards = "".join(
+        f"<li class='tile'><a class='tile__link' href='/p/{i}'><img src='/t/{i}.jpg' alt=''></a>"
+        f"<h3 class='tile__title'><a href='/p/{i}'>Thing number {i}</a></h3>"
+        f"<div class='tile__rating' role='img' aria-label='5点中{RATINGS[i % 6].replace(',', '.')}"
+        f"点'>★★★★☆</div><span class='tile__price'>¥{1000 + 37 * i}</span></li>"
+        for i in range(8 * n, 8 * n + 8))
+    html = f"<html><body><main><ul class='tiles'>{cards}</ul></main></body></html>"
+    return PageView.from_html(f"http://shop.test/c/{n}", html, LEX)
+
+
+def test_a_list_rating_written_after_its_scale_reads_the_second_number() -> None:
+    """A rating the field's words point at (class 'tile__rating'), its aria-label the
+    scale first: the rating is the second number, not the scale 5."""
+    learned = learn_list([_rated_list(n) for n in range(3)], LEX)
+    plan = compile_fields({"rating": learned.fields["rating"]}, "list")
+    view = _rated_list(4)
+    items = view.tree.xpath(learned.item_xpath)
+    got = [build_record(plan, item, Base(view.url), None, {})["rating"] for item in items[:3]]
+    assert got == [4.8, 2.5, 4.1]
