@@ -276,13 +276,21 @@ def _text(raw: str, spec: ValueSpec, base: Base, currency: str | None) -> str | 
     return raw.strip() or None
 
 
+def _rating(raw: str, spec: ValueSpec, base: Base, currency: str | None) -> float | None:
+    """A rating's number; text showing a money amount (an old price standing where a
+    product without ratings has none) holds no rating."""
+    if (spec.words or default_words()).money.search(raw):
+        return None
+    return parse_rating(raw)
+
+
 _FINISH: dict[str, Callable[[str, ValueSpec, Base, str | None], Any]] = {
     "text": _text, "datetime": _text, "html": _text, "breadcrumb": _text,
     "money": lambda raw, spec, base, currency: parse_money(raw, currency, spec.words),
     "url": lambda raw, spec, base, currency: base.join(raw),
     "image": lambda raw, spec, base, currency: base.join(raw),
     "integer": lambda raw, spec, base, currency: parse_integer(raw),
-    "rating": lambda raw, spec, base, currency: parse_rating(raw),
+    "rating": _rating,
     "availability": _availability,
     # an ISO 4217 code, or nothing: a text naming no currency is no value of it
     "currency": lambda raw, spec, base, currency: currency_code(raw, raw, spec.words),

@@ -171,9 +171,15 @@ def money_post(spec: FieldSpec, values: Sequence[str | None]) -> list[str]:
     return ["money"]
 
 
-def common_prefix_post(values: Sequence[str | None]) -> list[str]:
-    """A post step dropping a constant label before every value ('by Acme', 'SKU: 123')."""
+def common_prefix_post(values: Sequence[str | None],
+                       known: Sequence[Sequence[str | None]] = ()) -> list[str]:
+    """A post step dropping a constant label before every value ('by Acme', 'SKU: 123').
+    ``known``: per value, what other sources say the record holds (a product's page
+    title); where they hold the whole value on most records, the constant start is part
+    of the value (every sampled product of one brand: 'Acme Drill', 'Acme Saw'), no label."""
     present = [v for v in values if v]
+    if _confirmed(values, known):
+        return []
     if len(present) < 3:
         return []
     prefix = present[0]
@@ -187,6 +193,36 @@ def common_prefix_post(values: Sequence[str | None]) -> list[str]:
     if not label.strip(" :：") or any(len(v) <= len(label) + 1 for v in present):
         return []
     return [f"regex:^{re.escape(label.strip())}[\\s:：]*(.+)$"]
+
+
+#: a rating written after its scale (``5点中4.5点``, ``5つ星のうち4.5``): the second number
+SCALE_FIRST = r"regex:^\D*5\D+?(\d+(?:[.,]\d+)?)\D*$"
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
+
+
+def scale_first_post(values: Sequence[str | None]) -> list[str]:
+    """The post step reading a rating written after its scale, where every value holds
+    two numbers, the first the scale 5, and the second differs between them."""
+    numbers = [_NUMBER.findall(v) for v in values if v]
+    return [SCALE_FIRST] if numbers and all(len(n) == 2 and n[0] == "5" for n in numbers) \
+        and len({n[1] for n in numbers}) > 1 else []
+
+
+def value_post(spec: FieldSpec, values: Sequence[str | None],
+               known: Sequence[Sequence[str | None]] = ()) -> list[str]:
+    """The post steps a chosen slot's values need, by the field's kind."""
+    if spec.kind == "text":
+        return common_prefix_post(values, known)
+    if spec.kind == "rating":
+        return scale_first_post(values)
+    return money_post(spec, values)
+
+
+def _confirmed(values: Sequence[str | None], known: Sequence[Sequence[str | None]]) -> bool:
+    """Whether the other sources hold the whole value on half or more of the values they
+    say anything about."""
+    told = [(v, ks) for v, ks in zip(values, known, strict=False) if v and any(ks)]
+    return bool(told) and 2 * sum(any(_inside(v, k) for k in ks) for v, ks in told) >= len(told)
 
 
 def _same_values(a: Sequence[str | None], b: Sequence[str | None]) -> bool:

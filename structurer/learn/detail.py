@@ -17,13 +17,7 @@ from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.learn.breadcrumbs import learn_breadcrumb
-from structurer.learn.choose import (
-    assign,
-    common_prefix_post,
-    drop_buy_boxes,
-    money_post,
-    order_money,
-)
+from structurer.learn.choose import assign, drop_buy_boxes, order_money, value_post
 from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structured_column
 from structurer.learn.currency import with_local_currency
 from structurer.learn.detailpaths import absolute_xpath, label_rule
@@ -302,8 +296,8 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
             runner_up = Candidate(xpath=alt[0], confidence=round(max(0, min(1, runner.score)), 2),
                                   samples=runner.slot.samples(runner.view, 2))
     confidence = round(max(0.0, min(1.0, best.score)) * found[1], 2)
-    post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else \
-        money_post(spec, best.slot.values(best.view))
+    titles = [p.titles for p in pages] if spec.title else []
+    post = value_post(spec, best.slot.values(best.view), titles)
     if best.slot.label is not None:
         post = label_rule(best.slot.label)[1]
     return FieldRule(xpath=found[0], kind=spec.kind, multiple=spec.multiple, post=post,

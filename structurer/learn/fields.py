@@ -77,7 +77,9 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
     if kind == "integer":
         return len(value) <= 30 and _INT_RE.match(value) is not None
     if kind == "rating":
-        return len(value) <= 40 and _RATING_RE.search(value) is not None
+        # "Au lieu de 1 056,99 €" (an old price where a product shows no rating) is none
+        return len(value) <= 40 and _RATING_RE.search(value) is not None \
+            and MONEY_RE.search(value) is None
     if kind == "availability":
         if len(value) > 80:
             return False

@@ -18,7 +18,7 @@ from lxml.html import HtmlElement
 
 from structurer.errors import NoRepeatedBlock
 from structurer.learn import xpaths
-from structurer.learn.choose import assign, common_prefix_post, money_post, order_money
+from structurer.learn.choose import assign, order_money, value_post
 from structurer.learn.confidence import calibrate
 from structurer.learn.currency import with_local_currency
 from structurer.learn.fields import FieldChoice, rank_fields
@@ -233,8 +233,7 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
                 runner_up = Candidate(xpath=rpath, confidence=_conf(runner.score),
                                       samples=runner.slot.samples(runner.view, 2))
         spec = lexicon.fields[name]
-        post = common_prefix_post(best.slot.values(best.view)) if spec.kind == "text" else \
-            money_post(spec, best.slot.values(best.view))
+        post = value_post(spec, best.slot.values(best.view))
         rules[name] = calibrate(FieldRule(
             xpath=path, kind=spec.kind, multiple=spec.multiple, confidence=_conf(best.score),
             post=post,

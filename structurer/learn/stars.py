@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
+from structurer.learn.choose import scale_first_post
 from structurer.learn.scoped import scoped_candidates, selects_first
 from structurer.lexicon import Lexicon
 from structurer.page.dom import MONEY_RE, text_of
@@ -67,10 +68,6 @@ def _out_of_five(el: HtmlElement) -> bool:
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
-#: a rating written after its scale (``5点中4.5点``, ``5つ星のうち4.5``): the second number
-_SCALE_FIRST = r"regex:^\D*5\D+?(\d+(?:[.,]\d+)?)\D*$"
-
-
 def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
                  scope: str | None, evidence: str) -> FieldRule | None:
     """The rating rule selecting each page's ``found`` element, on half the pages or
@@ -80,9 +77,7 @@ def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
     if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
         return None
     samples = [rating_source(el) or "" for el in found if el is not None]
-    numbers = [_NUMBER.findall(s) for s in samples]
-    post = [_SCALE_FIRST] if all(len(n) == 2 and n[0] == "5" for n in numbers) and len(
-        {n[1] for n in numbers}) > 1 else []
+    post = scale_first_post(samples)
     for xpath in scoped_candidates(ref, scope):
         if all(selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
             return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],

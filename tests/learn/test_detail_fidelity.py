@@ -64,6 +64,29 @@ def test_the_review_count_is_read_from_the_rating_not_from_its_place() -> None:
                                                               "review_count": None}
 
 
+def _scaled(i: int, *, rated: bool) -> PageView:
+    """No classes: a rating "4,5 / 5" and its count in a block before the price box, the
+    price box an old price "Au lieu de …" beside the price; a product without ratings
+    has no rating block, so its price box stands where the rating block was."""
+    rating = (f"<div><span>{RATINGS[i % 6]} / 5</span> <span>({30 + i})</span></div>"
+              if rated else "")
+    html = (f"<html><body><main><div><div><img src='/p/{i}.jpg' alt=''></div><div>"
+            f"<h1><span>{NAMES[i % 6]} {i}</span></h1>{rating}<div><p><span>{100 + i},95"
+            f"</span> <span>€</span></p><span>Au lieu de 1 {200 + i},50 €</span></div>"
+            f"<form action='/cart/add' method='post'><button name='add'>Ajouter</button></form>"
+            f"</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_an_old_price_where_the_rating_stands_on_others_is_no_rating() -> None:
+    """A path by position reaches the old price ("Au lieu de 1 205,50 €") on a product
+    without ratings: a money amount is no rating (it read as 1.0)."""
+    pages = [_scaled(i, rated=i != 3) for i in range(8)]
+    rule = learn_detail(pages, LEX).fields["rating"]
+    assert record({"rating": rule}, _scaled(10, rated=True))["rating"] == 4.1
+    assert record({"rating": rule}, _scaled(11, rated=False))["rating"] is None
+
+
 def test_an_old_price_labelled_in_the_shops_language() -> None:
     pages = [_info(i, rated=True, old=i % 2 == 0) for i in range(6)]
     rule = learn_detail(pages, LEX).fields["original_price"]
@@ -175,3 +198,27 @@ def test_a_price_whose_sign_is_a_span_of_its_own_keeps_its_currency() -> None:
     rule = learn_detail([view(i) for i in range(4)], LEX).fields["price"]
     assert record({"price": rule}, view(5)) == {"price": 12.75, "price_text": "£12.75",
                                                 "currency": "GBP"}
+
+
+def _rated_list(n: int) -> PageView:
+    """Cards whose rating, under a 'rating' class, is an aria-label written after its
+    scale ("5点中3.9点")."""
+    cards = "".join(
+        f"<li class='tile'><a class='tile__link' href='/p/{i}'><img src='/t/{i}.jpg' alt=''></a>"
+        f"<h3 class='tile__title'><a href='/p/{i}'>Thing number {i}</a></h3>"
+        f"<div class='tile__rating' role='img' aria-label='5点中{RATINGS[i % 6].replace(',', '.')}"
+        f"点'>★★★★☆</div><span class='tile__price'>¥{1000 + 37 * i}</span></li>"
+        for i in range(8 * n, 8 * n + 8))
+    html = f"<html><body><main><ul class='tiles'>{cards}</ul></main></body></html>"
+    return PageView.from_html(f"http://shop.test/c/{n}", html, LEX)
+
+
+def test_a_list_rating_written_after_its_scale_reads_the_second_number() -> None:
+    """A rating the field's words point at (class 'tile__rating'), its aria-label the
+    scale first: the rating is the second number, not the scale 5."""
+    learned = learn_list([_rated_list(n) for n in range(3)], LEX)
+    plan = compile_fields({"rating": learned.fields["rating"]}, "list")
+    view = _rated_list(4)
+    items = view.tree.xpath(learned.item_xpath)
+    got = [build_record(plan, item, Base(view.url), None, {})["rating"] for item in items[:3]]
+    assert got == [4.8, 2.5, 4.1]

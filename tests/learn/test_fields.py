@@ -63,6 +63,21 @@ def test_common_prefix_becomes_a_post_step() -> None:
     assert common_prefix_post(["Kestrel A", "Kestrel B"]) == []   # too few to tell
 
 
+def test_a_brand_every_sampled_name_starts_with_stays_in_the_name() -> None:
+    """Sampled products all of one brand ("Kestrel Trail Shoe A1", ...; the sold-out ones
+    of a shop may be few): the page titles hold the whole name, so the brand is part of
+    it, no label to cut."""
+    same_brand = [(f"Kestrel {n}", s, "Kestrel", p, o) for n, s, _, p, o in PRODUCTS]
+    rule = learn_detail([detail_page(*p) for p in same_brand], LEX).fields["name"]
+    assert rule.post == []
+    other = detail_page("Kestrel Bivvy Bag E5", "SK-1005", "Kestrel", "$89.00", None)
+    assert extract_record(rule, other) == "Kestrel Bivvy Bag E5"
+    titled = [[f"{v} | Shop"] for v in ("Kestrel A", "Kestrel B", "Kestrel C")]
+    assert common_prefix_post(["Kestrel A", "Kestrel B", "Kestrel C"], titled) == []
+    assert common_prefix_post(["by Acme", "by Borealis", "by Cinder"],
+                              [["Acme"], ["Borealis"], [None]]) == [r"regex:^by[\s:：]*(.+)$"]
+
+
 def test_cents_in_sup_stay_part_of_the_price() -> None:
     """``€ 50<span>,</span><sup>95</sup>``: the element's own first text ("€ 50") is not a
     more specific value than its whole text ("€ 50,95"), it cuts the amount short."""
