@@ -213,16 +213,13 @@ def _raw(node: Any, kind: str, words: Words | None = None) -> str | None:
 
 def _rating_raw(node: Any, words: Words | None = None) -> str | None:
     """A rating element's value: what its markup says (:func:`rating_source`), else its
-    text when that reads as a rating (a first number of at most 5, not a review count,
-    and no amount of money: "2.062,50 €" is a price a rating's path reached)."""
+    text when that reads as a rating (a first number of at most 5, not a review count)."""
     marked = rating_source(node, words)
     if marked is not None:
         return marked
     text = element_text(node)
     first = parse_rating(text) if text else None
-    if first is None or first > 5 or (words or default_words()).money.search(text):
-        return None
-    return text
+    return text if first is not None and first <= 5 else None
 
 
 def _crumb_parts(el: Any) -> list[str]:
