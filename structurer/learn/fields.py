@@ -102,13 +102,15 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
 
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _PROSE_LETTERS = 12   # fewest letters of a prose value ("Soft wool scarf")
+_PRICE_LINE_WORDS = 8  # fewer words and an amount: a price line ("R$ 19,96 sem impostos")
 
 
 def reads_as_prose(value: str, el: HtmlElement) -> bool:
     """Whether a value reads as prose (a description): no heading (the product's name),
     and letters make most of it, after a label before it ("27895", "Art.-Nr.: 27895" and
-    "Brand: Acme" do not)."""
-    if str(el.tag) in _HEADINGS:
+    "Brand: Acme" do not); a short line naming an amount of money is a price line."""
+    if str(el.tag) in _HEADINGS or (
+            len(value.split()) < _PRICE_LINE_WORDS and MONEY_RE.search(value)):
         return False
     pair = label_value(el)
     value = pair[2] if pair is not None else value

@@ -125,14 +125,15 @@ SENTENCES = ["Customers love how easy it is to use and clean.",
              "Designed with care for every detail."]
 
 
-def prose_page(i: int) -> PageView:
+def prose_page(i: int, extra: str = "") -> PageView:
     """Hashed classes; under the title block ``Art.-Nr.: 27895`` and ``Brand: X`` lines,
-    then the description: a paragraph and a list, no heading, class or label."""
+    then the description: a paragraph and a list, no heading, class or label; ``extra``
+    right after the price."""
     first, *rest = SENTENCES[i % 4:] + SENTENCES[:i % 4]
     bullets = "".join(f"<li>{s}</li>" for s in rest)
     html = (f"<html><head><title>{NAMES[i]}</title></head><body><main class='Main_m__x1'>"
             f"<div class='Info_info__9G'><h1 class='Title_t__a1'>{NAMES[i]}</h1>"
-            f"<p class='Dprice_d__0B'>{PRICES[i]}</p><p>Art.-Nr.: 2789{i}</p>"
+            f"<p class='Dprice_d__0B'>{PRICES[i]}</p>{extra}<p>Art.-Nr.: 2789{i}</p>"
             f"<p>Brand: Make{i}</p><p>{first}</p><ul>{bullets}</ul></div>"
             f"</main></body></html>")
     return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
@@ -143,3 +144,15 @@ def test_a_number_is_never_a_description() -> None:
     assert rule is not None
     got = record({"description": rule}, prose_page(5))["description"]
     assert got == " ".join(SENTENCES[1:] + SENTENCES[:1])
+
+
+def test_a_price_line_is_never_a_description() -> None:
+    """A line naming the price without taxes ("R$ 19,96 sem impostos") under the title
+    block reads as words after a label; it is a price line, not prose."""
+    def page(i: int) -> PageView:
+        return prose_page(i, f"<p class='Extras_extras__SN'>R$ {i + 19},96 sem impostos</p>")
+
+    rule = learn_detail([page(i) for i in range(4)], LEX).fields.get("description")
+    assert rule is not None
+    assert record({"description": rule}, page(5))["description"] == " ".join(
+        SENTENCES[1:] + SENTENCES[:1])
