@@ -13,6 +13,7 @@ import functools
 import json
 import re
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import Field, field_validator, model_validator
 
@@ -72,12 +73,20 @@ class FieldSpec(Strict):
     title: bool = False
     # the value is a code (SKU, GTIN, ISBN): a text shaped like words is no value of it
     identifier: bool = False
+    # the value is running text about the record (a description): a grid of specifications
+    # (a table, a definition list) is none, a bare paragraph under the title block may be,
+    # and a rule found for it is extended over the paragraphs that follow
+    prose: bool = False
     # where structured data keeps it: schema.org property paths in the page's Product
     # (Article), read in JSON-LD and microdata alike, the first found wins
     structured: list[str] = Field(default_factory=list)
     # OpenGraph / meta tag names (property or name) holding it, the first found wins
     opengraph: list[str] = Field(default_factory=list)
     description: str = ""
+
+    # keys left out of the lexicon's hash at their default, so that a lexicon not setting
+    # them keeps the hash it had before they existed (as ``Thresholds.UNHASHED_DEFAULTS``)
+    UNHASHED_DEFAULTS: ClassVar[tuple[str, ...]] = ("prose",)
 
     @field_validator("words", "labels")
     @classmethod
@@ -229,6 +238,10 @@ class Lexicon(Strict):
         """Hash of the lexicon's meaning (not its formatting), recorded in rule files."""
         data = self.model_dump(mode="json")
         data["thresholds"] = self.thresholds.hashed()
+        for spec in data["fields"].values():
+            for key in FieldSpec.UNHASHED_DEFAULTS:
+                if spec[key] == FieldSpec.model_fields[key].default:
+                    spec.pop(key)
         canonical = json.dumps(data, sort_keys=True, ensure_ascii=False)
         import hashlib  # not with every start: only a hash asked for pays for it
 

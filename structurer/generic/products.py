@@ -188,7 +188,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     put("price", price_text(view, anchor), "near-title")
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
-        if _by_label(name, spec) and name not in values:
+        if _by_label(spec) and name not in values:
             found = _label_value(view, spec, scope)
             if found and (spec.kind != "availability" or stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
@@ -250,14 +250,11 @@ def _offer(view: PageView) -> dict[str, Any]:
     return out
 
 
-# read otherwise: the description by text density, the currency from the price
-_OWN_READERS = frozenset({"description", "currency"})
-
-
-def _by_label(name: str, spec: FieldSpec) -> bool:
+def _by_label(spec: FieldSpec) -> bool:
     """A field looked up by its labels and words around the title: a plain text (the
-    SKU, the brand, any text field a lexicon adds) or the stock state, not the title."""
-    return spec.kind in ("text", "availability") and not spec.title and name not in _OWN_READERS
+    SKU, the brand, any text field a lexicon adds) or the stock state, not the title nor
+    prose (the description, read by text density; the currency comes from the price)."""
+    return spec.kind in ("text", "availability") and not spec.title and not spec.prose
 
 
 def _image_near(anchor: HtmlElement, name: str, words: Words) -> str | None:

@@ -81,14 +81,15 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
             linked = learn_link_field(pages, lexicon, name, anchors, cards, scope)
             if linked is not None:
                 out[name] = linked
-    if "description" in fields and "description" not in rules | out:
-        bare = learn_bare_description(pages, lexicon, "description", anchors, cards, scope)
+    prose = next((k for k, f in fields.items() if f.prose), None)
+    if prose is not None and prose not in rules | out:
+        bare = learn_bare_description(pages, lexicon, prose, anchors, cards, scope)
         if bare is not None:
-            out["description"] = bare
-    elif "description" in rules:
-        longer = extend_prose(rules["description"], pages)
+            out[prose] = bare
+    elif prose is not None:
+        longer = extend_prose(rules[prose], pages)
         if longer is not None:
-            out["description"] = longer
+            out[prose] = longer
     count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
                   and "aggregateRating.reviewCount" in f.structured), None)
     rated = (rules | out).get(rating or "")

@@ -32,7 +32,6 @@ from structurer.values import (
     Post,
     ValueSpec,
     Words,
-    currency_code,
     field_value,
     rule_phrases,
 )
@@ -281,9 +280,7 @@ def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
                 record[f"{name}_text"] = value.text if value is not None else None
             currencies[name] = value.currency if value is not None else None
             continue
-        if name == "currency" and isinstance(value, str):   # a rule file of kind text
-            value = currency_code(value, value, spec.words)
-        elif name == "url" and record.get("url") is not None:
+        if name == "url" and record.get("url") is not None:
             continue  # the detail link wins over a url field
         record[name] = value
     if plan.money and all(record.get(m) is None for m in plan.money):
