@@ -251,6 +251,13 @@ class Lexicon(Strict):
         """The fields to look for on pages of ``level`` ('list' or 'detail')."""
         return {k: f for k, f in self.fields.items() if f.level in (level, "both")}
 
+    def spec_of(self, kind: ValueKind, **flags: bool) -> FieldSpec | None:
+        """The first field of ``kind`` whose flags (``title``, ``struck``, ``required``,
+        ``prose``, ...) have the values given: a field found by what it is, whatever a
+        lexicon names it (``spec_of("money", struck=False)``: the price)."""
+        return next((f for f in self.fields.values() if f.kind == kind and all(
+            getattr(f, flag) == value for flag, value in flags.items())), None)
+
     def structured_paths(self) -> dict[str, list[str]]:
         """Field -> its schema.org paths, for the fields structured data can carry."""
         return {k: f.structured for k, f in self.fields.items() if f.structured}

@@ -139,3 +139,19 @@ def test_a_flag_left_at_its_default_keeps_the_hash(tmp_path: Path) -> None:
         lexicon = load_lexicon(path)
         assert lexicon.fields["content"].prose is (flag == "true")
         assert (lexicon.content_hash() == shipped) is same
+
+
+def test_fields_are_found_by_what_they_are_not_their_names() -> None:
+    """The price, the old price, the name and the stock field by kind and flags: renamed,
+    a lexicon's fields read the same (here the phrases of products not for sale)."""
+    from structurer.page.lists import unsold_phrases
+
+    lex = load_lexicon("ecommerce")
+    assert lex.spec_of("money", struck=False) is lex.fields["price"]
+    assert lex.spec_of("money", struck=True) is lex.fields["original_price"]
+    assert lex.spec_of("text", title=True) is lex.fields["name"]
+    assert lex.spec_of("availability") is lex.fields["availability"]
+    assert load_lexicon("news").spec_of("money") is None
+    renamed = lex.model_copy(update={"fields": {
+        ("stock" if k == "availability" else k): v for k, v in lex.fields.items()}})
+    assert unsold_phrases(renamed) == unsold_phrases(lex) != ()

@@ -72,7 +72,7 @@ def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
 
 def _named_element(view: PageView) -> HtmlElement | None:
     """The first short text whose id/class carries the lexicon's name words."""
-    spec = view.lexicon.fields.get("name")
+    spec = view.lexicon.spec_of("text", title=True)
     if spec is None:
         return None
     best: tuple[float, HtmlElement] | None = None
@@ -236,7 +236,7 @@ def _offer(view: PageView) -> dict[str, Any]:
     offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
     if len(offers) < 2:
         return {}
-    spec = view.lexicon.fields.get("availability")
+    spec = view.lexicon.spec_of("availability")
     phrases = compile_phrases(spec.values) if spec is not None else ()
     states = [parse_availability(str(o.get("availability") or ""), phrases) if phrases
               else parse_availability(str(o.get("availability") or "")) for o in offers]
@@ -299,8 +299,8 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
         out["price"] = money.amount
         out["currency"] = money.currency or out.get("currency")
     if out.get("availability") is not None:
-        phrases = compile_phrases(view.lexicon.fields["availability"].values) \
-            if "availability" in view.lexicon.fields else ()
+        spec = view.lexicon.spec_of("availability")
+        phrases = compile_phrases(spec.values) if spec is not None else ()
         raw = str(out["availability"])
         out["availability"] = parse_availability(raw, phrases or words.stock)
     if isinstance(out.get("image"), dict):

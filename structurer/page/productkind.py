@@ -167,7 +167,7 @@ def _money_near_title(page: PageView) -> bool:
 def _stock_near_title(page: PageView) -> bool:
     """A stock statement close to the page's single h1 ("Out of stock", "已售罄"), or a
     disabled buy button there: a product page that has no price to show."""
-    spec = page.lexicon.fields.get("availability")
+    spec = page.lexicon.spec_of("availability")
     if spec is None:
         return False
     phrases = compile_phrases(spec.values)
