@@ -196,6 +196,7 @@ class FieldPlan:
     uses_jsonld: bool
     extra: tuple[int, ...] = ()     # indexes of the expressions passed as ``extra``
     labels: tuple[str, ...] = ()    # per expression: 'levels.x.fields.name.xpath: XPath '...''
+    crumbs_confidence: float = 1.0  # the confidence of the ``crumbs`` field's rule
 
 
 def compile_fields(fields: dict[str, FieldRule], where: str,
@@ -230,9 +231,11 @@ def compile_fields(fields: dict[str, FieldRule], where: str,
     extras = tuple(index(expr, at, True) for expr, at in extra)
     money = sorted((f.name for f in compiled if f.money), key=lambda name: name != "price")
     crumbs = next((f.name for f in compiled if f.spec.kind == "breadcrumb"), None)
-    return FieldPlan(compiled, tuple(xpaths), tuple(money),
-                     crumbs if "category" not in fields else None,
-                     any(f.jsonld for f in compiled), extras, tuple(labels))
+    if "category" in fields:
+        crumbs = None
+    return FieldPlan(compiled, tuple(xpaths), tuple(money), crumbs,
+                     any(f.jsonld for f in compiled), extras, tuple(labels),
+                     fields[crumbs].confidence if crumbs is not None else 1.0)
 
 
 def _fallback(field: CompiledField, base: Base, ld: JsonLd | None) -> Any:
