@@ -13,6 +13,7 @@ import functools
 import json
 import re
 from pathlib import Path
+from typing import ClassVar
 
 from pydantic import Field, field_validator, model_validator
 
@@ -72,7 +73,10 @@ class FieldSpec(Strict):
     title: bool = False
     # the value is a code (SKU, GTIN, ISBN): a text shaped like words is no value of it
     identifier: bool = False
-    # the value is prose (a description): a number, a label pair or a heading is none
+    # the value is running text about the record (a description): a number, a label pair,
+    # a heading or a grid of specifications (a table, a definition list) is none, a bare
+    # paragraph under the title block may be, and a rule found for it is extended over
+    # the paragraphs that follow
     prose: bool = False
     # where structured data keeps it: schema.org property paths in the page's Product
     # (Article), read in JSON-LD and microdata alike, the first found wins
@@ -80,6 +84,10 @@ class FieldSpec(Strict):
     # OpenGraph / meta tag names (property or name) holding it, the first found wins
     opengraph: list[str] = Field(default_factory=list)
     description: str = ""
+
+    # keys left out of the lexicon's hash at their default, so that a lexicon not setting
+    # them keeps the hash it had before they existed (as ``Thresholds.UNHASHED_DEFAULTS``)
+    UNHASHED_DEFAULTS: ClassVar[tuple[str, ...]] = ("prose",)
 
     @field_validator("words", "labels")
     @classmethod
@@ -231,6 +239,10 @@ class Lexicon(Strict):
         """Hash of the lexicon's meaning (not its formatting), recorded in rule files."""
         data = self.model_dump(mode="json")
         data["thresholds"] = self.thresholds.hashed()
+        for spec in data["fields"].values():
+            for key in FieldSpec.UNHASHED_DEFAULTS:
+                if spec[key] == FieldSpec.model_fields[key].default:
+                    spec.pop(key)
         canonical = json.dumps(data, sort_keys=True, ensure_ascii=False)
         import hashlib  # not with every start: only a hash asked for pays for it
 
@@ -239,6 +251,13 @@ class Lexicon(Strict):
     def fields_for(self, level: str) -> dict[str, FieldSpec]:
         """The fields to look for on pages of ``level`` ('list' or 'detail')."""
         return {k: f for k, f in self.fields.items() if f.level in (level, "both")}
+
+    def spec_of(self, kind: ValueKind, **flags: bool) -> FieldSpec | None:
+        """The first field of ``kind`` whose flags (``title``, ``struck``, ``required``,
+        ``prose``, ...) have the values given: a field found by what it is, whatever a
+        lexicon names it (``spec_of("money", struck=False)``: the price)."""
+        return next((f for f in self.fields.values() if f.kind == kind and all(
+            getattr(f, flag) == value for flag, value in flags.items())), None)
 
     def structured_paths(self) -> dict[str, list[str]]:
         """Field -> its schema.org paths, for the fields structured data can carry."""

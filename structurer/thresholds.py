@@ -181,6 +181,11 @@ class Thresholds(Strict):
         return min(1.0, (count - self.min_checks + 1) / (self.full_checks - self.min_checks + 1))
 
 
+#: The confidence of a rule an independent source confirmed on ``min_checks`` samples or
+#: more (structured data, the list page, the category a product was reached through):
+#: what a reader of the rule file alone (a crawl) may trust over its own evidence.
+CONFIRMED = 0.9
+
 #: Every threshold at its default: what pure functions use when given no lexicon.
 DEFAULT_THRESHOLDS = Thresholds()
 _DEFAULTS = DEFAULT_THRESHOLDS.model_dump(mode="json")

@@ -123,3 +123,35 @@ def test_a_later_threshold_at_its_default_keeps_the_hash(tmp_path: Path) -> None
 def test_thresholds_are_checked(tmp_path: Path, lines: str, message: str) -> None:
     with pytest.raises(RuleError, match=message):
         _with_thresholds(tmp_path, lines)
+
+
+def test_a_flag_left_at_its_default_keeps_the_hash(tmp_path: Path) -> None:
+    """``prose`` (a field's value is running text) joined the lexicon after rule files
+    recorded its hash: written ``false`` (its default) it leaves the hash as it was; set,
+    it changes it."""
+    original = shipped_templates()["news"].read_text(encoding="utf-8")
+    assert "prose:" not in original
+    shipped = load_lexicon("news").content_hash()
+    for flag, same in (("false", True), ("true", False)):
+        path = tmp_path / f"{flag}.yaml"
+        path.write_text(original.replace("  content:\n", f"  content:\n    prose: {flag}\n"),
+                        encoding="utf-8")
+        lexicon = load_lexicon(path)
+        assert lexicon.fields["content"].prose is (flag == "true")
+        assert (lexicon.content_hash() == shipped) is same
+
+
+def test_fields_are_found_by_what_they_are_not_their_names() -> None:
+    """The price, the old price, the name and the stock field by kind and flags: renamed,
+    a lexicon's fields read the same (here the phrases of products not for sale)."""
+    from structurer.page.lists import unsold_phrases
+
+    lex = load_lexicon("ecommerce")
+    assert lex.spec_of("money", struck=False) is lex.fields["price"]
+    assert lex.spec_of("money", struck=True) is lex.fields["original_price"]
+    assert lex.spec_of("text", title=True) is lex.fields["name"]
+    assert lex.spec_of("availability") is lex.fields["availability"]
+    assert load_lexicon("news").spec_of("money") is None
+    renamed = lex.model_copy(update={"fields": {
+        ("stock" if k == "availability" else k): v for k, v in lex.fields.items()}})
+    assert unsold_phrases(renamed) == unsold_phrases(lex) != ()

@@ -289,36 +289,38 @@ def test_a_new_not_product_image_word(tmp_path: Path) -> None:
     assert edited["fields"]["image"] == "http://s/img/kaars.jpg"
 
 
-_DUTCH_MONTHS = """
+_TURKISH_MONTHS = """
 vocabulary:
-  months: [[januari], [februari], [maart], [april], [mei], [juni], [juli], [augustus],
-           [september], [oktober], [november], [december]]
-  time_words: [om]
+  months: [[ocak], [şubat], [mart], [nisan], [mayıs], [haziran], [temmuz], [ağustos],
+           [eylül], [ekim], [kasım], [aralık]]
+  time_words: [saat]
 """
 
-_ARTICLE = """<html><head><title>Nieuwe brug geopend</title></head><body><article>
-<h1>Nieuwe brug geopend</h1><p class="meta">Gepubliceerd op 5 maart 2024 om 14:30</p>
+_ARTICLE = """<html><head><title>Yeni köprü açıldı</title></head><body><article>
+<h1>Yeni köprü açıldı</h1><p class="meta">Yayınlanma 5 mart 2024 saat 14:30</p>
 <p>{body}</p></article></body></html>"""
 
 
 def test_new_month_names_and_time_words_read_dates(tmp_path: Path) -> None:
+    """Month names and time words the shipped lexicons lack (Turkish) come from a
+    lexicon's vocabulary, for dates in text and an article's publish time."""
     news = (Path(__file__).resolve().parent.parent / "templates" / "news.yaml").read_text(
         encoding="utf-8")
-    (tmp_path / "nieuws.yaml").write_text(news + _DUTCH_MONTHS, encoding="utf-8")
-    dutch = load_lexicon(tmp_path / "nieuws.yaml")
-    words = compile_words(dutch.vocabulary)
-    assert find_dates("5 maart 2024") == []
-    assert [d.iso for d in find_dates("5 maart 2024", words)] == ["2024-03-05"]
-    assert [d.iso for d in find_dates("5.3.2024 om 9:15")] == ["2024-03-05"]
-    assert [d.iso for d in find_dates("5.3.2024 om 9:15", words)] == ["2024-03-05T09:15:00"]
-    assert parse_datetime("12 mei 2023") is None and parse_datetime("12 mei 2023", words) == \
-        "2023-05-12"
-    page = _ARTICLE.format(body="De brug over de rivier is vandaag geopend. " * 8)
+    (tmp_path / "haber.yaml").write_text(news + _TURKISH_MONTHS, encoding="utf-8")
+    turkish = load_lexicon(tmp_path / "haber.yaml")
+    words = compile_words(turkish.vocabulary)
+    assert find_dates("5 mart 2024") == []
+    assert [d.iso for d in find_dates("5 mart 2024", words)] == ["2024-03-05"]
+    assert [d.iso for d in find_dates("5.3.2024 saat 9:15")] == ["2024-03-05"]
+    assert [d.iso for d in find_dates("5.3.2024 saat 9:15", words)] == ["2024-03-05T09:15:00"]
+    assert parse_datetime("12 mayıs 2023") is None and parse_datetime(
+        "12 mayıs 2023", words) == "2023-05-12"
+    page = _ARTICLE.format(body="Nehir üzerindeki köprü bugün törenle açıldı. " * 8)
     assert extract_page_generic(page, "http://s/a", load_lexicon("news"))["fields"][
         "published"] is None
-    assert extract_page_generic(page, "http://s/a", dutch)["fields"]["published"] == \
+    assert extract_page_generic(page, "http://s/a", turkish)["fields"]["published"] == \
         "2024-03-05T14:30:00"
-    assert dutch.vocabulary.currency_codes is None     # the other keys: the shipped ones
+    assert turkish.vocabulary.currency_codes is None     # the other keys: the shipped ones
 
 
 def test_months_are_twelve_lists_each_name_one_month(tmp_path: Path) -> None:

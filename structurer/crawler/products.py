@@ -12,7 +12,9 @@ template and the rules, ``None`` where nothing was found. Pure: no I/O.
 
 Merging: detail values win where both levels have one; among list records the one
 from the most specific category wins (ties: the smaller page URL), so the result
-does not depend on the order pages were fetched in.
+does not depend on the order pages were fetched in. The category is the product's
+breadcrumb where the rules' trail was confirmed (:func:`trusted_trail`) or it names a
+category the crawl reached the product through, else the most specific such path.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from structurer.kinds import Words, default_words
 from structurer.replay.extract import CompiledRules
 from structurer.replay.records import BASE_COLUMNS
 from structurer.replay.records import record_columns as columns_of
+from structurer.thresholds import CONFIRMED
 
 if TYPE_CHECKING:
     from structurer.crawler.frontier import Frontier
@@ -37,7 +40,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["STRUCTURED_PRICE", "Listing", "Product", "ProductRecord", "build_product",
-           "category_name", "emit_records", "record_columns", "record_hash", "unemitted"]
+           "category_name", "emit_records", "record_columns", "record_hash", "trusted_trail",
+           "unemitted"]
 
 # (page URL, category path of the page, the item's list record)
 Listing = tuple[str, Sequence[str], dict[str, Any]]
@@ -125,9 +129,12 @@ class ProductRecord(dict[str, Any]):
 
 
 def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] | None,
-                  columns: Sequence[str] = (), words: Words | None = None) -> dict[str, Any]:
+                  columns: Sequence[str] = (), words: Words | None = None, *,
+                  trusted: bool = True) -> dict[str, Any]:
     """The product record of ``url`` from its listings and detail record (see module doc);
-    ``words``: the rule file's vocabulary (None: the shipped one)."""
+    ``words``: the rule file's vocabulary (None: the shipped one); ``trusted``: the
+    rules' breadcrumb was confirmed (:func:`trusted_trail`), else a trail naming none of
+    the categories the crawl reached the product through gives way to their path."""
     words = words or default_words()
     ordered = sorted(listings, key=lambda item: (-len(item[1]), item[0]))
     structured = detail.get(STRUCTURED_PRICE) if detail else None
@@ -146,7 +153,11 @@ def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] 
                 merged.setdefault(key, None)
     merged["url"] = url
     crumbs = _crumbs(merged.get("category"))
-    paths: set[tuple[str, ...]] = {_refine(path, crumbs, words) for _, path, _ in ordered if path}
+    reached = [path for _, path, _ in ordered if path]
+    if crumbs and reached and not trusted and not any(
+            _names(path[-1], crumb, words) for path in reached for crumb in crumbs):
+        crumbs = None   # an unconfirmed trail the crawl's own paths contradict
+    paths: set[tuple[str, ...]] = {_refine(path, crumbs, words) for path in reached}
     if crumbs:
         paths.add(tuple(crumbs))
     longest = sorted(paths, key=lambda p: (-len(p), p))
@@ -155,6 +166,15 @@ def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] 
     flag = price_disagreement((detail or {}).get("price"), structured,
                               [fields.get("price") for _, _, fields in ordered])
     return ProductRecord(validate(merged), flag)
+
+
+def trusted_trail(compiled: CompiledRules) -> bool:
+    """Whether every breadcrumb rule of the rule file (read as the record's category) was
+    confirmed against the categories its sample products were reached through
+    (:data:`~structurer.thresholds.CONFIRMED`); a rule file without one has none to doubt."""
+    plans = [layout.plan for layout in compiled.lists] + \
+        [layout.plan for layout in compiled.details]
+    return all(plan.crumbs_confidence >= CONFIRMED for plan in plans)
 
 
 def validate(record: dict[str, Any]) -> dict[str, Any]:
@@ -205,7 +225,7 @@ def unemitted(frontier: Frontier, run: int, after: str, limit: int, *,
 
 def emit_records(frontier: Frontier, keys: Sequence[str], run: int,
                  columns: Sequence[str], *, force: bool = False,
-                 words: Words | None = None) -> list[dict[str, Any]]:
+                 words: Words | None = None, trusted: bool = True) -> list[dict[str, Any]]:
     """Build the records of ``keys`` and put the new or changed ones in the outbox (call
     inside a transaction); returns those. Products already emitted in this run are left
     alone, and so are those whose detail page is pending, unless ``force``."""
@@ -224,7 +244,7 @@ def emit_records(frontier: Frontier, keys: Sequence[str], run: int,
             for page, path, fields in db.execute(
                 "SELECT page, path, fields FROM listings WHERE product = ?", (key,))]
         record = build_product(url, listings, json.loads(detail) if detail else None,
-                               columns, words)
+                               columns, words, trusted=trusted)
         digest = record_hash(record)
         db.execute("UPDATE products SET emitted = ?, emitted_run = ? WHERE key = ?",
                    (digest, run, key))

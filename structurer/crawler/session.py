@@ -39,7 +39,7 @@ from collections.abc import Callable
 
 from structurer.config import Settings
 from structurer.crawler.frontier import CATEGORY, LIST, Frontier, Guards, Outcome, Task
-from structurer.crawler.products import emit_records, unemitted
+from structurer.crawler.products import emit_records, trusted_trail, unemitted
 from structurer.crawler.sinks import Sink, sync
 from structurer.crawler.stats import CrawlProgress, CrawlStats
 from structurer.crawler.traverse import (
@@ -85,6 +85,7 @@ class Crawler:
         rules = compiled.rules
         self.stop = stop
         self.c, self.frontier, self.sink, self.settings = compiled, frontier, sink, settings
+        self.trusted = trusted_trail(compiled)   # its breadcrumb may say the category
         self.stats, self.factory, self.clock, self.progress = stats, factory, clock, progress
         levels = rules.levels
         self.modes = render_modes(rules)
@@ -203,7 +204,8 @@ class Crawler:
             lists_done = not f.lists_pending()
             if lists_done and self.lists_done and settled:
                 stats.count("record", emit_records(f, settled, self.run_no,
-                                                   self.sink.columns, words=self.c.words))
+                                                   self.sink.columns, words=self.c.words,
+                                                   trusted=self.trusted))
             if lists_done != self.lists_done:
                 self.lists_done = lists_done
                 f.set(lists_done=lists_done)
@@ -226,7 +228,7 @@ class Crawler:
                 if keys:
                     self.stats.count("record", emit_records(
                         f, keys, self.run_no, self.sink.columns, force=force,
-                        words=self.c.words))
+                        words=self.c.words, trusted=self.trusted))
                     f.set(stats=self.stats.as_dict())
             if not keys:
                 return

@@ -104,7 +104,7 @@ def price_text(view: PageView, anchor: HtmlElement | None) -> str | None:
 def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
     """:func:`price_text` with its score and evidence (how sure a page without
     structured data is a product page); prices in other products' cards do not count."""
-    spec = view.lexicon.fields.get("price")
+    spec = view.lexicon.spec_of("money", struck=False)
     not_price = view.lexicon.signals.get("not_price", {})
     vocab = compile_words(view.lexicon.vocabulary)
 
@@ -158,8 +158,8 @@ def _by_markup(score: float, owner: HtmlElement, view: PageView,
                vocab: Words) -> tuple[float, float]:
     """``score`` moved by the price words of the amount's markup (and down by an old
     price's or another sum's), with the price words' own strength."""
-    spec = view.lexicon.fields.get("price")
-    old = view.lexicon.fields.get("original_price")
+    spec = view.lexicon.spec_of("money", struck=False)
+    old = view.lexicon.spec_of("money", struck=True)
     words = lexicon_match(owner, spec, view.lexicon, 0.5, depth=2)[0] if spec else 0.0
     score += 0.6 * words
     if old is not None and lexicon_match(owner, old, view.lexicon, 0.5, depth=1)[0]:

@@ -72,7 +72,7 @@ def _title_element(view: PageView, name: str | None) -> HtmlElement | None:
 
 def _named_element(view: PageView) -> HtmlElement | None:
     """The first short text whose id/class carries the lexicon's name words."""
-    spec = view.lexicon.fields.get("name")
+    spec = view.lexicon.spec_of("text", title=True)
     if spec is None:
         return None
     best: tuple[float, HtmlElement] | None = None
@@ -188,7 +188,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     put("price", price_text(view, anchor), "near-title")
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
-        if _by_label(name, spec) and name not in values:
+        if _by_label(spec) and name not in values:
             found = _label_value(view, spec, scope)
             if found and (spec.kind != "availability" or stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
@@ -236,7 +236,7 @@ def _offer(view: PageView) -> dict[str, Any]:
     offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
     if len(offers) < 2:
         return {}
-    spec = view.lexicon.fields.get("availability")
+    spec = view.lexicon.spec_of("availability")
     phrases = compile_phrases(spec.values) if spec is not None else ()
     states = [parse_availability(str(o.get("availability") or ""), phrases) if phrases
               else parse_availability(str(o.get("availability") or "")) for o in offers]
@@ -250,14 +250,11 @@ def _offer(view: PageView) -> dict[str, Any]:
     return out
 
 
-# read otherwise: the description by text density, the currency from the price
-_OWN_READERS = frozenset({"description", "currency"})
-
-
-def _by_label(name: str, spec: FieldSpec) -> bool:
+def _by_label(spec: FieldSpec) -> bool:
     """A field looked up by its labels and words around the title: a plain text (the
-    SKU, the brand, any text field a lexicon adds) or the stock state, not the title."""
-    return spec.kind in ("text", "availability") and not spec.title and name not in _OWN_READERS
+    SKU, the brand, any text field a lexicon adds) or the stock state, not the title nor
+    prose (the description, read by text density; the currency comes from the price)."""
+    return spec.kind in ("text", "availability") and not spec.title and not spec.prose
 
 
 def _image_near(anchor: HtmlElement, name: str, words: Words) -> str | None:
@@ -302,8 +299,8 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
         out["price"] = money.amount
         out["currency"] = money.currency or out.get("currency")
     if out.get("availability") is not None:
-        phrases = compile_phrases(view.lexicon.fields["availability"].values) \
-            if "availability" in view.lexicon.fields else ()
+        spec = view.lexicon.spec_of("availability")
+        phrases = compile_phrases(spec.values) if spec is not None else ()
         raw = str(out["availability"])
         out["availability"] = parse_availability(raw, phrases or words.stock)
     if isinstance(out.get("image"), dict):

@@ -16,7 +16,7 @@ SKIP_SECTIONS = frozenset({"footer", "nav", "aside", "header", "script", "style"
 
 def stock_state(view: PageView, text: str) -> str | None:
     """``in_stock`` or ``out_of_stock`` as the lexicon's stock phrases read ``text``."""
-    spec = view.lexicon.fields.get("availability")
+    spec = view.lexicon.spec_of("availability")
     state = parse_availability(text, compile_phrases(spec.values)) if spec is not None \
         else parse_availability(text)
     return state if state in DEFINITE else None
@@ -25,8 +25,8 @@ def stock_state(view: PageView, text: str) -> str | None:
 def availability_text(view: PageView, scope: HtmlElement) -> str | None:
     """The stock phrase of the product's own block (never a related product's), else a
     class token of it that is one (``<p class="availability outofstock">``)."""
-    phrases = compile_phrases(view.lexicon.fields["availability"].values) \
-        if "availability" in view.lexicon.fields else ()
+    spec = view.lexicon.spec_of("availability")
+    phrases = compile_phrases(spec.values) if spec is not None else ()
     return _phrase_first(view, scope, phrases) or _class_state(view, scope, phrases)
 
 

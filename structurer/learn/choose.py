@@ -117,7 +117,7 @@ def drop_buy_boxes(ranked: dict[str, list[FieldChoice]], pages: Sequence[PageVie
     product's heading or the page's own add-to-cart control (name, price, stock, buttons)
     on half the pages or more is no description, brand or other text field of it, however
     its class words score; nor is a grid of specifications (a table, a definition list)
-    the description. True where a field lost a candidate."""
+    a prose field (the description). True where a field lost a candidate."""
     vocab = lexicon.signals.get("add_to_cart", {})
     marks: list[set[HtmlElement]] = []
     for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
@@ -131,7 +131,7 @@ def drop_buy_boxes(ranked: dict[str, list[FieldChoice]], pages: Sequence[PageVie
         if spec.title or spec.kind not in ("text", "html"):
             continue
         kept = [c for c in choices if not _mostly(c, lambda el, i: el in holders[i])
-                and not (name == "description" and _mostly(c, lambda el, _: _tabular(el)))]
+                and not (spec.prose and _mostly(c, lambda el, _: _tabular(el)))]
         dropped |= len(kept) < len(choices)
         ranked[name] = kept
     return dropped
@@ -246,19 +246,24 @@ def money_order(price: FieldChoice, original: FieldChoice) -> bool:
     return both == 0 or smaller / both < 0.8
 
 
-def order_money(choices: dict[str, tuple[FieldChoice, FieldChoice | None]]) -> None:
-    """Where the 'original' price holds the smaller amount (:func:`money_order`), the two
+def order_money(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
+                fields: dict[str, FieldSpec]) -> None:
+    """Where the 'original' price (the money field shown ``struck``) holds the smaller
+    amount (:func:`money_order`) than the price (the other, ``required`` one), the two
     were swapped (a class "old-price" read as the price): swap them back when the
     'original' slot is shown at least as often (the price is on every record), else drop
     the original price."""
-    if "price" not in choices or "original_price" not in choices:
+    money = [k for k, f in fields.items() if f.kind == "money" and k in choices]
+    now = next((k for k in money if fields[k].required and not fields[k].struck), None)
+    old = next((k for k in money if fields[k].struck), None)
+    if now is None or old is None:
         return
-    (price, p_runner), (original, o_runner) = choices["price"], choices["original_price"]
+    (price, p_runner), (original, o_runner) = choices[now], choices[old]
     if money_order(price, original):
         return
     def shown(c: FieldChoice) -> int:
         return sum(1 for v in c.slot.values(c.view) if v)
     if shown(original) >= shown(price):
-        choices["price"], choices["original_price"] = (original, p_runner), (price, o_runner)
+        choices[now], choices[old] = (original, p_runner), (price, o_runner)
     else:
-        del choices["original_price"]
+        del choices[old]

@@ -41,6 +41,7 @@ from structurer.kinds import (
 from structurer.learn import xpaths
 from structurer.lexicon import DEFAULT_THRESHOLDS, FieldSpec, Lexicon, Thresholds
 from structurer.page.dom import norm_space, text_of
+from structurer.page.titles import similarity
 from structurer.replay.extract import compile_rules, extract_detail, extract_list
 from structurer.rules.model import FieldRule, SiteRules
 from structurer.structured import jsonld_value, microdata_fields, opengraph_fields
@@ -333,11 +334,23 @@ def _crumbs(rule: FieldRule, page: PageView) -> tuple[list[str], bool]:
     return names, home
 
 
+def _ends_right(crumbs: list[str], wanted: set[str], page: PageView) -> bool:
+    """The trail ends with the category the product was listed under, or names that
+    whole path and goes on to deeper categories (a product reached through its
+    department's list): not to the product's own name."""
+    texts = [_norm(c) for c in crumbs]
+    if texts[-1] in wanted:
+        return True
+    own = page.title.text if page.title is not None else ""
+    return wanted <= set(texts) and similarity(crumbs[-1], own) < 0.8
+
+
 def calibrate_breadcrumb(rule: FieldRule | None, pages: Sequence[PageView],
                          categories: Sequence[set[str]],
                          thresholds: Thresholds = DEFAULT_THRESHOLDS) -> FieldRule | None:
     """A breadcrumb rule's confidence from the sample pages: right where the trail ends
-    with the category the product was listed under and does not start at the home page;
+    with the category the product was listed under (:func:`_ends_right`) and does not
+    start at the home page;
     the same trail on pages of different categories is a menu, not a breadcrumb."""
     if rule is None or rule.xpath is None:
         return rule
@@ -352,7 +365,7 @@ def calibrate_breadcrumb(rule: FieldRule | None, pages: Sequence[PageView],
             continue
         listed.add(frozenset(wanted))   # the category path's names: one product's
         checked += 1
-        right += bool(crumbs) and not home and _norm(crumbs[-1]) in wanted
+        right += bool(crumbs) and not home and _ends_right(crumbs, wanted, page)
     if len(set(trails)) == 1 and len(listed) > 1:
         right = 0     # one trail for products of several categories: a menu (pages of
         #               one category, each naming its parent too, are not several)

@@ -246,7 +246,7 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     anchors = _anchors(pages, choices, lexicon)
     if drop_buy_boxes(ranked, pages, anchors, cards, lexicon):
         choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
-    order_money(choices)
+    order_money(choices, fields)
     rules: dict[str, FieldRule] = {}
     notes: list[str] = []
     scope = _scope_xpath(pages, anchors, cards)

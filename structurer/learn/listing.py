@@ -279,7 +279,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     ranked = rank_fields(slots, lexicon, "list",
                          {k: v for k, v in fields.items() if v.kind != "url"})
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
-    order_money(choices)
+    order_money(choices, fields)
     rules = field_rules(choices, records, lexicon)
     _whole_names(rules, choices, slots, records, lexicon)
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)

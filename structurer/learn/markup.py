@@ -81,17 +81,18 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
             linked = learn_link_field(pages, lexicon, name, anchors, cards, scope)
             if linked is not None:
                 out[name] = linked
-    if "description" in fields and "description" not in rules | out:
-        bare = learn_bare_description(pages, lexicon, "description", anchors, cards, scope)
+    prose = next((k for k, f in fields.items() if f.prose), None)
+    if prose is not None and prose not in rules | out:
+        bare = learn_bare_description(pages, lexicon, prose, anchors, cards, scope)
         if bare is not None:
-            out["description"] = bare
-    elif "description" in rules and not rules["description"].jsonld:
+            out[prose] = bare
+    elif prose is not None and prose in rules and not rules[prose].jsonld:
         # a rule reading a part of the prose run (its list alone) gives way to the run
-        bare = learn_bare_description(pages, lexicon, "description", anchors, cards, scope,
-                                      part=rules["description"].xpath)
-        longer = bare or extend_prose(rules["description"], pages)
+        bare = learn_bare_description(pages, lexicon, prose, anchors, cards, scope,
+                                      part=rules[prose].xpath)
+        longer = bare or extend_prose(rules[prose], pages)
         if longer is not None:
-            out["description"] = longer
+            out[prose] = longer
     count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
                   and "aggregateRating.reviewCount" in f.structured), None)
     rated = (rules | out).get(rating or "")

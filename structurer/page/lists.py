@@ -211,7 +211,7 @@ def _phrase_hits(text: str, vocab: dict[str, float]) -> float:
 def unsold_phrases(lexicon: Lexicon) -> tuple[str, ...]:
     """The lexicon's phrases of a product that cannot be bought now (its availability
     field's values other than in stock: sold out, pre-order), lower case."""
-    spec = lexicon.fields.get("availability")
+    spec = lexicon.spec_of("availability")
     values = spec.values if spec is not None else {}
     return tuple(sorted({p.lower() for state, phrases in values.items() if state != "in_stock"
                          for p in [state, *phrases] if len(p) >= 4}))

@@ -23,7 +23,6 @@ from lxml.html import HtmlElement
 from structurer.page.dom import text_of
 from structurer.page.linkclusters import LinkCluster, agrees
 from structurer.page.lists import Region
-from structurer.page.productkind import loose_cards
 from structurer.page.view import PageView, priced
 from structurer.values import Base
 
@@ -144,7 +143,7 @@ def main_list(view: PageView) -> MainList | None:
                          None, cluster, "cluster")
     if shop and (found is None or _noisy(found.region.features if found.region else
                                          found.cluster.features if found.cluster else {})):
-        cards = loose_cards(view)
+        cards = view.loose_cards
         if cards:
             found = MainList([[c] for c in cards], [_record_link([c], {}) for c in cards],
                              None, None, "cards")

@@ -4,7 +4,7 @@ Input: a :class:`~structurer.page.view.PageView`. Output: its kind
 (:func:`classify_products`, which :func:`structurer.page.view.classify` calls for a shop's
 lexicon) and the product evidence it weighs, also used by rule-free extraction: the
 page's own buy control (:func:`can_buy`) and, beside the elements of its product lists
-(``PageView.listed``), the priced cards of a list too short to repeat (:func:`loose_cards`).
+(``PageView.listed``), the priced cards of a list too short to repeat (:func:`find_loose_cards`).
 Repeated priced blocks make a list; a price or a stock statement beside the single
 title, structured data or a cart button a detail page; a carousel of related products
 does not outweigh them.
@@ -87,9 +87,10 @@ def _in_card(el: HtmlElement, stop: HtmlElement, min_text: int) -> bool:
     return False
 
 
-def loose_cards(page: PageView) -> list[HtmlElement]:
+def find_loose_cards(page: PageView) -> list[HtmlElement]:
     """Priced blocks with a titled link outside every product region and page section:
-    the products of a list too short to repeat (the last page of a category)."""
+    the products of a list too short to repeat (the last page of a category). Read once
+    per page as ``PageView.loose_cards``."""
     inside = page.listed
     noise = page.lexicon.signals.get("noise", {})
     money = compile_words(page.lexicon.vocabulary).money
@@ -126,7 +127,7 @@ def can_buy(view: PageView) -> bool:
     words = compile_words(view.lexicon.vocabulary)
     buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= 10)))
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
-    inside = view.listed | {el for card in loose_cards(view) for el in card.iter()}
+    inside = view.listed | {el for card in view.loose_cards for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
         if el.get("disabled") is not None or el.get("type") == "hidden" or el in inside:
             continue
@@ -166,7 +167,7 @@ def _money_near_title(page: PageView) -> bool:
 def _stock_near_title(page: PageView) -> bool:
     """A stock statement close to the page's single h1 ("Out of stock", "已售罄"), or a
     disabled buy button there: a product page that has no price to show."""
-    spec = page.lexicon.fields.get("availability")
+    spec = page.lexicon.spec_of("availability")
     if spec is None:
         return False
     phrases = compile_phrases(spec.values)
@@ -271,7 +272,7 @@ def classify_products(page: PageView) -> PageKind:
             list_score -= 3.0 if stocked or buy or described else 1.5
     if list_score >= 2.5 and list_score >= detail_score:
         return "list"
-    if not strong and money_nodes >= 1 and (loose_cards(page) or _list_hits(page) >= 0.6):
+    if not strong and money_nodes >= 1 and (page.loose_cards or _list_hits(page) >= 0.6):
         return "list"     # the last page of a category, one or two products left
     if detail_score >= 2.0 and (money_nodes >= 1 or stocked):
         return "detail"

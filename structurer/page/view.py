@@ -161,6 +161,15 @@ class PageView:
         return density.main_content(self.tree, self.lexicon.thresholds.min_block_text)
 
     @cached_property
+    def loose_cards(self) -> tuple[HtmlElement, ...]:
+        """The priced cards outside every product list
+        (:func:`structurer.page.productkind.find_loose_cards`), found once: the page's
+        kind, its main list and its buy control all ask."""
+        from structurer.page.productkind import find_loose_cards
+
+        return tuple(find_loose_cards(self))
+
+    @cached_property
     def kind(self) -> PageKind:
         return classify(self)
 

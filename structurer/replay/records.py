@@ -32,7 +32,6 @@ from structurer.values import (
     Post,
     ValueSpec,
     Words,
-    currency_code,
     field_value,
     rule_phrases,
 )
@@ -197,6 +196,7 @@ class FieldPlan:
     uses_jsonld: bool
     extra: tuple[int, ...] = ()     # indexes of the expressions passed as ``extra``
     labels: tuple[str, ...] = ()    # per expression: 'levels.x.fields.name.xpath: XPath '...''
+    crumbs_confidence: float = 1.0  # the confidence of the ``crumbs`` field's rule
 
 
 def compile_fields(fields: dict[str, FieldRule], where: str,
@@ -231,9 +231,11 @@ def compile_fields(fields: dict[str, FieldRule], where: str,
     extras = tuple(index(expr, at, True) for expr, at in extra)
     money = sorted((f.name for f in compiled if f.money), key=lambda name: name != "price")
     crumbs = next((f.name for f in compiled if f.spec.kind == "breadcrumb"), None)
-    return FieldPlan(compiled, tuple(xpaths), tuple(money),
-                     crumbs if "category" not in fields else None,
-                     any(f.jsonld for f in compiled), extras, tuple(labels))
+    if "category" in fields:
+        crumbs = None
+    return FieldPlan(compiled, tuple(xpaths), tuple(money), crumbs,
+                     any(f.jsonld for f in compiled), extras, tuple(labels),
+                     fields[crumbs].confidence if crumbs is not None else 1.0)
 
 
 def _fallback(field: CompiledField, base: Base, ld: JsonLd | None) -> Any:
@@ -281,9 +283,7 @@ def build_record(plan: FieldPlan, node: Any, base: Base, ld: JsonLd | None,
                 record[f"{name}_text"] = value.text if value is not None else None
             currencies[name] = value.currency if value is not None else None
             continue
-        if name == "currency" and isinstance(value, str):   # a rule file of kind text
-            value = currency_code(value, value, spec.words)
-        elif name == "url" and record.get("url") is not None:
+        if name == "url" and record.get("url") is not None:
             continue  # the detail link wins over a url field
         record[name] = value
     if plan.money and all(record.get(m) is None for m in plan.money):

@@ -8,10 +8,11 @@ import pytest
 
 from structurer.config import Settings
 from structurer.crawler.drift import check_drift
-from structurer.crawler.products import build_product, category_name
+from structurer.crawler.products import build_product, category_name, trusted_trail
 from structurer.crawler.stats import CrawlStats, price_error
+from structurer.replay.extract import compile_rules
 from structurer.rules import rules_from_text
-from tests.conftest import rule_text
+from tests.conftest import FIXTURES, compiled_for, rule_text
 
 
 def test_detail_wins_and_the_most_specific_listing_fills_in() -> None:
@@ -48,6 +49,33 @@ def test_category_paths_from_the_breadcrumb(link: str, crumbs: list[str], path: 
                                             ) -> None:
     record = build_product("http://s/p/1", [("p", (link,), {})], {"category": crumbs})
     assert path in record["categories"]
+
+
+def test_an_unconfirmed_trail_the_crawl_contradicts_gives_way() -> None:
+    """A breadcrumb rule not confirmed on the samples (a menu the same on every page may
+    read like one) never overrides the path the crawl reached the product through; one
+    naming that path's category refines it, and with no path it is all there is."""
+    listings = [("http://s/c/tents/", ("Gear", "Tents"), {"name": "Tent"})]
+    menu = {"category": ["Men", "Women", "Kids"]}
+    doubted = build_product("http://s/p/1", listings, menu, trusted=False)
+    assert doubted["category"] == ["Gear", "Tents"]
+    assert doubted["categories"] == [["Gear", "Tents"]]
+    assert build_product("http://s/p/1", listings, menu)["category"] == ["Men", "Women", "Kids"]
+    trail = {"category": ["Outdoor", "Gear", "Tents"]}
+    assert build_product("http://s/p/1", listings, trail, trusted=False)["category"] == \
+        ["Outdoor", "Gear", "Tents"]
+    assert build_product("http://s/p/2", [], menu, trusted=False)["category"] == \
+        ["Men", "Women", "Kids"]
+
+
+@pytest.mark.parametrize(("confidence", "trusted"), [(0.6, False), (0.8, False), (0.93, True)])
+def test_a_trail_is_trusted_once_its_rule_was_confirmed(confidence: float, trusted: bool) -> None:
+    text = (FIXTURES / "nordlicht.yaml").read_text(encoding="utf-8")
+    rule = "kind: breadcrumb, multiple: true}"
+    assert rule in text
+    text = text.replace(rule, f"kind: breadcrumb, multiple: true, confidence: {confidence}}}")
+    assert trusted_trail(compile_rules(rules_from_text(text))) is trusted
+    assert trusted_trail(compiled_for("nordlicht"))   # written by hand: confidence 1.0
 
 
 def test_category_names_lose_their_counts() -> None:

@@ -197,6 +197,27 @@ def test_breadcrumb_confidence_comes_from_the_categories_it_names() -> None:
         assert bad is not None and bad.confidence < 0.5, bad.evidence
 
 
+def test_a_trail_going_past_the_department_a_product_was_listed_under_is_right() -> None:
+    """Products reached through their department's list (the sub-categories linked from
+    product pages only): the trail names that department, then the product's own
+    sub-category. One ending with the product's name instead is still not confirmed."""
+    from structurer.learn.confidence import calibrate_breadcrumb
+
+    cats = [("Gear", "Tents"), ("Gear", "Stoves"), ("Wear", "Jackets"), ("Wear", "Boots"),
+            ("Gear", "Lamps"), ("Wear", "Hats")]
+    rule = FieldRule(xpath="//div[@class='crumbs']//a", kind="breadcrumb", multiple=True,
+                     confidence=1.0)
+    deeper = [_crumb_page(i, [(f"/c/{top.lower()}/", top), (f"/c/{leaf.lower()}/", leaf)])
+              for i, (top, leaf) in enumerate(cats)]
+    named = [_crumb_page(i, [(f"/c/{top.lower()}/", top), (f"/p/{i}", NAMES[i])])
+             for i, (top, _) in enumerate(cats)]
+    departments = [{top} for top, _ in cats]
+    good = calibrate_breadcrumb(rule, deeper, departments)
+    assert good is not None and good.confidence >= 0.9, good.evidence
+    bad = calibrate_breadcrumb(rule, named, departments)
+    assert bad is not None and bad.confidence < 0.5, bad.evidence
+
+
 def test_one_crumb_trails_are_not_confirmed() -> None:
     """A trail of just the listing category may stop short (Tools, not Tools > Drills)."""
     from structurer.learn.confidence import calibrate_breadcrumb

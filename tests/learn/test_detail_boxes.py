@@ -13,6 +13,7 @@ import pytest
 from structurer.clean import parse_html
 from structurer.learn.detail import learn_detail, learn_layouts
 from structurer.learn.trails import navigation
+from structurer.lexicon import Lexicon
 from structurer.page.view import PageView
 from structurer.replay.records import build_record, compile_fields
 from structurer.structured import JsonLd
@@ -172,3 +173,19 @@ def test_navigation_is_what_every_page_shows_alike() -> None:
     menu = tuple(f"http://shop.test/collections/{t.lower()}" for t in TOPS)
     assert menu in navigation(pages)
     assert not any("shirts" in url for urls in navigation(pages) for url in urls)
+
+
+def test_a_prose_field_of_any_name_is_never_the_specification_table() -> None:
+    """What makes the description prose is the lexicon's ``prose`` flag, not its name: the
+    same field called ``blurb`` is the paragraph under the title block, not the table; the
+    flag off, the table (its class says 'detail') is what the field's words point at."""
+    def renamed(prose: bool) -> Lexicon:
+        spec = LEX.fields["description"].model_copy(update={"prose": prose})
+        fields = {("blurb" if k == "description" else k): (spec if k == "description" else v)
+                  for k, v in LEX.fields.items()}
+        return LEX.model_copy(update={"fields": fields})
+    pages = [_box(i) for i in range(4)]
+    rule = learn_detail(pages, renamed(True)).fields["blurb"]
+    assert record({"blurb": rule}, _box(5))["blurb"] == _prose(5)[1]
+    plain = learn_detail(pages, renamed(False)).fields.get("blurb")
+    assert plain is None or record({"blurb": plain}, _box(5))["blurb"] != _prose(5)[1]

@@ -94,3 +94,28 @@ def test_empty_noise_reaches_scripts_after_an_svg() -> None:
     empty_noise(tree)
     assert tree.xpath("string(//body)") == "text"
     assert len(tree.xpath("//svg")) == 1 and not tree.xpath("//svg/*")
+
+
+def test_a_short_pages_cards_are_found_once(demo_truth: dict[str, Any],
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's kind, its main list and its buy control all ask for the priced cards of
+    a list too short to repeat: the page finds them once, and the main list is them."""
+    from structurer.page import productkind
+    from structurer.page.mainlist import main_list
+
+    calls: list[str] = []
+    find = productkind.find_loose_cards
+
+    def counted(page: PageView) -> list[Any]:
+        calls.append(page.url)
+        return find(page)
+
+    monkeypatch.setattr(productkind, "find_loose_cards", counted)
+    url, truth = next((u, t) for shop in LIST_SHOPS
+                      for u, t in demo_truth[shop]["list_pages"].items() if len(t["items"]) < 3)
+    view = PageView.from_html(url, fetch(url), load_lexicon())
+    assert view.kind == "list"
+    found = main_list(view)
+    assert found is not None and found.source == "cards" and len(found) == len(truth["items"])
+    productkind.can_buy(view)
+    assert calls == [url]

@@ -199,7 +199,7 @@ def test_jsonld_is_parsed_only_when_needed(demo_truth: Truth, page_tree: Tree,
 
 
 def test_const_and_missing_fields(demo_truth: Truth, page_tree: Tree) -> None:
-    extra = ("      currency: {const: eur, kind: text}\n"
+    extra = ("      currency: {const: eur, kind: currency}\n"
              "      sale_ends: {xpath: \".//time[@class='sale-end']\", kind: datetime}\n")
     text = (FIXTURES / "nordlicht.yaml").read_text(encoding="utf-8")
     text = text.replace("      name: {xpath: .//h3/a, kind: text}\n",

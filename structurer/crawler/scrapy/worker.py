@@ -21,7 +21,12 @@ from typing import Any
 
 from structurer.config import Settings
 from structurer.crawler.frontier import CATEGORY, Guards, Outcome, Task, url_pattern
-from structurer.crawler.products import build_product, record_columns, record_hash
+from structurer.crawler.products import (
+    build_product,
+    record_columns,
+    record_hash,
+    trusted_trail,
+)
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.state import MemoryState, RedisState, Row
 from structurer.crawler.traverse import Modes, PageReader, expand_for, render_modes
@@ -58,6 +63,7 @@ class Site:
         self.name, self.rules, self.state = rules.site, rules, state
         self.compiled: CompiledRules = compile_rules(rules)
         self.columns = record_columns(self.compiled)
+        self.trusted = trusted_trail(self.compiled)
         self.modes: Modes = render_modes(rules)
         self.expand = expand_for(rules, settings)     # "load more" / scroll in the browser
         self.guards = SharedGuards(settings, rules, state)
@@ -92,7 +98,8 @@ class Site:
         return outcome
 
     def records(self, rows: Sequence[Row]) -> list[dict[str, Any]]:
-        return [build_product(url, listings, detail, self.columns, self.compiled.words)
+        return [build_product(url, listings, detail, self.columns, self.compiled.words,
+                              trusted=self.trusted)
                 for _, url, listings, detail in rows]
 
 
