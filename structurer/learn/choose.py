@@ -19,7 +19,7 @@ from lxml.html import HtmlElement
 
 from structurer.kinds import parse_money
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, norm_space, text_of
+from structurer.page.dom import MONEY_RE, NUMBER_RE, norm_space, text_of
 from structurer.page.scope import buy_control, main_region
 
 if TYPE_CHECKING:
@@ -197,13 +197,12 @@ def common_prefix_post(values: Sequence[str | None],
 
 #: a rating written after its scale (``5点中4.5点``, ``5つ星のうち4.5``): the second number
 SCALE_FIRST = r"regex:^\D*5\D+?(\d+(?:[.,]\d+)?)\D*$"
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 def scale_first_post(values: Sequence[str | None]) -> list[str]:
     """The post step reading a rating written after its scale, where every value holds
     two numbers, the first the scale 5, and the second differs between them."""
-    numbers = [_NUMBER.findall(v) for v in values if v]
+    numbers = [NUMBER_RE.findall(v) for v in values if v]
     return [SCALE_FIRST] if numbers and all(len(n) == 2 and n[0] == "5" for n in numbers) \
         and len({n[1] for n in numbers}) > 1 else []
 

@@ -17,7 +17,7 @@ from structurer.learn import xpaths
 from structurer.learn.choose import scale_first_post
 from structurer.learn.scoped import scoped_candidates, selects_first
 from structurer.lexicon import Lexicon
-from structurer.page.dom import MONEY_RE, text_of
+from structurer.page.dom import MONEY_RE, NUMBER_RE, text_of
 from structurer.page.match import lexicon_match
 from structurer.page.scope import main_region
 from structurer.page.view import PageView
@@ -59,13 +59,12 @@ def _out_of_five(el: HtmlElement) -> bool:
     """Whether ``el``'s ``aria-label`` or ``title`` states a rating out of 5: two numbers,
     one the scale 5, the other at most 5 (``Rated 4.5 out of 5``, ``5点中4点``)."""
     for attr in ("aria-label", "title"):
-        numbers = [float(n.replace(",", ".")) for n in _NUMBER.findall(el.get(attr) or "")]
+        numbers = [float(n.replace(",", ".")) for n in NUMBER_RE.findall(el.get(attr) or "")]
         if len(numbers) == 2 and 5.0 in numbers and all(0 <= n <= 5 for n in numbers):
             return True
     return False
 
 
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
