@@ -6,16 +6,27 @@ Loading is always safe (no Python object tags) and refuses duplicate keys, which
 PyYAML would otherwise resolve silently by keeping the last one. It is bounded too:
 a file larger than :data:`MAX_FILE_BYTES`, nested deeper than :data:`MAX_DEPTH` or
 expanding (through aliases) to more than :data:`MAX_VALUES` values is refused with one
-line, before any model sees it.
+line, before any model sees it. The parsing itself is :mod:`structurer.yamlsyntax`'s.
+
+A text parsed once is kept, as JSON, in the user's cache folder
+(``$XDG_CACHE_HOME/structurer/yaml``, else ``~/.cache/structurer/yaml``), named by the
+SHA-256 of what the parse depends on: :data:`CACHE_FORMAT`, the bounds and the text
+itself. Reading the same text again (a shipped lexicon, at every start of a command)
+loads that JSON instead of PyYAML and its parse, a tenth of ``extract-page``'s start.
+Only what JSON gives back exactly is kept (plain mappings with text keys, lists, text,
+numbers, booleans, null: no dates, sets or binary), a kept value is checked against the
+bounds when read, and a folder that cannot be written is no error (nothing is kept).
 """
 
 from __future__ import annotations
 
+import json
+import math
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-import yaml
 from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
@@ -29,41 +40,9 @@ MAX_FILE_BYTES = 5_000_000
 MAX_DEPTH = 64
 #: Values a file may hold once its aliases are expanded (a rule file has a few thousand).
 MAX_VALUES = 200_000
-
-try:
-    from yaml import CSafeLoader as _CSafeLoader
-except ImportError:  # PyYAML built without libyaml
-    from yaml import SafeLoader as _CSafeLoader  # type: ignore[assignment]
-
-
-def _check_unique_keys(loader: yaml.constructor.SafeConstructor, node: yaml.MappingNode,
-                       deep: bool) -> None:
-    seen: dict[Any, yaml.Node] = {}
-    for key_node, _ in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None,
-                f"duplicate key {key!r} (first given on line {seen[key].start_mark.line + 1})",
-                key_node.start_mark)
-        seen[key] = key_node
-
-
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """SafeLoader that rejects a key given twice in one mapping."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        _check_unique_keys(self, node, deep)
-        return super().construct_mapping(node, deep=deep)
-
-
-class _FastUniqueKeyLoader(_CSafeLoader):
-    """The same on libyaml's parser (several times faster); a file it rejects is read
-    again by :class:`_UniqueKeyLoader`, whose messages the errors quote."""
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        _check_unique_keys(self, node, deep)
-        return super().construct_mapping(node, deep=deep)
+#: The parse a cached value stands for: change it when parsing accepts or gives other
+#: values for the same text (the loaders, the duplicate-key rule).
+CACHE_FORMAT = "structurer yaml cache 1: safe load, unique keys"
 
 
 def read_text(path: Path) -> str:
@@ -90,97 +69,70 @@ def read_text(path: Path) -> str:
 
 
 def parse(text: str, file: str) -> Any:
-    """Parse YAML text safely; syntax problems become one-line errors with a line number."""
+    """Parse YAML text safely; syntax problems become one-line errors with a line number.
+    A text parsed before comes from the cache (see the module's description)."""
     if not text.strip():
         raise RuleValidationError("file is empty", file=file)
-    try:
-        return _bounded(yaml.load(text, Loader=_FastUniqueKeyLoader), text, file)
-    except yaml.MarkedYAMLError as error:
-        if "nesting depth" in str(error.problem):
-            raise _too_deep(text, file) from None
-    except yaml.YAMLError:
-        pass  # read again below, for the pure-Python parser's wording of the error
-    except RecursionError:  # the pure-Python parser, when PyYAML has no libyaml
-        raise _too_deep(text, file) from None
-    try:
-        return _bounded(yaml.load(text, Loader=_UniqueKeyLoader), text, file)
-    except RecursionError:
-        raise _too_deep(text, file) from None
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        problem = error.problem or "invalid YAML"
-        if "could not determine a constructor" in problem:
-            problem = ("unsupported tag " + problem.split("tag ", 1)[-1].split("\n")[0]
-                       + " (only plain YAML data is allowed)")
-        if error.context and "duplicate key" not in problem:
-            context = error.context
-            if error.context_mark is not None and mark is not None and \
-                    error.context_mark.line != mark.line:
-                context += f" started on line {error.context_mark.line + 1}"
-            problem = f"{problem} ({context})"
-        line = mark.line + 1 if mark is not None else None
-        raise RuleValidationError(f"YAML syntax error: {problem}", file=file, line=line) from None
-    except yaml.YAMLError as error:
-        raise RuleValidationError(f"YAML error: {error}", file=file) from None
+    entry = cache_entry(text)
+    known = _cached(entry)
+    if known is not None:
+        return known
+    from structurer import yamlsyntax  # PyYAML: only for a text not parsed before
 
-
-def _bounded(data: Any, text: str, file: str) -> Any:
-    """``data`` when it is at most MAX_DEPTH deep and holds at most MAX_VALUES values
-    (aliases counted each time they are used: a 'billion laughs' file is refused)."""
-    stack, count = [(data, 1)], 0
-    while stack:
-        value, depth = stack.pop()
-        count += 1
-        if count > MAX_VALUES:
-            raise RuleValidationError(f"holds more than {MAX_VALUES:,} values once its aliases "
-                                      "(*name) are expanded; a rule file or lexicon has a few "
-                                      "thousand", file=file)
-        children = value.values() if isinstance(value, dict) else value \
-            if isinstance(value, list) else ()
-        if children and depth >= MAX_DEPTH:
-            raise _too_deep(text, file)
-        stack.extend((child, depth + 1) for child in children)
+    data = yamlsyntax.parse(text, file, MAX_DEPTH, MAX_VALUES)
+    _keep(entry, data)
     return data
 
 
-def _too_deep(text: str, file: str) -> RuleValidationError:
-    """The error for a file nested deeper than MAX_DEPTH, at the line where it gets so."""
-    line, depth = None, 0
+def cache_entry(text: str) -> Path | None:
+    """The cache file of ``text``'s parse, or None when there is no cache folder."""
+    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if not os.path.isabs(root):  # no home to keep it in: not the working directory
+        return None
+    import hashlib  # loaded already by pydantic: no cost at start
+
+    key = hashlib.sha256(f"{CACHE_FORMAT}\0{MAX_DEPTH}\0{MAX_VALUES}\0{text}".encode())
+    return Path(root) / "structurer" / "yaml" / f"{key.hexdigest()}.json"
+
+
+def _cached(entry: Path | None) -> Any:
+    """The value kept in ``entry``, or None (none kept, unreadable, or out of bounds)."""
+    if entry is None:
+        return None
     try:
-        for event in yaml.parse(text, Loader=_CSafeLoader):
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth >= MAX_DEPTH:
-                    line = event.start_mark.line + 1 if event.start_mark is not None else None
-                    break
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-    except (yaml.YAMLError, RecursionError) as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-    return RuleValidationError(f"nested more than {MAX_DEPTH} levels deep; a rule file or "
-                               "lexicon needs fewer than 10", file=file, line=line)
+        data = json.loads(entry.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return data if _plain(data, 1, [0]) else None
 
 
-def _node_line(root: yaml.Node | None, loc: Sequence[str | int]) -> int | None:
-    """1-based line of the YAML node at ``loc`` (the key's line for mapping entries)."""
-    node, line = root, (root.start_mark.line + 1 if root is not None else None)
-    for part in loc:
-        if isinstance(node, yaml.MappingNode):
-            for key_node, value_node in node.value:
-                if key_node.value == str(part):
-                    node, line = value_node, key_node.start_mark.line + 1
-                    break
-            else:
-                return line
-        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
-            if part >= len(node.value):
-                return line
-            node = node.value[part]
-            line = node.start_mark.line + 1
-        else:
-            return line
-    return line
+def _keep(entry: Path | None, data: Any) -> None:
+    """Keep ``data`` in ``entry`` when JSON gives it back exactly; never an error."""
+    if entry is None or data is None or not _plain(data, 1, [0]):
+        return
+    try:
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        temporary = entry.with_name(f"{entry.stem}.{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
+                             encoding="utf-8")
+        os.replace(temporary, entry)
+    except OSError:
+        return
+
+
+def _plain(value: Any, depth: int, count: list[int]) -> bool:
+    """True when ``value`` is what JSON reads back as itself, within the bounds."""
+    count[0] += 1
+    if count[0] > MAX_VALUES:
+        return False
+    if isinstance(value, dict):
+        return depth < MAX_DEPTH and all(isinstance(k, str) and _plain(v, depth + 1, count)
+                                         for k, v in value.items())
+    if isinstance(value, list):
+        return depth < MAX_DEPTH and all(_plain(v, depth + 1, count) for v in value)
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, (str, int))  # bool is an int
 
 
 def _message(error: ErrorDetails, loc: list[str | int]) -> str:
@@ -206,10 +158,9 @@ def validated(model: type[M], data: Any, text: str,
     try:
         return model.model_validate(data), []
     except ValidationError as exc:
-        try:
-            root = yaml.compose(text, Loader=_CSafeLoader)
-        except yaml.YAMLError:
-            root = None
+        from structurer import yamlsyntax  # the lines of the problems: only for a bad file
+
+        root = yamlsyntax.compose(text)
         out = []
         for error in exc.errors():
             loc = [part for part in error["loc"] if not str(part).startswith("function-")]
@@ -219,7 +170,7 @@ def validated(model: type[M], data: Any, text: str,
             elif ctx.get("subpath"):
                 loc.extend(ctx["subpath"])
             out.append(RuleValidationError(
-                _message(error, loc), file=file, line=_node_line(root, loc),
+                _message(error, loc), file=file, line=yamlsyntax.node_line(root, loc),
                 loc=".".join(str(p) for p in loc) or None))
         out.sort(key=lambda e: e.line or 0)
         return None, out
@@ -249,31 +200,8 @@ def suggest(word: str, choices: Sequence[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-class _Dumper(yaml.SafeDumper):
-    """Block style, multi-line strings as literal blocks, no aliases."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-def _str_representer(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
-    style = "|" if "\n" in value else None
-    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-
-def _list_representer(dumper: yaml.SafeDumper, value: list[Any]) -> yaml.SequenceNode:
-    short = all(isinstance(v, (str, int, float)) and not (isinstance(v, str) and (
-        len(v) > 40 or "\n" in v)) for v in value)
-    return dumper.represent_sequence("tag:yaml.org,2002:seq", value,
-                                     flow_style=bool(value) and short and len(value) <= 12)
-
-
-_Dumper.add_representer(str, _str_representer)
-_Dumper.add_representer(list, _list_representer)
-
-
 def dump(data: Any, header: str = "") -> str:
     """YAML text with keys in the given (model) order, readable by people."""
-    body = yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True,
-                     default_flow_style=False, width=4096, indent=2)
-    return header + body
+    from structurer import yamlsyntax
+
+    return yamlsyntax.dump(data, header)

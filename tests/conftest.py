@@ -28,6 +28,16 @@ def pytest_configure(config: pytest.Config) -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _a_cache_folder_of_the_session(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Parsed YAML is kept in a folder of the test session (and of the commands the tests
+    start), not in the user's cache folder."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    yield
+    patch.undo()
+
+
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"
 STATIC_SHOPS = ["outfitters", "kumo", "huaxia", "nordlicht"]

@@ -5,7 +5,7 @@ The pipeline's layers, top to bottom: the front ends (``cli``, and ``demo``, whi
 the README demo) -> ``api`` -> the engines (``learn``, ``crawler``, ``review``) ->
 extraction (``replay``, ``generic``) -> ``page`` -> page sources and values (``fetch``,
 ``sources``, ``clean``, ``nesting``, ``values``, ``kinds``, ``structured``) -> models
-(``rules``, ``lexicon``, ``thresholds``, ``vocabulary``, ``config``, ``errors``, ``schema``, ``yamlio``, ``validate``).
+(``rules``, ``lexicon``, ``thresholds``, ``vocabulary``, ``config``, ``errors``, ``schema``, ``yamlio``, ``yamlsyntax``, ``validate``).
 A module imports only from its own layer or the layers below it; the engines do not
 import one another, nor do the two extractions; nothing but the command line imports
 ``structurer.cli`` or rich (terminal output lives in ``cli/display``); the crawler
@@ -40,7 +40,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "markupvalues", "words",
                             "kinds", "structured"}),
     ("models", {"", "_version", "rules", "lexicon", "thresholds", "vocabulary", "config", "errors",
-                "schema", "modes", "yamlio", "validate"}),
+                "schema", "modes", "yamlio", "yamlsyntax", "validate"}),
 ]
 #: Parts of one layer that stay apart: neither imports the other.
 APART = [("learn", "crawler"), ("learn", "review"), ("crawler", "review"),
