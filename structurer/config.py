@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from structurer import __version__, yamlio
+from structurer.modes import MAX_PAGE_BYTES
 from structurer.schema import RenderMode, Strict
 
 #: Debian's Chromium, the last place :func:`structurer.fetch.chromium.find_chromium` looks.
@@ -40,7 +41,7 @@ class Settings(Strict):
     crawl_retries: int = Field(2, ge=0, le=10, description=(
         "times a crawl puts a page that failed transiently (after its retries) back at the "
         "end of the queue"))
-    max_page_bytes: int = Field(8_000_000, gt=0, le=1_000_000_000)
+    max_page_bytes: int = Field(MAX_PAGE_BYTES, gt=0, le=1_000_000_000)
     max_redirects: int = Field(5, ge=0, le=20)
     max_url_length: int = Field(2048, ge=64)
     max_path_depth: int = Field(12, ge=1)

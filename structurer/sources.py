@@ -30,7 +30,8 @@ from urllib.parse import quote, urljoin, urlsplit
 
 from structurer.clean import decode_html
 from structurer.errors import FetchError
-from structurer.fetch.replay import base_href, is_url, read_file
+from structurer.fetch.saved import base_href, is_url, read_file
+from structurer.modes import MAX_PAGE_BYTES
 
 if TYPE_CHECKING:
     from structurer.config import Settings
@@ -69,13 +70,9 @@ def saved_url(path: str, body: bytes, base_url: str | None = None) -> str:
 
 
 def max_page_bytes(settings: Settings | None) -> int:
-    """The page size bound: the settings', or its default without building a
-    :class:`~structurer.config.Settings` (reading one saved page should cost nothing)."""
-    if settings is not None:
-        return settings.max_page_bytes
-    from structurer.config import Settings
-
-    return int(Settings.model_fields["max_page_bytes"].default)
+    """The page size bound: the settings', or its default without loading
+    :mod:`structurer.config` (reading one saved page should cost nothing)."""
+    return MAX_PAGE_BYTES if settings is None else settings.max_page_bytes
 
 
 def check_base_url(base_url: str | None, files: int) -> None:

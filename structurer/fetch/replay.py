@@ -13,9 +13,10 @@ page's ``final_url``, and the file can be asked for by it too.
 ``index.json`` is either ``{"URL": "relative/path.html", ...}`` or a list of entries
 ``{"url", "path", "status"?, "content_type"?, "final_url"?, "rendered"?}``.
 
-:func:`read_file` is the one reader of a saved page's bytes (bounded, ``.gz`` unpacked,
-one-line errors) and :func:`base_href` the one reader of its leading ``<base href>``;
-:mod:`structurer.sources` reads the files named on the command line with them.
+:func:`~structurer.fetch.saved.read_file` is the one reader of a saved page's bytes
+(bounded, ``.gz`` unpacked, one-line errors) and :func:`~structurer.fetch.saved.base_href`
+the one reader of its leading ``<base href>``; :mod:`structurer.sources` reads the files
+named on the command line with them.
 """
 
 from __future__ import annotations
@@ -23,9 +24,7 @@ from __future__ import annotations
 import gzip
 import json
 import os
-import re
 import time
-import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,10 +35,12 @@ from urllib.parse import unquote, urldefrag, urlsplit
 from structurer.clean import decode_html
 from structurer.errors import FetchError
 from structurer.fetch.base import Page
+from structurer.fetch.saved import base_href as base_href  # re-exported: the readers of one
+from structurer.fetch.saved import is_url as is_url  # saved page live in fetch.saved, which
+from structurer.fetch.saved import read_file as read_file  # the command line loads alone
+from structurer.fetch.saved import read_saved as read_saved
 
 PathLike = str | os.PathLike[str]
-_BASE_HREF = re.compile(rb"""\A(?:\xef\xbb\xbf)?\s*<base\s+href\s*=\s*["']?([^"'\s>]+)""",
-                        re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -51,52 +52,6 @@ class SavedPage:
     content_type: str | None = None   # None: decode by BOM, <meta> or sniffing
     final_url: str | None = None
     rendered: bool = False
-
-
-def is_url(text: str) -> bool:
-    return urlsplit(text).scheme in ("http", "https")
-
-
-def base_href(body: bytes) -> str | None:
-    """The URL of a leading ``<base href>`` (SWDE convention), if the file starts with one."""
-    match = _BASE_HREF.match(body[:4096])
-    if match is None:
-        return None
-    url = match.group(1).decode("utf-8", "replace")
-    return url if is_url(url) else None
-
-
-def read_file(path: str, max_bytes: int) -> bytes:
-    """At most ``max_bytes`` of the file (gunzipped for ``.gz``), or a one-line error."""
-    try:
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as zipped:
-                body = zipped.read(max_bytes + 1)
-        else:
-            with Path(path).open("rb") as handle:
-                body = handle.read(max_bytes + 1)
-    except FileNotFoundError:
-        raise FetchError("no such file", url=path) from None
-    except IsADirectoryError:
-        raise FetchError("is a directory, not a saved page", url=path) from None
-    except (OSError, EOFError, zlib.error) as error:
-        reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
-        raise FetchError(f"cannot read the saved page: {reason}", url=path) from None
-    if len(body) > max_bytes:
-        raise FetchError(f"larger than {max_bytes:,} bytes (the max_page_bytes setting); not "
-                         "a page to read", url=path)
-    return body
-
-
-def read_saved(path: Path, max_bytes: int | None = None) -> bytes:
-    """The bytes of a saved page, gunzipped when the name ends in ``.gz``, bounded like a
-    fetched page (``max_bytes``, default ``Settings.max_page_bytes``): the one file reader
-    is :func:`read_file`."""
-    if max_bytes is None:
-        from structurer.config import Settings  # not loaded to read one page
-
-        max_bytes = int(Settings.model_fields["max_page_bytes"].default)
-    return read_file(str(path), max_bytes)
 
 
 def _peek(path: Path, size: int = 4096) -> bytes:
