@@ -24,9 +24,38 @@ from structurer.cli.startup import finished
 from structurer.errors import AnalysisError, StructurerError
 
 
+def terminal_columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` gives it ($COLUMNS, else
+    standard output's terminal, else 80), without importing shutil (with bz2 and lzma, a
+    hundredth of ``extract-page``'s start)."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class Formatter(argparse.HelpFormatter):
+    """argparse's help formatter, as wide as the terminal (:func:`terminal_columns`)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         terminal_columns() - 2 if width is None else width)
+
+
 class Parser(argparse.ArgumentParser):
     """An argparse parser whose usage errors are one line, like every other bad input
-    (subcommand parsers are made of the same class)."""
+    (subcommand parsers are made of the same class), with :class:`Formatter`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("structurer").strip()
