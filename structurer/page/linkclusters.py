@@ -43,6 +43,7 @@ from structurer.page.dom import (
     heading_before,
     link_href,
     shape_class,
+    text_length,
     text_of,
 )
 from structurer.page.lists import context_words
@@ -52,7 +53,6 @@ if TYPE_CHECKING:
     import numpy as np
 
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
-_WIDE = r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
 
 
 @dataclass(frozen=True)
@@ -79,15 +79,6 @@ class LinkCluster:
     @property
     def urls(self) -> list[str]:
         return [link.url for link in self.items]
-
-
-def text_length(text: str) -> int:
-    """Characters of ``text``, a CJK (or Hangul, full-width) character counting 2 (a
-    text without any character that far up the table is counted without the pattern,
-    whose compiling costs more than reading most pages)."""
-    if not text or max(text) < "\u1100":
-        return len(text)
-    return len(text) + len(re.findall(_WIDE, text))
 
 
 def signature(el: HtmlElement) -> str:

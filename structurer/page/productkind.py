@@ -21,8 +21,14 @@ from lxml.html import HtmlElement
 
 from structurer.kinds import compile_phrases, compile_words, gapped_phrases, parse_availability
 from structurer.page import titles
-from structurer.page.dom import SECTION_NOISE_TAGS, heading_before, link_href, split_money, text_of
-from structurer.page.linkclusters import text_length
+from structurer.page.dom import (
+    SECTION_NOISE_TAGS,
+    heading_before,
+    link_href,
+    split_money,
+    text_length,
+    text_of,
+)
 from structurer.page.lists import context_words
 from structurer.page.match import buy_words
 from structurer.page.titles import titled

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, visible_text
-from structurer.page.dom import text_of
-from structurer.page.linkclusters import text_length
+from structurer.page.dom import text_length, text_of
 
 _TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.title",
                 "parsely-title", "headline")

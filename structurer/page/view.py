@@ -21,16 +21,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from lxml.html import HtmlElement
 
 from structurer.clean import holds_text, parse_html
 from structurer.lexicon import Lexicon
 from structurer.page import density
-from structurer.page.dom import link_href, text_of
-from structurer.page.linkclusters import LinkCluster, link_clusters, text_length
-from structurer.page.lists import Region, find_regions, is_product_region
+from structurer.page.dom import link_href, text_length, text_of
 from structurer.page.titles import TitleFound, title_of, title_part, titled
 from structurer.structured import (
     article_object,
@@ -42,6 +40,10 @@ from structurer.structured import (
     product_object,
 )
 from structurer.values import Base
+
+if TYPE_CHECKING:  # loaded when first asked for: an article's kind needs neither
+    from structurer.page.linkclusters import LinkCluster
+    from structurer.page.lists import Region
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
@@ -77,10 +79,14 @@ class PageView:
 
     @cached_property
     def regions(self) -> list[Region]:
+        from structurer.page.lists import find_regions
+
         return find_regions(self.tree, self.lexicon)
 
     @cached_property
     def product_regions(self) -> list[Region]:
+        from structurer.page.lists import is_product_region
+
         return [r for r in self.regions if is_product_region(r.features)]
 
     @cached_property
@@ -134,6 +140,8 @@ class PageView:
     @cached_property
     def link_clusters(self) -> list[LinkCluster]:
         """The page's lists of links, likeliest main list first."""
+        from structurer.page.linkclusters import link_clusters
+
         return link_clusters(self.tree, self.url, self.lexicon)
 
     @cached_property

@@ -51,7 +51,8 @@ def test_version_and_help_load_no_file_models() -> None:
 def test_extract_page_on_a_saved_page_loads_only_what_it_reads(tmp_path: Path) -> None:
     """extract-page's start (bench_startup.py): with its lexicons parsed before (the YAML
     cache), it loads no PyYAML; a saved page loads no fetcher, nor the settings model; the
-    parser no shutil (argparse's formatter imports it for the terminal's width)."""
+    parser no shutil (argparse's formatter imports it for the terminal's width); an
+    article's kind no link clusters nor repeated regions."""
     page = tmp_path / "page.html"
     page.write_text("<html><head><title>A story</title></head><body><article><h1>A story"
                     "</h1><p>" + "Words of the story go on. " * 40 + "</p></article></body>"
@@ -60,7 +61,8 @@ def test_extract_page_on_a_saved_page_loads_only_what_it_reads(tmp_path: Path) -
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             f"    main(['extract-page', {str(page)!r}, '--template', 'news'])\n"
             "print(sorted(m for m in ('yaml', 'structurer.config', 'structurer.fetch.base',"
-            " 'structurer.fetch.replay', 'shutil') if m in sys.modules))")
+            " 'structurer.fetch.replay', 'shutil', 'structurer.page.linkclusters',"
+            " 'structurer.page.lists') if m in sys.modules))")
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, timeout=120, env=env).stdout.strip() for _ in range(2)]
