@@ -54,9 +54,13 @@ def test_extract_page_on_a_saved_page_loads_only_what_it_reads(tmp_path: Path) -
     parser no shutil (argparse's formatter imports it for the terminal's width); an
     article's kind no link clusters nor repeated regions."""
     page = tmp_path / "page.html"
-    page.write_text("<html><head><title>A story</title></head><body><article><h1>A story"
-                    "</h1><p>" + "Words of the story go on. " * 40 + "</p></article></body>"
-                    "</html>")
+    paragraphs = "".join(f"<p>The river rose for the {n} time this spring, and the people "
+                         f"of the valley moved their boats, goods and animals uphill again "
+                         f"while the council met to talk about the new dam ({n}).</p>"
+                         for n in ("first", "second", "third", "fourth", "fifth", "sixth"))
+    page.write_text("<html><head><title>The river rose again - Valley News</title></head>"
+                    "<body><nav><a href='/'>Home</a> <a href='/news'>News</a></nav><article>"
+                    f"<h1>The river rose again</h1>{paragraphs}</article></body></html>")
     code = ("import sys, io, contextlib; from structurer.cli import main\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             f"    main(['extract-page', {str(page)!r}, '--template', 'news'])\n"
