@@ -15,7 +15,8 @@ itself. Reading the same text again (a shipped lexicon, at every start of a comm
 loads that JSON instead of PyYAML and its parse, a tenth of ``extract-page``'s start.
 Only what JSON gives back exactly is kept (plain mappings with text keys, lists, text,
 numbers, booleans, null: no dates, sets or binary), a kept value is checked against the
-bounds when read, and a folder that cannot be written is no error (nothing is kept).
+bounds when read, at most :data:`CACHE_ENTRIES` parses are kept (the oldest go), and a
+folder that cannot be written is no error (nothing is kept).
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ MAX_VALUES = 200_000
 #: The parse a cached value stands for: change it when parsing accepts or gives other
 #: values for the same text (the loaders, the duplicate-key rule).
 CACHE_FORMAT = "structurer yaml cache 1: safe load, unique keys"
+#: Parses the cache keeps; the oldest go first (every rule file analyzed is one more).
+CACHE_ENTRIES = 256
 
 
 def read_text(path: Path) -> str:
@@ -116,8 +119,17 @@ def _keep(entry: Path | None, data: Any) -> None:
         temporary.write_text(json.dumps(data, ensure_ascii=False, separators=(",", ":")),
                              encoding="utf-8")
         os.replace(temporary, entry)
+        _prune(entry.parent)
     except OSError:
         return
+
+
+def _prune(folder: Path) -> None:
+    """Drop the oldest kept parses beyond :data:`CACHE_ENTRIES` (checked only when a new
+    text was parsed, which costs far more than listing the folder)."""
+    kept = sorted(folder.glob("*.json"), key=lambda path: path.stat().st_mtime)
+    for path in kept[:max(0, len(kept) - CACHE_ENTRIES)]:
+        path.unlink(missing_ok=True)
 
 
 def _plain(value: Any, depth: int, count: list[int]) -> bool:

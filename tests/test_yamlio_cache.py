@@ -58,6 +58,18 @@ def test_an_edited_text_is_parsed_anew(cache: Path) -> None:
     assert len(list(cache.glob("*.json"))) == 2
 
 
+def test_the_oldest_parses_go_beyond_the_cap(cache: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlio, "CACHE_ENTRIES", 3)
+    for n in range(5):
+        yamlio.parse(f"a: {n}\n", "f.yaml")
+        entry = yamlio.cache_entry(f"a: {n}\n")
+        assert entry is not None
+        os.utime(entry, (1_000_000 + n, 1_000_000 + n))  # one second apart, in order
+    kept = {path.name for path in cache.glob("*.json")}
+    assert kept == {yamlio.cache_entry(f"a: {n}\n").name for n in (2, 3, 4)}  # type: ignore[union-attr]
+
+
 @pytest.mark.parametrize("kept", ["{not json", '{"a": 1', "[1, 2]x",
                                   "[" * 70 + "]" * 70, '{"a": ' * 3000 + "1" + "}" * 3000])
 def test_a_damaged_or_deep_entry_is_not_used(cache: Path, kept: str) -> None:
