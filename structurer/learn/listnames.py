@@ -135,6 +135,17 @@ def full_name_rule(rule: FieldRule, name_slot: Slot, view: str, slots: Sequence[
     return None
 
 
+def attribute_names(slots: Sequence[Slot], name_slot: Slot, view: str
+                    ) -> list[list[str | None]]:
+    """Per record, what the other places a card keeps a name in say (a link's ``title``,
+    a picture's ``alt``: :data:`NAME_VIEWS`), the name's own slot view left out: a second
+    source telling a brand every sampled name starts with (a brand-only category) from a
+    label before each name (``by Acme``)."""
+    sources = [slot.values(attr) for slot in slots for attr in NAME_VIEWS
+               if not (slot is name_slot and attr == view)]
+    return [list(told) for told in zip(*sources, strict=True)] if sources else []
+
+
 def _distance(slot: Slot, name_slot: Slot) -> int:
     """0: the name's own element, 1: around it (its link, its heading), 2: elsewhere."""
     a = next((e for e in name_slot.elements if e is not None), None)

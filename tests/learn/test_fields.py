@@ -76,6 +76,12 @@ def test_a_brand_every_sampled_name_starts_with_stays_in_the_name() -> None:
     assert common_prefix_post(["Kestrel A", "Kestrel B", "Kestrel C"], titled) == []
     assert common_prefix_post(["by Acme", "by Borealis", "by Cinder"],
                               [["Acme"], ["Borealis"], [None]]) == [r"regex:^by[\s:：]*(.+)$"]
+    # the other sources hold what follows "New:": only that start is a label
+    alts = [["Kestrel Drill A1"], ["Kestrel Saw B2"], ["Kestrel Cap C3"]]
+    assert common_prefix_post([f"New: {a[0]}" for a in alts], alts) == [
+        r"regex:^New:[\s:：]*(.+)$"]
+    assert common_prefix_post([f"New: {a[0]}" for a in alts]) == [
+        r"regex:^New:\ Kestrel[\s:：]*(.+)$"]
 
 
 def test_cents_in_sup_stay_part_of_the_price() -> None:
@@ -183,6 +189,7 @@ def test_a_bare_description_under_the_title_block() -> None:
                        "light and durable. Backed by a 2-year warranty.",
                        "The Lamp 1 is made for everyday use. Built from brass number 1, it is "
                        "light and durable. Backed by a 3-year warranty."]
+    assert rule.samples[:2] == records   # the rule file shows what the records hold
 
 
 def test_an_old_price_reads_nothing_where_its_xpath_reaches_a_count() -> None:
@@ -237,6 +244,7 @@ def test_a_description_paragraph_takes_the_list_right_after_it() -> None:
     rule = learn_detail(pages, LEX).fields["description"]
     assert extract_record(rule, pages[1]) == (
         "Every lamp is tested. Built from brass number 1. Backed by a warranty.")
+    assert rule.samples[:2] == [extract_record(rule, p) for p in pages[:2]]
 
 
 @pytest.mark.parametrize(("text", "ok"), [
