@@ -254,7 +254,8 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         notes.append(f"fields read inside the main product's region {scope}")
     for name, (best, runner) in choices.items():
         found = absolute_xpath(best.slot, pages, best.view, skips, scope,
-                                hints.get(name, ()), fields[name].kind, blocks)
+                                hints.get(name, ()), fields[name].kind, blocks,
+                                often_missing=fields[name].kind == "rating")
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue

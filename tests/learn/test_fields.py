@@ -101,29 +101,47 @@ def test_cents_in_sup_stay_part_of_the_price() -> None:
     assert "text()" not in (learned.fields["price"].xpath or "")
 
 
-def _rated_page(i: int, rating: str, reviews: int) -> PageView:
+def _rated_page(i: int, rating: str | None, reviews: int, *, shared: bool = False
+                ) -> PageView:
     """A product page whose rating is only a text on a scale ("3,5 / 5"), with no class or
-    label naming it, and the review count in the element beside it."""
+    label naming it, in a block of its own, and the review count in the element after
+    that block; ``shared``: the count in the rating's block, right after it (a class-less
+    path to the rating then reads the count on a product nobody rated); ``rating`` None:
+    such a product."""
+    stars = f"<span>{rating} / 5</span> " if rating else ""
+    count = f"<span class='e5'>{reviews} отзывов</span>"
+    block = (f"<div class='c3 d4'>{stars}{count}</div>" if shared else
+             f"<div class='c3 d4'>{stars}</div> {count}")
     html = (f"<html><head><title>Kettle {i} | Shop</title></head><body><div class='a1'>"
-            f"<h1 class='b2'>Kettle {i}</h1><div class='c3 d4'><span>{rating} / 5</span> "
-            f"<span class='e5'>{reviews} отзывов</span></div>"
+            f"<h1 class='b2'>Kettle {i}</h1>{block}"
             f"<p class='price'>{100 + i},00 ₽</p></div></body></html>")
     return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
 
+RATINGS = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 1200)]
+
+
 def test_rating_read_from_a_text_on_a_five_point_scale() -> None:
-    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 120)]
-    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(RATINGS)], LEX)
     rule = learned.fields["rating"]
     assert rule.samples[:2] == ["3,5 / 5", "4,1 / 5"]
     assert "a rating on a scale of 5" in " ".join(rule.evidence)
+    assert extract_record(rule, _rated_page(9, None, 3)) is None
+
+
+def test_a_rating_path_reading_something_where_a_product_has_none_is_not_learned() -> None:
+    """Every sampled product is rated, and the only path to the class-less rating also
+    reaches the review count beside it: on a product nobody rated ("3 отзывов" alone)
+    it would read 3.0. Learning takes each sample's rating out and sees the path read
+    the count: no rating rule (null), rather than a wrong rating."""
+    sampled = [_rated_page(i, *r, shared=True) for i, r in enumerate(RATINGS)]
+    assert "rating" not in learn_detail(sampled, LEX).fields
 
 
 def test_review_count_beside_the_rating() -> None:
     """No word names the count ("469 отзывов" in a class-less span): the integer right
     after the learned rating is the review count."""
-    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 1200)]
-    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(RATINGS)], LEX)
     rule = learned.fields["review_count"]
     assert rule.samples[:2] == ["469 отзывов", "12 отзывов"]
     assert rule.kind == "integer"
