@@ -127,8 +127,9 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     known (``hints``: the list page's), finding it on a page the slot missed is right.
     Inside ``blocks`` that shift between pages (:func:`~structurer.learn.slots.shifted_blocks`)
     a path leaves their positions out before it counts on them. With ``often_missing``
-    (a field many products lack: a rating) a path that reads another element where the
-    slot's own is taken out (:func:`reads_where_missing`) loses on each such page."""
+    (a field many products lack, a rating, shown on every sample page) a path that reads
+    another element where the slot's own is taken out (:func:`reads_where_missing`)
+    loses on each such page."""
     if slot.label is not None:
         paired = label_xpath(slot, pages, scope)
         return (paired[0], paired[1]) if paired else None

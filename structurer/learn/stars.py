@@ -77,7 +77,9 @@ def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
         return None
     samples = [rating_source(el) or "" for el in found if el is not None]
     post = scale_first_post(samples)
-    owns = [(page.tree, el) for page, el in zip(pages, found, strict=True) if el is not None]
+    # where no sample lacks a rating, what the path reads with each one taken out
+    owns = [(page.tree, el) for page, el in zip(pages, found, strict=True)
+            if el is not None] if all(el is not None for el in found) else []
     for xpath in scoped_candidates(ref, scope):
         if all(selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)
                ) and not reads_where_missing(xpath, owns, _reads_stars):
