@@ -138,6 +138,26 @@ def test_a_rating_path_reading_something_where_a_product_has_none_is_not_learned
     assert "rating" not in learn_detail(sampled, LEX).fields
 
 
+def _seller_rated_page(i: int, rating: str | None) -> PageView:
+    """The product's rating only in an aria-label, with the seller's rating (the same on
+    every page) right after it, no class naming either; ``rating`` None: a product
+    nobody rated."""
+    own = f"<span aria-label='Rated {rating} out of 5'>★★★★</span>" if rating else ""
+    html = (f"<html><head><title>Kettle {i} | Shop</title></head><body><div class='a1'>"
+            f"<h1 class='b2'>Kettle {i}</h1><div class='c3 d4'>{own}"
+            f"<span aria-label='Seller rated 4.2 out of 5'>★★★★</span></div>"
+            f"<p class='price'>{100 + i},00 ₽</p></div></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_markup_rating_path_reaching_the_sellers_rating_is_not_learned() -> None:
+    """Every sample is rated; the only path to the product's rating by markup (the first
+    span) reads the seller's rating on a product nobody rated (4.2): no rule, not that."""
+    sampled = [_seller_rated_page(i, r) for i, r in enumerate(["4.5", "3.9", "4.8", "2.7"])]
+    rule = learn_detail(sampled, LEX).fields.get("rating")
+    assert rule is None or extract_record(rule, _seller_rated_page(9, None)) is None
+
+
 def test_review_count_beside_the_rating() -> None:
     """No word names the count ("469 отзывов" in a class-less span): the integer right
     after the learned rating is the review count."""
