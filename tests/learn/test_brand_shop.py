@@ -1,12 +1,15 @@
 """A shop of one brand, end to end: every product name starts with the brand ("Kestrel
 Alder Jacket 1"), on every category page. The brand is part of the names (the cards'
 pictures say so in their alt), not a label before them: analysis keeps it, and the
-crawl's records and the list level's own records hold the whole names."""
+crawl's records and the list level's own records hold the whole names. Where the
+pictures' alt is empty, the products' own pages (their headings) say so instead."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import pytest
 
 from lxml import html as lxml_html
 
@@ -35,12 +38,12 @@ def _doc(title: str, body: str) -> str:
             f"<main>{body}</main><footer><p>{BRAND} Outdoor</p></footer></body></html>")
 
 
-def brand_site() -> dict[str, str]:
+def brand_site(alt: bool) -> dict[str, str]:
     pages = {"/": _doc(f"{BRAND} Outdoor", "<h1>Welcome</h1><p>Our own gear.</p>")}
     for cat in CATEGORIES:
         cards = "".join(
             f'<li class="product"><a href="/p/{slug}.html"><img src="/img/{slug}.jpg" '
-            f'alt="{name}"></a><a class="title" href="/p/{slug}.html">{name}</a>'
+            f'alt="{name if alt else ""}"></a><a class="title" href="/p/{slug}.html">{name}</a>'
             f'<span class="price">€{price}.00</span></li>' for slug, name, price in products(cat))
         pages[f"/c/{cat}/"] = _doc(f"{cat.title()} | {BRAND}", f"<h1>{cat.title()}</h1>"
                                    f'<ul class="products">{cards}</ul>')
@@ -51,8 +54,9 @@ def brand_site() -> dict[str, str]:
     return pages
 
 
-def test_a_brand_every_name_starts_with_stays_in_the_names(tmp_path: Path) -> None:
-    pages = brand_site()
+@pytest.mark.parametrize("alt", [True, False])
+def test_a_brand_every_name_starts_with_stays_in_the_names(alt: bool, tmp_path: Path) -> None:
+    pages = brand_site(alt)
     with serve("brand", pages=pages) as (base, _):
         rules, report = analyze_site(base + "/", settings=STATIC)
         out = tmp_path / "out.jsonl"
