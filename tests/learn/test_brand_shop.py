@@ -10,7 +10,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from lxml import html as lxml_html
 
 from structurer.api import analyze_site
