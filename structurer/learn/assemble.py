@@ -25,6 +25,7 @@ from structurer.learn.categories import LinkGroup, category_xpath
 from structurer.learn.confidence import confirm_lists
 from structurer.learn.detail import Layouts
 from structurer.learn.listing import ListLayouts, ListLearned
+from structurer.learn.listnames import uncut_by_details
 from structurer.learn.pagination import PaginationGuess, learn_pagination
 from structurer.lexicon import Lexicon, PagingVocab, shipped_vocabulary
 from structurer.page.view import PageView
@@ -184,6 +185,7 @@ def assemble_rules(levels: Levels, *, site: str, start_url: str, lexicon: Lexico
         record=RecordSpec(columns=record_columns_for(lexicon),
                           vocabulary=lexicon.vocabulary.differing(shipped_vocabulary())),
         levels=levels)
+    rules = uncut_by_details(rules, lists, details, lexicon)
     return with_baselines(confirm_lists(rules, lists, details, lexicon), lists, details)
 
 

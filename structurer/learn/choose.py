@@ -175,22 +175,28 @@ def common_prefix_post(values: Sequence[str | None],
                        known: Sequence[Sequence[str | None]] = ()) -> list[str]:
     """A post step dropping a constant label before every value ('by Acme', 'SKU: 123').
     ``known``: per value, what other sources say the record holds (a product's page
-    title); where they hold the whole value on most records, the constant start is part
-    of the value (every sampled product of one brand: 'Acme Drill', 'Acme Saw'), no label."""
+    title, a card picture's alt); where they hold the whole value on most records, the
+    constant start is part of the value (every sampled product of one brand: 'Acme Drill',
+    'Acme Saw'), no label; where they hold what follows a shorter start ('New: Acme
+    Drill' of 'Acme Drill'), only that start is the label."""
     present = [v for v in values if v]
-    if _confirmed(values, known):
-        return []
-    if len(present) < 3:
+    if _confirmed(values, known) or len(present) < 3:
         return []
     prefix = present[0]
     for value in present[1:]:
         while prefix and not value.startswith(prefix):
             prefix = prefix[:-1]
-    cut = max(prefix.rfind(" "), prefix.rfind(":"), prefix.rfind("："))
-    if cut < 1:
+    cuts = [i for i, ch in enumerate(prefix) if ch in " :：" and i >= 1
+            and prefix[:i + 1].strip(" :：")]
+    if not cuts:
         return []
-    label = prefix[:cut + 1]
-    if not label.strip(" :：") or any(len(v) <= len(label) + 1 for v in present):
+    label = prefix[:cuts[-1] + 1]
+    for cut in cuts[:-1]:      # the shortest label after which the other sources agree
+        rest = [v[cut + 1:] if v else v for v in values]
+        if _confirmed(rest, known):
+            label = prefix[:cut + 1]
+            break
+    if any(len(v) <= len(label) + 1 for v in present):
         return []
     return [f"regex:^{re.escape(label.strip())}[\\s:：]*(.+)$"]
 

@@ -21,7 +21,7 @@ from structurer.learn.choose import assign, drop_buy_boxes, order_money, value_p
 from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structured_column
 from structurer.learn.currency import with_local_currency
 from structurer.learn.detailpaths import absolute_xpath, label_rule
-from structurer.learn.fields import FieldChoice, rank_fields
+from structurer.learn.fields import FieldChoice, rank_fields, valid
 from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.markup import learn_buy_control, markup_rules
 from structurer.learn.slots import (
@@ -254,7 +254,8 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
         notes.append(f"fields read inside the main product's region {scope}")
     for name, (best, runner) in choices.items():
         found = absolute_xpath(best.slot, pages, best.view, skips, scope,
-                                hints.get(name, ()), fields[name].kind, blocks)
+                                hints.get(name, ()), fields[name].kind, blocks,
+                                often_missing=_rated_everywhere(fields[name], best))
         if found is None:
             notes.append(f"{name}: no XPath selects it on every page")
             continue
@@ -282,6 +283,13 @@ def learn_detail(pages: Sequence[PageView], lexicon: Lexicon, *,
     confidence = round(sum(rules[k].confidence for k in required if k in rules)
                        / max(len(required), 1), 2)
     return DetailLearned(rules, confidence, notes)
+
+
+def _rated_everywhere(spec: FieldSpec, best: FieldChoice) -> bool:
+    """Whether a rating shows on every sample page (none shows what its path reads on a
+    product nobody rated: :func:`~structurer.learn.scoped.reads_where_missing` asks)."""
+    return spec.kind == "rating" and all(valid(spec.kind, v, el, spec) for el, v in zip(
+        best.slot.elements, best.slot.values(best.view), strict=True))
 
 
 def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,

@@ -17,7 +17,7 @@ from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.learn.fields import agreement
-from structurer.learn.scoped import scoped_candidates
+from structurer.learn.scoped import reads_where_missing, scoped_candidates
 from structurer.learn.slots import Slot
 from structurer.page.dom import text_of
 from structurer.page.match import strip_label_pattern
@@ -92,11 +92,33 @@ def _steps_past(xpath: str, view: str,
     return wrong
 
 
+def _absent_faults(xpath: str, view: str,
+                   absent: Sequence[tuple[HtmlElement, set[HtmlElement], str | None]],
+                   kind: str, prop: str | None, kinds: set[str]) -> float:
+    """What ``xpath`` reads on the pages without the slot, as faults: another element of
+    the slot's kind with a value, or one in a noise block, counts 1; the page's own value
+    found elsewhere (its known value, its microdata property) counts -0.5."""
+    wrong = 0.0
+    for tree, skip, hint in absent:
+        read = xpaths.replayed(xpath, view, tree)   # what replay would read there
+        if read is not None and hint and agreement([text_of(read)], [hint], kind) >= 0.8:
+            wrong -= 0.5  # the page's own value, where the slot's path did not reach
+        elif read is not None and prop and read.get("itemprop") == prop and not inside(
+                read, skip):
+            wrong -= 0.5  # the page's own, named so by its microdata property (the
+            #               slot's place shifts: a line before it comes and goes)
+        elif read is not None and _readable(read) and (
+                _signature(read) in kinds or inside(read, skip)):
+            wrong += 1   # the same kind of element with a value, on a page without the
+            #              value: another product's (a related grid), or in a noise block
+    return wrong
+
+
 def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
                     noise: Sequence[set[HtmlElement]] = (),
                     scope: str | None = None, hints: Sequence[str | None] = (),
-                    kind: str = "text", blocks: frozenset[HtmlElement] = frozenset()
-                    ) -> tuple[str, float] | None:
+                    kind: str = "text", blocks: frozenset[HtmlElement] = frozenset(),
+                    often_missing: bool = False) -> tuple[str, float] | None:
     """The XPath selecting the slot's element first on every page that has it; on pages
     without it, an XPath that reaches into a noise block (the "related products" grid
     below, say) instead loses — an absent old price must stay absent — and so does one
@@ -104,7 +126,10 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     product's value where the main one is empty or missing). Where the page's value is
     known (``hints``: the list page's), finding it on a page the slot missed is right.
     Inside ``blocks`` that shift between pages (:func:`~structurer.learn.slots.shifted_blocks`)
-    a path leaves their positions out before it counts on them."""
+    a path leaves their positions out before it counts on them. With ``often_missing``
+    (a field many products lack, a rating, shown on every sample page) a path that reads
+    another element where the slot's own is taken out (:func:`reads_where_missing`)
+    loses on each such page."""
     if slot.label is not None:
         paired = label_xpath(slot, pages, scope)
         return (paired[0], paired[1]) if paired else None
@@ -118,6 +143,7 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
              for i, (p, el) in enumerate(zip(pages, slot.elements, strict=True))
              if el is not None and not _readable(el)]
     ref = present[0][1][0]
+    owns = [(tree, el) for tree, (el,) in present]
     kinds = {_signature(el) for el in slot.elements if el is not None}
     props = {el.get("itemprop") for el in slot.elements if el is not None}
     prop = next(iter(props)) if len(props) == 1 else None
@@ -133,19 +159,11 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
             continue   # cannot beat the best so far (penalties only lower a score)
         wrong = sum(0.5 for page, skip in zip(pages, skips, strict=True)
                     if skip and _reaches_noise(xpaths.evaluate(xpath, page.tree), skip))
-        for tree, skip, hint in absent:
-            read = xpaths.replayed(xpath, view, tree)   # what replay would read there
-            if read is not None and hint and agreement([text_of(read)], [hint], kind) >= 0.8:
-                wrong -= 0.5  # the page's own value, where the slot's path did not reach
-            elif read is not None and prop and read.get("itemprop") == prop and not inside(
-                    read, skip):
-                wrong -= 0.5  # the page's own, named so by its microdata property (the
-                #               slot's place shifts: a line before it comes and goes)
-            elif read is not None and _readable(read) and (
-                    _signature(read) in kinds or inside(read, skip)):
-                wrong += 1   # the same kind of element with a value, on a page without the
-                #              value: another product's (a related grid), or in a noise block
+        wrong += _absent_faults(xpath, view, absent, kind, prop, kinds)
         wrong += _steps_past(xpath, view, blank, kind)
+        if often_missing:
+            wrong += reads_where_missing(xpath, owns, lambda x, tree: xpaths.replayed(
+                x, view, tree) is not None)
         score = found[1] - wrong / max(len(present) + len(absent), 1)
         if best is None or score > best[1] + 1e-9:
             best = (xpath, score)

@@ -23,7 +23,7 @@ from structurer.learn.confidence import calibrate
 from structurer.learn.currency import with_local_currency
 from structurer.learn.fields import FieldChoice, rank_fields
 from structurer.learn.layouts import distinguishing_condition
-from structurer.learn.listnames import full_name_rule
+from structurer.learn.listnames import attribute_names, full_name_rule
 from structurer.learn.listpaths import misfit, relative_xpath
 from structurer.learn.slots import Slot, collect_slots, merge_shifted
 from structurer.lexicon import Lexicon
@@ -220,7 +220,10 @@ def _detail_link(records: list[list[HtmlElement]], owners: list[int],
 
 
 def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
-                records: list[list[HtmlElement]], lexicon: Lexicon) -> dict[str, FieldRule]:
+                records: list[list[HtmlElement]], lexicon: Lexicon,
+                slots: Sequence[Slot] = ()) -> dict[str, FieldRule]:
+    """Per chosen field its rule; a title field's constant start is cut as a label unless
+    the cards' other names (``slots``' ``@title``/``@alt``) hold it."""
     rules: dict[str, FieldRule] = {}
     for name, (best, runner) in choices.items():
         path = relative_xpath(best.slot, records, best.view, misfit(name, lexicon))
@@ -233,7 +236,8 @@ def field_rules(choices: dict[str, tuple[FieldChoice, FieldChoice | None]],
                 runner_up = Candidate(xpath=rpath, confidence=_conf(runner.score),
                                       samples=runner.slot.samples(runner.view, 2))
         spec = lexicon.fields[name]
-        post = value_post(spec, best.slot.values(best.view))
+        known = attribute_names(slots, best.slot, best.view) if spec.title else []
+        post = value_post(spec, best.slot.values(best.view), known)
         rules[name] = calibrate(FieldRule(
             xpath=path, kind=spec.kind, multiple=spec.multiple, confidence=_conf(best.score),
             post=post,
@@ -280,7 +284,7 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
                          {k: v for k, v in fields.items() if v.kind != "url"})
     choices = assign(ranked, lexicon, lexicon.thresholds.min_confidence)
     order_money(choices, fields)
-    rules = field_rules(choices, records, lexicon)
+    rules = field_rules(choices, records, lexicon, slots)
     _whole_names(rules, choices, slots, records, lexicon)
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)
     if link is not None and link_path is not None and url_field:

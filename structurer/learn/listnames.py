@@ -13,14 +13,21 @@ elsewhere, as one XPath union; the union is verified on every record.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from lxml.html import HtmlElement
 
+from structurer.clean import parse_html
 from structurer.learn import xpaths
 from structurer.learn.slots import Slot
 from structurer.page.dom import norm_space, text_of
+from structurer.replay.extract import compile_rules, extract_detail, extract_list
 from structurer.rules.expressions import check_xpath
-from structurer.rules.model import Candidate, FieldRule
+from structurer.rules.model import Candidate, FieldRule, SiteRules
+
+if TYPE_CHECKING:
+    from structurer.lexicon import Lexicon
+    from structurer.page.view import PageView
 
 #: attribute views that hold a whole name, the likeliest first
 NAME_VIEWS = ("@title", "@aria-label", "@alt", "@content")
@@ -135,6 +142,17 @@ def full_name_rule(rule: FieldRule, name_slot: Slot, view: str, slots: Sequence[
     return None
 
 
+def attribute_names(slots: Sequence[Slot], name_slot: Slot, view: str
+                    ) -> list[list[str | None]]:
+    """Per record, what the other places a card keeps a name in say (a link's ``title``,
+    a picture's ``alt``: :data:`NAME_VIEWS`), the name's own slot view left out: a second
+    source telling a brand every sampled name starts with (a brand-only category) from a
+    label before each name (``by Acme``)."""
+    sources = [slot.values(attr) for slot in slots for attr in NAME_VIEWS
+               if not (slot is name_slot and attr == view)]
+    return [list(told) for told in zip(*sources, strict=True)] if sources else []
+
+
 def _distance(slot: Slot, name_slot: Slot) -> int:
     """0: the name's own element, 1: around it (its link, its heading), 2: elsewhere."""
     a = next((e for e in name_slot.elements if e is not None), None)
@@ -161,3 +179,51 @@ def _verified(xpath: str, shown: list[str | None], full: list[str | None],
         if got != want:
             return False
     return True
+
+
+def _listed_names(rules: SiteRules, lists: Sequence[PageView], name: str
+                  ) -> dict[str, Any]:
+    """Per item URL, the ``name`` field the list level's rules read on ``lists``."""
+    compiled = compile_rules(rules)
+    out: dict[str, Any] = {}
+    for page in lists:
+        for item in extract_list(compiled, parse_html(page.html, base_url=page.url),
+                                 page.url).items:
+            if isinstance(item.get("url"), str):
+                out.setdefault(item["url"], item.get(name))
+    return out
+
+
+def uncut_by_details(rules: SiteRules, lists: Sequence[PageView],
+                     details: Sequence[PageView], lexicon: Lexicon) -> SiteRules:
+    """A list title field whose constant start was cut as a label (``Kestrel`` of every
+    name on a brand's own category page, where the cards hold no other name) keeps it
+    where the products' own pages name them with it: the list's values read without the
+    cut equal the detail pages' names on half or more of the checked items, the cut
+    ones on fewer. The detail page's name is the second source the list page lacked."""
+    level, detail = rules.levels.list, rules.levels.detail
+    names = [k for k, rule in (level.fields.items() if level is not None else ())
+             if lexicon.fields.get(k) is not None and lexicon.fields[k].title
+             and rule.post and all(step.startswith("regex:") for step in rule.post)]
+    if level is None or detail is None or not names or not details:
+        return rules
+    compiled = compile_rules(rules)
+    own = {p.url: extract_detail(compiled, parse_html(p.html, base_url=p.url), p.url)
+           for p in details}
+    fields = dict(level.fields)
+    for name in names:
+        whole = rules.model_copy(update={"levels": rules.levels.model_copy(update={
+            "list": level.model_copy(update={"fields": {
+                **level.fields, name: level.fields[name].model_copy(update={"post": []})}})})})
+        cut, uncut = _listed_names(rules, lists, name), _listed_names(whole, lists, name)
+        told = [(norm_space(str(own[u].get(name))), u) for u in uncut
+                if u in own and own[u].get(name)]
+        agree = sum(norm_space(str(uncut[u] or "")) == t for t, u in told)
+        if told and 2 * agree >= len(told) and agree > sum(
+                norm_space(str(cut.get(u) or "")) == t for t, u in told):
+            fields[name] = level.fields[name].model_copy(update={
+                "post": [], "evidence": [*level.fields[name].evidence, "the constant start "
+                                         "is part of the name: the products' pages name "
+                                         f"them with it ({agree} of {len(told)})"]})
+    return rules.model_copy(update={"levels": rules.levels.model_copy(
+        update={"list": level.model_copy(update={"fields": fields})})})

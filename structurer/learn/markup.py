@@ -23,8 +23,9 @@ from structurer.page.dom import MONEY_RE, text_of, tokens
 from structurer.page.match import label_value
 from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
+from structurer.replay.records import value_spec
 from structurer.rules.model import FieldRule
-from structurer.values import Phrases, compile_phrases, parse_availability
+from structurer.values import Base, Phrases, compile_phrases, field_value, parse_availability
 
 
 def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
@@ -232,10 +233,27 @@ def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: st
                 text_of(n) for n in xpaths.evaluate(full, page.tree)
                 if isinstance(n, HtmlElement)) == text
                for page, run, text in zip(pages, runs, texts, strict=True)):
-            return FieldRule(xpath=full, kind=lexicon.fields[name].kind, post=["join"],
-                             confidence=0.7, samples=[t[:200] for t in texts[:3]],
-                             evidence=["prose under the product's title block, no heading"])
+            rule = FieldRule(xpath=full, kind=lexicon.fields[name].kind, post=["join"],
+                             confidence=0.7, evidence=["prose under the product's title "
+                                                       "block, no heading"])
+            return rule.model_copy(update={"samples": replayed_samples(rule, pages)})
     return None
+
+
+def replayed_samples(rule: FieldRule, pages: Sequence[PageView], n: int = 3,
+                     width: int = 200) -> list[str]:
+    """A rule's samples as its records will hold them: what replay reads with it on the
+    first pages (a paragraph and its list joined as the ``join`` step joins them, each
+    element's text spaced by :func:`structurer.values.element_text`), cut to ``width``."""
+    spec = value_spec(rule)
+    out: list[str] = []
+    for page in pages:
+        value = field_value(xpaths.evaluate(rule.xpath or "", page.tree), spec, Base(page.url))
+        if isinstance(value, str) and value and value[:width] not in out:
+            out.append(value[:width])
+        if len(out) >= n:
+            break
+    return out
 
 
 def extend_prose(rule: FieldRule, pages: Sequence[PageView]) -> FieldRule | None:
@@ -260,8 +278,9 @@ def extend_prose(rule: FieldRule, pages: Sequence[PageView]) -> FieldRule | None
         return None
     full = " | ".join([rule.xpath] + [f"{rule.xpath}/following-sibling::*[{i}][self::{t}]"
                                       for i, t in enumerate(tags, 1)])
-    return rule.model_copy(update={
+    joined = rule.model_copy(update={
         "xpath": full, "post": ["join"],
         "evidence": [*rule.evidence, "the lists right after the paragraph read with it"]})
+    return joined.model_copy(update={"samples": replayed_samples(joined, pages)})
 
 

@@ -15,7 +15,7 @@ from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.learn.choose import scale_first_post
-from structurer.learn.scoped import scoped_candidates, selects_first
+from structurer.learn.scoped import reads_where_missing, scoped_candidates, selects_first
 from structurer.lexicon import Lexicon
 from structurer.page.dom import MONEY_RE, NUMBER_RE, text_of
 from structurer.page.match import lexicon_match
@@ -77,8 +77,12 @@ def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
         return None
     samples = [rating_source(el) or "" for el in found if el is not None]
     post = scale_first_post(samples)
+    # where no sample lacks a rating, what the path reads with each one taken out
+    owns = [(page.tree, el) for page, el in zip(pages, found, strict=True)
+            if el is not None] if all(el is not None for el in found) else []
     for xpath in scoped_candidates(ref, scope):
-        if all(selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)):
+        if all(selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)
+               ) and not reads_where_missing(xpath, owns, _reads_stars):
             return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
                              post=post, evidence=[evidence])
     return None
@@ -136,6 +140,12 @@ def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
                              samples=[text_of(el) for el in present[:3]],
                              evidence=["a count right after the rating (its reviews)"])
     return None
+
+
+def _reads_stars(xpath: str, tree: HtmlElement) -> bool:
+    """Whether ``xpath`` selects an element whose markup holds a rating 0-5."""
+    return any(isinstance(n, HtmlElement) and _stars(rating_source(n))
+               for n in xpaths.evaluate(xpath, tree))
 
 
 def _stars(raw: str | None) -> bool:

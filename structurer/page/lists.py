@@ -50,6 +50,24 @@ class Region:
         return len(self.records)
 
 
+def left_out(region: Region) -> list[HtmlElement]:
+    """The cards beside a region's records that the repetition left out (a sold-out card
+    without a price or a rating, one with an extra old price, is less like its neighbours
+    than they are alike): the parent's other children of the records' tag that link
+    somewhere, sharing a class word with every record where the records carry any. Only
+    for records of one element each (a card)."""
+    if region.k != 1:
+        return []
+    own = set(region.items)
+    classes = [set((el.get("class") or "").split()) for el in own]
+    shared = set.intersection(*classes) if classes else set()
+    tags = {el.tag for el in own}
+    return [child for child in region.parent
+            if child not in own and child.tag in tags
+            and (not shared or shared & set((child.get("class") or "").split()))
+            and child.find(".//a[@href]") is not None]
+
+
 def _runs(trees: list[treesim.WTree], k: int, start: int, th: Thresholds) -> list[list[int]]:
     """Runs of chunk indices whose neighbours are similar, stepping over up to
     ``th.max_gap`` intruders (an ad tile in a grid).

@@ -16,7 +16,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from structurer.page.dom import MONEY_RE, text_of
-from structurer.page.lists import Region
+from structurer.page.lists import left_out
 from structurer.page.match import buy_words
 from structurer.page.view import PageView
 
@@ -36,27 +36,10 @@ def other_products(page: PageView) -> list[HtmlElement]:
                 and f.get("distinct_links", 0) >= 0.6 and f.get("avg_text", 0) >= 8
                 and max(f.get("money_frac", 0), f.get("img_frac", 0)) >= 0.5):
             out.extend(m for rec in region.records for m in rec)
-            out.extend(_left_out(region))
+            out.extend(left_out(region))
     seen = set(out)
     out.extend(card for card in sibling_cards(page.body) if card not in seen)
     return out
-
-
-def _left_out(region: Region) -> list[HtmlElement]:
-    """The cards beside a region's records that the repetition left out (a sold-out card
-    without a price or a rating is less like its neighbours than they are alike): the
-    parent's other children of the records' tag that link somewhere, sharing a class word
-    with every record where the records carry any."""
-    if region.k != 1:
-        return []
-    own = set(region.items)
-    classes = [set((el.get("class") or "").split()) for el in own]
-    shared = set.intersection(*classes) if classes else set()
-    tags = {el.tag for el in own}
-    return [child for child in region.parent
-            if child not in own and child.tag in tags
-            and (not shared or shared & set((child.get("class") or "").split()))
-            and child.find(".//a[@href]") is not None]
 
 
 _CARD_TEXT = 300    # most characters of a card's text (a name, a price, a rating)

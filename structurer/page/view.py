@@ -96,15 +96,14 @@ class PageView:
     @cached_property
     def listed(self) -> frozenset[HtmlElement]:
         """Every element inside the page's product lists (related, bestsellers, ...), and
-        inside the cards beside them that the repetition left out (a sibling of the same
-        tag and class: a card without a rating unlike its neighbours): a button in any card
-        of a list is no buy control of the page's own, a price there none of its own."""
-        members: set[HtmlElement] = set()
-        for r in self.product_regions:
-            own = {m for rec in r.records for m in rec}
-            cards = {(m.tag, m.get("class")) for m in own if (m.get("class") or "").strip()}
-            own.update(child for child in r.parent if (child.tag, child.get("class")) in cards)
-            members |= own
+        inside the cards beside them that the repetition left out
+        (:func:`structurer.page.lists.left_out`: a card without a rating unlike its
+        neighbours): a button in any card of a list is no buy control of the page's own, a
+        price there none of its own."""
+        from structurer.page.lists import left_out
+
+        members = {m for r in self.product_regions for rec in r.records for m in rec}
+        members.update(card for r in self.product_regions for card in left_out(r))
         return frozenset(el for m in members for el in m.iter())
 
     @cached_property

@@ -165,10 +165,11 @@ def api(kind: str, path: str) -> str | None:
 
 
 @contextmanager
-def serve(kind: str, slow: float = 0.0) -> Iterator[tuple[str, list[str]]]:
-    """(base URL, the request paths as they come) of the shop of ``kind``; its JSON
-    answers take ``slow`` seconds (a busy server)."""
-    pages, requests = site(kind), []
+def serve(kind: str, slow: float = 0.0, pages: dict[str, str] | None = None
+          ) -> Iterator[tuple[str, list[str]]]:
+    """(base URL, the request paths as they come) of the shop of ``kind`` (or of
+    ``pages``: path -> HTML); its JSON answers take ``slow`` seconds (a busy server)."""
+    pages, requests = site(kind) if pages is None else pages, []
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:

@@ -76,6 +76,12 @@ def test_a_brand_every_sampled_name_starts_with_stays_in_the_name() -> None:
     assert common_prefix_post(["Kestrel A", "Kestrel B", "Kestrel C"], titled) == []
     assert common_prefix_post(["by Acme", "by Borealis", "by Cinder"],
                               [["Acme"], ["Borealis"], [None]]) == [r"regex:^by[\s:：]*(.+)$"]
+    # the other sources hold what follows "New:": only that start is a label
+    alts = [["Kestrel Drill A1"], ["Kestrel Saw B2"], ["Kestrel Cap C3"]]
+    assert common_prefix_post([f"New: {a[0]}" for a in alts], alts) == [
+        r"regex:^New:[\s:：]*(.+)$"]
+    assert common_prefix_post([f"New: {a[0]}" for a in alts]) == [
+        r"regex:^New:\ Kestrel[\s:：]*(.+)$"]
 
 
 def test_cents_in_sup_stay_part_of_the_price() -> None:
@@ -95,29 +101,67 @@ def test_cents_in_sup_stay_part_of_the_price() -> None:
     assert "text()" not in (learned.fields["price"].xpath or "")
 
 
-def _rated_page(i: int, rating: str, reviews: int) -> PageView:
+def _rated_page(i: int, rating: str | None, reviews: int, *, shared: bool = False
+                ) -> PageView:
     """A product page whose rating is only a text on a scale ("3,5 / 5"), with no class or
-    label naming it, and the review count in the element beside it."""
+    label naming it, in a block of its own, and the review count in the element after
+    that block; ``shared``: the count in the rating's block, right after it (a class-less
+    path to the rating then reads the count on a product nobody rated); ``rating`` None:
+    such a product."""
+    stars = f"<span>{rating} / 5</span> " if rating else ""
+    count = f"<span class='e5'>{reviews} отзывов</span>"
+    block = (f"<div class='c3 d4'>{stars}{count}</div>" if shared else
+             f"<div class='c3 d4'>{stars}</div> {count}")
     html = (f"<html><head><title>Kettle {i} | Shop</title></head><body><div class='a1'>"
-            f"<h1 class='b2'>Kettle {i}</h1><div class='c3 d4'><span>{rating} / 5</span> "
-            f"<span class='e5'>{reviews} отзывов</span></div>"
+            f"<h1 class='b2'>Kettle {i}</h1>{block}"
             f"<p class='price'>{100 + i},00 ₽</p></div></body></html>")
     return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
 
+RATINGS = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 1200)]
+
+
 def test_rating_read_from_a_text_on_a_five_point_scale() -> None:
-    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 120)]
-    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(RATINGS)], LEX)
     rule = learned.fields["rating"]
     assert rule.samples[:2] == ["3,5 / 5", "4,1 / 5"]
     assert "a rating on a scale of 5" in " ".join(rule.evidence)
+    assert extract_record(rule, _rated_page(9, None, 3)) is None
+
+
+def test_a_rating_path_reading_something_where_a_product_has_none_is_not_learned() -> None:
+    """Every sampled product is rated, and the only path to the class-less rating also
+    reaches the review count beside it: on a product nobody rated ("3 отзывов" alone)
+    it would read 3.0. Learning takes each sample's rating out and sees the path read
+    the count: no rating rule (null), rather than a wrong rating."""
+    sampled = [_rated_page(i, *r, shared=True) for i, r in enumerate(RATINGS)]
+    assert "rating" not in learn_detail(sampled, LEX).fields
+
+
+def _seller_rated_page(i: int, rating: str | None) -> PageView:
+    """The product's rating only in an aria-label, with the seller's rating (the same on
+    every page) right after it, no class naming either; ``rating`` None: a product
+    nobody rated."""
+    own = f"<span aria-label='Rated {rating} out of 5'>★★★★</span>" if rating else ""
+    html = (f"<html><head><title>Kettle {i} | Shop</title></head><body><div class='a1'>"
+            f"<h1 class='b2'>Kettle {i}</h1><div class='c3 d4'>{own}"
+            f"<span aria-label='Seller rated 4.2 out of 5'>★★★★</span></div>"
+            f"<p class='price'>{100 + i},00 ₽</p></div></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_markup_rating_path_reaching_the_sellers_rating_is_not_learned() -> None:
+    """Every sample is rated; the only path to the product's rating by markup (the first
+    span) reads the seller's rating on a product nobody rated (4.2): no rule, not that."""
+    sampled = [_seller_rated_page(i, r) for i, r in enumerate(["4.5", "3.9", "4.8", "2.7"])]
+    rule = learn_detail(sampled, LEX).fields.get("rating")
+    assert rule is None or extract_record(rule, _seller_rated_page(9, None)) is None
 
 
 def test_review_count_beside_the_rating() -> None:
     """No word names the count ("469 отзывов" in a class-less span): the integer right
     after the learned rating is the review count."""
-    ratings = [("3,5", 469), ("4,1", 12), ("2,8", 7), ("4,9", 1200)]
-    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(ratings)], LEX)
+    learned = learn_detail([_rated_page(i, *r) for i, r in enumerate(RATINGS)], LEX)
     rule = learned.fields["review_count"]
     assert rule.samples[:2] == ["469 отзывов", "12 отзывов"]
     assert rule.kind == "integer"
@@ -183,6 +227,7 @@ def test_a_bare_description_under_the_title_block() -> None:
                        "light and durable. Backed by a 2-year warranty.",
                        "The Lamp 1 is made for everyday use. Built from brass number 1, it is "
                        "light and durable. Backed by a 3-year warranty."]
+    assert rule.samples[:2] == records   # the rule file shows what the records hold
 
 
 def test_an_old_price_reads_nothing_where_its_xpath_reaches_a_count() -> None:
@@ -237,6 +282,7 @@ def test_a_description_paragraph_takes_the_list_right_after_it() -> None:
     rule = learn_detail(pages, LEX).fields["description"]
     assert extract_record(rule, pages[1]) == (
         "Every lamp is tested. Built from brass number 1. Backed by a warranty.")
+    assert rule.samples[:2] == [extract_record(rule, p) for p in pages[:2]]
 
 
 @pytest.mark.parametrize(("text", "ok"), [

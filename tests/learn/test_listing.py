@@ -20,6 +20,7 @@ from structurer.learn import xpaths
 from structurer.learn.listing import learn_list
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
+from structurer.replay.records import build_record, compile_fields
 from structurer.values import Base, ValueSpec, field_value
 
 LEX = load_lexicon()
@@ -277,3 +278,38 @@ def test_a_blank_price_is_not_stepped_over_to_the_review_count() -> None:
     got = [field_value(xpaths.evaluate(rule.xpath or "", item), spec, base)  # type: ignore[arg-type]
            for item in items_on(learned.item_xpath, _sold_out_page(3))]
     assert [m.amount if m else None for m in got] == [30.5, 31.5, None, 33.5, 34.5, None]
+
+
+def _brand_page(page: int, label: str = "", alt: bool = True) -> PageView:
+    """A brand's own category: every name starts with the brand ("Kestrel Trail Shoe 11");
+    the picture's ``alt`` holds the name; ``label`` a constant text before each name."""
+    cards = []
+    for i in range(6):
+        n = 10 * page + i
+        name = f"Kestrel {('Trail Shoe', 'Rain Jacket', 'Wool Cap')[i % 3]} {n}"
+        cards.append(f"<div class='card'><a href='/p/{n}.html'><img src='/img/{n}.jpg' "
+                     f"alt='{name if alt else ''}'></a><h3><a href='/p/{n}.html'>{label}{name}</a>"
+                     f"</h3><span class='money'>${n}.99</span></div>")
+    html = (f"<html><head><title>Kestrel | Shop</title></head><body><main><h1>Kestrel</h1>"
+            f"<div class='grid'>{''.join(cards)}</div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/brands/kestrel?page={page}", html, LEX)
+
+
+def _list_names(label: str = "", alt: bool = True) -> list[str]:
+    """The names replay reads on an unseen page with the rules learned on two."""
+    learned = learn_list([_brand_page(1, label, alt), _brand_page(2, label, alt)], LEX)
+    plan = compile_fields({"name": learned.fields["name"]}, "list")
+    unseen = _brand_page(3, label, alt)
+    return [build_record(plan, item, Base(unseen.url), None, {})["name"]
+            for item in items_on(learned.item_xpath, unseen)]
+
+
+def test_a_brand_every_name_on_a_brand_page_starts_with_stays_in_the_name() -> None:
+    """On a brand-only category page every name starts with the brand: where the
+    pictures' alt holds the whole name, the brand is part of the name, not a label cut
+    from it; a constant text the alt does not hold ("New: ") is still cut."""
+    whole = [f"Kestrel {('Trail Shoe', 'Rain Jacket', 'Wool Cap')[i % 3]} {30 + i}"
+             for i in range(6)]
+    assert _list_names() == whole
+    assert _list_names(label="New: ") == whole
+    assert _list_names(alt=False) == [w.removeprefix("Kestrel ") for w in whole]
