@@ -42,6 +42,7 @@ class BoilerplateWords:
     sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
     credits: tuple[str, ...] = ()
     promos: tuple[str, ...] = ()
+    closers: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -69,7 +70,8 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                        frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
                                                                    {}).items() if v >= 10),
                        tuple(k.lower() for k in signals.get("credit_text", {})),
-                       tuple(k.lower() for k in signals.get("promo_text", {})))
+                       tuple(k.lower() for k in signals.get("promo_text", {})),
+                       frozenset(k.lower() for k in signals.get("closing_lines", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 
@@ -189,13 +191,13 @@ def _items(el: HtmlElement) -> int:
 def promo_tail(lines: list[str], vocab: BoilerplateWords, last: int, most: int) -> int:
     """Where the promotion closing an article starts: the first of its ``last`` lines of
     ``most`` characters or less holding a ``promo_text`` phrase ("Subscribe now for the
-    full story", "Síguenos en Telegram", "Melde dich für unseren Newsletter an") — it and
-    what follows it (a paywall's pitch, the site's other stories) are not the article;
-    ``len(lines)`` when there is none. The first line is never cut."""
-    if not vocab.promos:
-        return len(lines)
+    full story", "Síguenos en Telegram", "Melde dich für unseren Newsletter an") or saying
+    a ``closing_lines`` label and nothing else ("Autor", "About the author") — it and
+    what follows it (a paywall's pitch, the site's other stories, an author's bio) are not
+    the article; ``len(lines)`` when there is none. The first line is never cut."""
     for i in range(max(len(lines) - last, 1), len(lines)):
         low = lines[i].lower()
-        if len(low) <= most and any(p in low for p in vocab.promos):
+        if (len(low) <= most and any(p in low for p in vocab.promos)) or \
+                low.strip(" :：").strip() in vocab.closers:
             return i
     return len(lines)

@@ -77,3 +77,13 @@ def test_one_paragraph_of_sentences_is_an_article() -> None:
     body = (f"<div class='review'><div><a href='/users/1'>Ann</a></div><h2><a href='/r/1'>"
             f"The ferry changed my life</a></h2><p>{review}</p></div>")
     assert review in _text(_page(body, "Harbour Ferry Reviews | Read Customer Reviews"))
+
+
+def test_an_authors_bio_under_a_bare_label_after_the_article_is_left_out() -> None:
+    story = _prose(6, "harbour")
+    bio = ["AUTOR", "Dr. Thomas Beispiel",
+           "ist Gründungspartner der Kanzlei Beispiel und Partner in Berlin. Zu seinen "
+           "Tätigkeitsfeldern zählen insbesondere Bankrecht und Verbraucherschutz."]
+    body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story + bio)
+            + "</article>")
+    assert _text(_page(body)).splitlines()[-1] == story[-1]
