@@ -197,7 +197,18 @@ def promo_tail(lines: list[str], vocab: BoilerplateWords, last: int, most: int) 
     the article; ``len(lines)`` when there is none. The first line is never cut."""
     for i in range(max(len(lines) - last, 1), len(lines)):
         low = lines[i].lower()
-        if (len(low) <= most and any(p in low for p in vocab.promos)) or \
+        if (len(low) <= most and any(_word_at(low, p) for p in vocab.promos)) or \
                 low.strip(" :：").strip() in vocab.closers:
             return i
     return len(lines)
+
+
+def _word_at(text: str, phrase: str) -> bool:
+    """``phrase`` in ``text`` starting a word ("our app" is not in "your application";
+    "subscribe" is in "subscribers")."""
+    start = text.find(phrase)
+    while start >= 0:
+        if start == 0 or not text[start - 1].isalnum():
+            return True
+        start = text.find(phrase, start + 1)
+    return False

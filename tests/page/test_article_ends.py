@@ -87,3 +87,12 @@ def test_an_authors_bio_under_a_bare_label_after_the_article_is_left_out() -> No
     body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story + bio)
             + "</article>")
     assert _text(_page(body)).splitlines()[-1] == story[-1]
+
+
+def test_a_promotion_phrase_inside_a_word_or_a_medium_named_is_no_promotion() -> None:
+    """"our app" is not in "your application"; an article may be about WhatsApp."""
+    story = _prose(6, "harbour")
+    story[-2] = "To get fast, reproducible builds for your application:"
+    story[-1] = "Rumours spread on WhatsApp before the vote, the harbour council said."
+    body = f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article>"
+    assert _text(_page(body)).splitlines()[-2:] == story[-2:]
