@@ -78,6 +78,9 @@ class Thresholds(Strict):
         "characters up to which an article's last line that ends no sentence (a box's "
         "label, a name, a tag after the text) is left out, and the line before it then "
         "weighed the same"))
+    promo_lines: int = Field(6, ge=0, description=(
+        "last lines of an article searched for a promotion (the lexicon's promo_text: "
+        "subscribe, newsletter, Telegram) that ends its text with what follows it"))
     caption_line: int = Field(150, ge=0, description=(
         "characters of an article's line that names a picture's credit (the lexicon's "
         "credit_text: ©, Foto:, Credit:) up to which it is a caption, not text"))
@@ -158,7 +161,7 @@ class Thresholds(Strict):
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
         "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor",
-        "lead_line", "lead_most")
+        "lead_line", "lead_most", "promo_lines")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

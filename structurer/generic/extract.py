@@ -31,6 +31,7 @@ from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
 from structurer.values import compile_words, plain_text
 
 _WORDS = re.compile(r"\w+")
+_SENTENCE = re.compile(r"\w[.!?。！？]+(?:\s|$)")
 
 
 def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any]:
@@ -106,8 +107,8 @@ def _article_like(view: PageView) -> bool:
     if any("article" in kind for kind in opengraph_types(view.tree)):
         return True
     found = view.content
-    if found is None or found.text.count("\n") < 2:
-        return False
+    if found is None or (found.text.count("\n") < 2 and len(_SENTENCE.findall(found.text)) < 3):
+        return False      # one line is text only when it is sentences (a review, a post)
     wide = sum(1 for c in found.text if "\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
     if len(found.text) + 2 * wide < 400:  # a CJK character carries about a word
         return False

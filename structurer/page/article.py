@@ -73,6 +73,7 @@ from structurer.page.boilerplate import (
     cut_at_boilerplate_headings,
     form_boxes,
     likely_boilerplate,
+    promo_tail,
     surely_boilerplate,
 )
 
@@ -169,10 +170,10 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
         core = seed
     chain = [core, *(a for a in core.iterancestors() if a.tag not in ("body", "html"))]
     th = lexicon.thresholds
-    best = _widened(core, chain, counts, good, th.article_slack)
+    best = _widened(core, chain, counts, _with_items(start, counts, good), th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
     lines = _lines(best, vocab, counts[best], anchor,
-                   th.above_headline, th.caption_line, th.loose_end)
+                   th.above_headline, th.caption_line, th.loose_end, th.promo_lines)
     # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point
     # is the letter and its nukta, as other texts and searches write it
     text = unicodedata.normalize("NFC", "\n".join(
@@ -240,6 +241,24 @@ def _widened(core: HtmlElement, chain: list[HtmlElement],
         if more > good.get(best, 0) and more - base_g >= 0.6 * added - slack:
             best = el     # only a step that adds paragraphs: no site header for nothing
     return best
+
+
+def _with_items(start: HtmlElement, counts: dict[HtmlElement, density.Counts],
+                good: dict[HtmlElement, int]) -> dict[HtmlElement, int]:
+    """``good`` plus the characters of the short list items and table cells without links
+    below each element ("200 g Mehl", "Margarine oder Butter"): a recipe's ingredients, a
+    table of figures — the article's own text though no paragraph (menus and tag lists
+    are links)."""
+    out = dict(good)
+    for el in start.iter("li", "td", "th", "dd", "dt"):
+        c = counts.get(el)
+        if c is None or c.lt or c.block or not 0 < c.t < 25:
+            continue
+        for a in (el, *el.iterancestors()):
+            out[a] = out.get(a, 0) + c.t
+            if a is start:
+                break
+    return out
 
 
 def _tail_blocks(core: HtmlElement, best: HtmlElement,
@@ -310,12 +329,14 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
 
 def _lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
            anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
-           loose: int = 0) -> list[str]:
+           loose: int = 0, promo: int = 0) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
     too unless links are most of its text (a post that is a list of links); lines of
     ``caption`` characters or less naming a picture's credit (``credit_text``); and the
     short lines above the headline (``anchor``: a kicker, a date, a site's notice), unless
-    one of them has ``lead`` characters or more (a paragraph: then it is no headline)."""
+    one of them has ``lead`` characters or more (a paragraph: then it is no headline);
+    the promotion among the last ``promo`` lines and what follows it
+    (:func:`~structurer.page.boilerplate.promo_tail`)."""
     walk = Walk(anchor)
     walk.visit(el, False)
     walk.flush()
@@ -335,6 +356,7 @@ def _lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
         if len(text) <= caption and any(word in text.lower() for word in vocab.credits):
             continue      # a picture's caption or credit outside a <figure>
         out.append((text, heading, item))
+    del out[promo_tail([text for text, _, _ in out], vocab, promo, 300):]
     # a heading (or a short line announcing a list) that heads nothing of the text ends
     # it: the heading of a related list, tags or links the lines above left out
     while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80

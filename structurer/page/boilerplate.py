@@ -41,6 +41,8 @@ class BoilerplateWords:
     consent: tuple[str, ...] = ()
     sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
     credits: tuple[str, ...] = ()
+    promos: tuple[str, ...] = ()
+    closers: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -67,7 +69,9 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                        tuple(k.lower() for k in signals.get("consent_text", {})),
                        frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
                                                                    {}).items() if v >= 10),
-                       tuple(k.lower() for k in signals.get("credit_text", {})))
+                       tuple(k.lower() for k in signals.get("credit_text", {})),
+                       tuple(k.lower() for k in signals.get("promo_text", {})),
+                       frozenset(k.lower() for k in signals.get("closing_lines", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 
@@ -162,14 +166,49 @@ def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> 
 
 def form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
     """The box around each form of the page (the largest block above it of at most 300
-    characters): a newsletter signup, a search, a comment form — never the article."""
+    characters, holding no list or table of its own): a newsletter signup, a search, a
+    comment form — never the article, nor a recipe's list of ingredients around the form
+    that scales its servings."""
     boxes = []
     for form in start.iter("form"):
         box = None
+        inside = _items(form)
         for el in (form, *form.iterancestors()):
-            if el in fixed or len("".join(el.text_content().split())) > 300:
+            if el in fixed or len("".join(el.text_content().split())) > 300 or \
+                    _items(el) - inside >= 3:
                 break
             box = el
         if box is not None:
             boxes.append(box)
     return boxes
+
+
+def _items(el: HtmlElement) -> int:
+    """The list items and table rows below ``el``."""
+    return sum(1 for _ in el.iter("li", "tr", "dt"))
+
+
+def promo_tail(lines: list[str], vocab: BoilerplateWords, last: int, most: int) -> int:
+    """Where the promotion closing an article starts: the first of its ``last`` lines of
+    ``most`` characters or less holding a ``promo_text`` phrase ("Subscribe now for the
+    full story", "Síguenos en Telegram", "Melde dich für unseren Newsletter an") or saying
+    a ``closing_lines`` label and nothing else ("Autor", "About the author") — it and
+    what follows it (a paywall's pitch, the site's other stories, an author's bio) are not
+    the article; ``len(lines)`` when there is none. The first line is never cut."""
+    for i in range(max(len(lines) - last, 1), len(lines)):
+        low = lines[i].lower()
+        if (len(low) <= most and any(_word_at(low, p) for p in vocab.promos)) or \
+                low.strip(" :：").strip() in vocab.closers:
+            return i
+    return len(lines)
+
+
+def _word_at(text: str, phrase: str) -> bool:
+    """``phrase`` in ``text`` starting a word ("our app" is not in "your application";
+    "subscribe" is in "subscribers")."""
+    start = text.find(phrase)
+    while start >= 0:
+        if start == 0 or not text[start - 1].isalnum():
+            return True
+        start = text.find(phrase, start + 1)
+    return False

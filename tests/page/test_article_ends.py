@@ -1,0 +1,98 @@
+"""What an article's text takes in at its ends (page/article.py, page/boilerplate.py,
+generic/extract.py): a recipe's ingredients beside its steps, a promotion closing the
+text, a page whose article is one paragraph of sentences."""
+
+from __future__ import annotations
+
+import structurer
+from tests.page.test_article import URL, _page, _prose
+
+TITLE = "The council approves the new harbour plan"
+INGREDIENTS = ["250 g Mehl", "125 g Butter", "1 Ei", "100 g Zucker", "1 Prise Salz",
+               "500 g Schmand", "2 Dosen Mandarinen", "1 Päckchen Puddingpulver",
+               "500 ml Milch", "2 EL Zucker", "1 Päckchen Tortenguss", "250 ml Saft",
+               "1 TL Backpulver", "1 Päckchen Vanillezucker", "50 g Mandeln",
+               "2 EL Kakao", "1 Zitrone", "3 Eier", "200 g Quark", "etwas Fett"]
+
+
+def _text(html: str) -> str:
+    out = structurer.extract_page(html, URL, "news")
+    assert out["kind"] == "detail"
+    return str(out["fields"]["content"] or "")
+
+
+def test_a_recipes_ingredients_beside_its_steps_are_its_text() -> None:
+    """The ingredient list is short items, no paragraphs, and holds the form that scales
+    the servings: neither makes it boilerplate beside the steps."""
+    steps = _prose(4, "cake")
+    items = "".join(f"<li>{i}</li>" for i in INGREDIENTS)
+    body = (f"<main><h1>{TITLE}</h1><article class='recipe-ingredients'><h2>Zutaten</h2>"
+            f"<form class='servings'><input name='portionen' value='4'/></form><ul>{items}"
+            "</ul></article><article class='recipe-steps'>"
+            + "".join(f"<p>{p}</p>" for p in steps) + "</article></main>")
+    text = _text(_page(body))
+    assert all(p in text for p in steps)
+    assert all(i in text.splitlines() for i in INGREDIENTS)
+
+
+def test_a_form_box_around_a_search_is_still_left_out() -> None:
+    story = _prose(5, "harbour")
+    body = (f"<div class='page'><div><form><input name='q'/><button>Suchen</button></form>"
+            f"<p>Search the archive</p></div><article><h1>{TITLE}</h1>"
+            + "".join(f"<p>{p}</p>" for p in story) + "</article></div>")
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+    assert "Search the archive" not in text
+
+
+def test_a_promotion_closing_the_article_and_what_follows_it_are_left_out() -> None:
+    story = _prose(6, "harbour")
+    tail = ["To view the full story, please subscribe to The Harbour Times.",
+            "When you join us, you get unlimited access to our journalism for 20 years.",
+            "If you are already a subscriber, you can log in for immediate access."]
+    body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story + tail)
+            + "</article>")
+    text = _text(_page(body))
+    assert text.splitlines()[-1] == story[-1]
+
+
+def test_an_article_about_a_newsletter_keeps_its_lines_above_the_end() -> None:
+    """A promotion phrase far above the last lines is the article's own subject."""
+    story = _prose(9, "harbour")
+    story[1] = "The council will send its newsletter about the harbour plan to every home."
+    body = f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article>"
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+
+
+def test_one_paragraph_of_sentences_is_an_article() -> None:
+    """A review page: one paragraph of several sentences, under a heading the page's
+    title does not repeat, is an article though it is one line."""
+    review = ("I cannot thank the harbour ferry enough. What a fantastic idea it was! "
+              "I have always struggled to reach the island on time for work and school. "
+              "Now the crossing takes ten minutes, the boats are clean and the crew are "
+              "friendly, and I no longer wait for hours in the rain for a late bus. I am "
+              "telling everyone about it, thanks so much to the council and the crew of "
+              "the ferry! We will take it again next summer with the whole family.")
+    body = (f"<div class='review'><div><a href='/users/1'>Ann</a></div><h2><a href='/r/1'>"
+            f"The ferry changed my life</a></h2><p>{review}</p></div>")
+    assert review in _text(_page(body, "Harbour Ferry Reviews | Read Customer Reviews"))
+
+
+def test_an_authors_bio_under_a_bare_label_after_the_article_is_left_out() -> None:
+    story = _prose(6, "harbour")
+    bio = ["AUTOR", "Dr. Thomas Beispiel",
+           "ist Gründungspartner der Kanzlei Beispiel und Partner in Berlin. Zu seinen "
+           "Tätigkeitsfeldern zählen insbesondere Bankrecht und Verbraucherschutz."]
+    body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story + bio)
+            + "</article>")
+    assert _text(_page(body)).splitlines()[-1] == story[-1]
+
+
+def test_a_promotion_phrase_inside_a_word_or_a_medium_named_is_no_promotion() -> None:
+    """"our app" is not in "your application"; an article may be about WhatsApp."""
+    story = _prose(6, "harbour")
+    story[-2] = "To get fast, reproducible builds for your application:"
+    story[-1] = "Rumours spread on WhatsApp before the vote, the harbour council said."
+    body = f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article>"
+    assert _text(_page(body)).splitlines()[-2:] == story[-2:]
