@@ -143,7 +143,14 @@ class Crawler:
             return unreadable(task, error)
 
     def extract(self, task: Task, page: Page) -> Outcome:
-        return self.reader.read(task, page.text, page.final_url, len(page.body), page.body)
+        o = self.reader.read(task, page.text, page.final_url, len(page.body), page.body)
+        # a rendered page its script left empty (the page's own request failed or came
+        # late on a busy machine) is asked for again, like a timeout; the last time it
+        # stands as it is
+        if page.rendered and task.tries < self.settings.crawl_retries and self.reader.blank(o):
+            log.info("%s: the rendered page is blank; asking again", task.url)
+            return Outcome(task, error="blank_render", retry=True)
+        return o
 
     # ----- the loop ------------------------------------------------------------------------
     async def run(self, budget: int | None) -> bool:

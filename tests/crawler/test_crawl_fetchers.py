@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
@@ -121,3 +122,87 @@ def test_a_render_timeout_is_counted_by_its_kind(tiny_site: Callable[[dict[str, 
     result = crawl_site(rules, tmp_path / "o.jsonl", settings, factory=factory)
     assert dict(result.stats.failures) == {"render_timeout": 1}
     assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * (1 + settings.crawl_retries)
+
+
+BROWSER_RULES = rule_text("{site}", """
+  category:
+    link_xpath: //nav//a
+  list:
+    item_xpath: //ul/li
+    detail_link_xpath: ./a
+    render: {{mode: browser}}
+    fields:
+      name: {{xpath: ./a, kind: text}}
+  detail:
+    render: {{mode: browser}}
+    fields:
+      name: {{xpath: //h1, kind: text}}
+      availability:
+        xpath: "concat(substring('in_stock', 1, 8 * boolean(//button)), substring('out_of_stock', 1, 12 * not(//button)))"
+        kind: availability
+""")
+SHELL = '<div id="root"><h1 hidden></h1><p>Something went wrong</p></div>'
+
+
+class BlankingBrowser(FakeBrowser):
+    """A browser whose page scripts fail ``blanks`` times per URL: the rendered page is the
+    app shell with an error where the content should be (a request of the page's own
+    that failed on a busy machine)."""
+
+    blanks: ClassVar[int] = 1
+
+    async def fetch(self, url: str, **kwargs: object) -> Page:
+        FakeBrowser.fetched.append(url)
+        page = await HttpFetcher.fetch(self, url)
+        if FakeBrowser.fetched.count(url) <= BlankingBrowser.blanks:
+            return replace(page, text=SHELL, body=SHELL.encode(), rendered=True)
+        return replace(page, rendered=True)
+
+
+def _crawl_blanking(tiny_site: Callable[[dict[str, str]], str], tmp_path: Path, blanks: int
+                    ) -> tuple[Any, list[dict[str, Any]]]:
+    FakeBrowser.fetched, BlankingBrowser.blanks = [], blanks
+    pages = {**PAGES, "/p/1": "<h1>One!</h1><button>Add</button>", "/p/2": "<h1>Two!</h1>"}
+    site = tiny_site(pages).split("//")[1]
+    rules = rules_from_text(BROWSER_RULES.format(site=site), "r.yaml")
+
+    def factory(mode: RenderMode, settings: Settings) -> Fetcher:
+        return BlankingBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
+
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
+    records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    return result, sorted(records, key=lambda r: r["url"])
+
+
+def test_a_rendered_page_its_script_left_blank_is_asked_for_again(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A client-rendered list page or product page whose content did not arrive (the app
+    shell's "something went wrong") is no empty category and no product without a name
+    that is out of stock: it is rendered again, and its items and fields are read."""
+    result, records = _crawl_blanking(tiny_site, tmp_path, blanks=1)
+    fetched = [url.split("/", 3)[3] for url in FakeBrowser.fetched]
+    assert sorted(fetched) == ["c/a/", "c/a/", "p/1", "p/1", "p/2", "p/2"]
+    assert [(r["name"], r["availability"]) for r in records] == [("One!", "in_stock"),
+                                                                ("Two!", "out_of_stock")]
+    assert result.stats.requeued == 3 and not result.stats.failures
+
+
+def test_a_page_blank_every_time_stands_after_the_retries(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """The retries are bounded like a timeout's: a list page that stays blank is read as
+    it is at the last try (no items, no failure), and the crawl ends."""
+    settings = Settings()
+    result, records = _crawl_blanking(tiny_site, tmp_path, blanks=99)
+    assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == \
+        ["c/a/"] * (1 + settings.crawl_retries)
+    assert records == [] and not result.stats.failures
+
+
+def test_a_static_page_without_items_is_not_asked_again(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """Only a rendered page can be a script's unfinished work: an HTTP page that lists
+    nothing is read once."""
+    site = tiny_site({**PAGES, "/c/a/": '<p>Nothing here yet</p>'}).split("//")[1]
+    rules = rules_from_text(RULES.format(site=site, list_mode="static"), "r.yaml")
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings())
+    assert result.stats.requeued == 0 and result.stats.pages_total == 2
