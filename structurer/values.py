@@ -289,8 +289,9 @@ _FINISH: dict[str, Callable[[str, ValueSpec, Base, str | None], Any]] = {
     "integer": lambda raw, spec, base, currency: parse_integer(raw),
     "rating": _rating,
     "availability": _availability,
-    # an ISO 4217 code, or nothing: a text naming no currency is no value of it
-    "currency": lambda raw, spec, base, currency: currency_code(raw, raw, spec.words),
+    # an ISO 4217 code, or nothing: a text naming no currency is no value of it; a shared
+    # sign ("￥") is the rule's currency, told by the pages' language when learned
+    "currency": lambda raw, spec, base, currency: currency_code(raw, raw, spec.words, currency),
 }
 
 

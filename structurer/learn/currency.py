@@ -1,8 +1,8 @@
 """The currency of a site's prices where their sign is one several currencies share.
 
 Input: the rules learned for one level, the sample pages they were learned from and the
-lexicon. Output: the money rules with ``currency`` set (:class:`FieldRule`) where every
-sample amount names no currency of its own but a shared sign (``4 257,50 kr``) and the
+lexicon. Output: the money and currency rules with ``currency`` set (:class:`FieldRule`)
+where every sample amount names no currency of its own but a shared sign (``4 257,50 kr``) and the
 pages' language (``<html lang="sv">``) tells which currency that is, by the
 vocabulary's ``local_currencies`` (``kr``: ``sv`` SEK, ``da`` DKK, ``nb`` NOK). The crawl
 reads the code from the rule file, so it needs neither the lexicon nor the page's
@@ -62,15 +62,17 @@ def local_currency(texts: Sequence[str], languages: Sequence[str | None],
 
 def with_local_currency(rules: dict[str, FieldRule], pages: Sequence[PageView],
                         lexicon: Lexicon) -> dict[str, FieldRule]:
-    """``rules`` with each money rule's ``currency`` where :func:`local_currency` tells
-    it from the rule's samples and the pages' language."""
+    """``rules`` with each money or currency rule's ``currency`` where
+    :func:`local_currency` tells it from the rule's samples and the pages' language (a
+    currency rule reading the bare sign ``￥`` needs it as much as the price does)."""
     words = compile_words(lexicon.vocabulary)
     if not words.local:
         return rules
     languages = [page_language(page) for page in pages]
     out = dict(rules)
     for name, rule in rules.items():
-        if rule.kind != "money" or rule.currency is not None or not rule.samples:
+        if rule.kind not in ("money", "currency") or rule.currency is not None \
+                or not rule.samples:
             continue
         found = local_currency(rule.samples, languages, words)
         if found is not None:

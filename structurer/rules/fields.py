@@ -60,8 +60,8 @@ class FieldRule(Strict):
     kind: ValueKind
     multiple: bool = False
     post: list[PostStep] = Field(default_factory=list)
-    # money: the ISO 4217 code of amounts whose text names none or a shared sign ("kr" on
-    # a Swedish shop: SEK)
+    # money, currency: the ISO 4217 code of amounts whose text names none or a shared
+    # sign ("kr" on a Swedish shop: SEK; "￥" on a Japanese one: JPY)
     currency: str | None = Field(None, pattern=r"^[A-Z]{3}$")
     # normalized value -> phrases (availability: in_stock: [in stock, 有货])
     values: dict[str, list[str]] = Field(default_factory=dict)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from structurer.kinds import compile_words, parse_money
-from structurer.learn.currency import local_currency, page_language
+from structurer.learn.currency import local_currency, page_language, with_local_currency
 from structurer.learn.detail import learn_detail
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
@@ -66,6 +66,28 @@ def test_a_shared_sign_reads_as_the_rules_currency() -> None:
     assert parse_money("価格 ¥1,299 (税込)", "JPY").currency == "JPY"
     assert parse_money("¥1,299 CNY", "JPY").currency == "CNY"
     assert parse_money("$5.00", "CAD").currency == "USD"   # "$" is no shared sign here
+
+
+def test_a_currency_field_reading_the_bare_sign_is_told_too() -> None:
+    """A shop showing ``￥`` in an element of its own: the currency rule reading that sign
+    is JPY on Japanese pages as the price rule is, not the symbol table's CNY."""
+    def view(i: int, lang: str) -> PageView:
+        html = (f"<html lang='{lang}'><body><main><div class='product'><h1>{NAMES[i % 6]}</h1>"
+                f"<p class='price'><span class='currency'>￥</span>{i + 1},2{i}9</p>"
+                "</div></main></body></html>")
+        return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+    rules = {"price": FieldRule(xpath="//p[@class='price']", kind="money",
+                                samples=["￥1,209", "￥2,219"]),
+             "currency": FieldRule(xpath="//span[@class='currency']", kind="currency",
+                                   samples=["￥", "￥"])}
+    japanese = with_local_currency(rules, [view(i, "ja") for i in range(2)], LEX)
+    assert (japanese["price"].currency, japanese["currency"].currency) == ("JPY", "JPY")
+    assert "'￥' on pages in language 'ja' is JPY" in japanese["currency"].evidence
+    assert record(japanese, view(4, "ja"))["currency"] == "JPY"
+    chinese = with_local_currency(rules, [view(i, "zh-CN") for i in range(2)], LEX)
+    assert record(chinese, view(4, "zh-CN"))["currency"] == "CNY"
+    assert record(rules, view(4, "ja"))["currency"] == "CNY"   # untold: the symbol table's
 
 
 def test_a_product_without_an_amount_has_no_currency() -> None:
