@@ -13,6 +13,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
@@ -24,6 +25,7 @@ _TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.titl
 _SITE_METAS = ("og:site_name", "application-name", "apple-mobile-web-app-title")
 _SEP = r"(?:[-|–—_»·:]|::)"
 _SPLIT_LATIN = re.compile(rf"\s+{_SEP}\s+")
+_HOST = re.compile(r"^(?:https?://)?([a-z0-9-]+(?:\.[a-z0-9-]+)+)/?$", re.I)
 
 
 def _split_title(title: str) -> list[str]:
@@ -119,11 +121,33 @@ def _without_site(title: str, tree: HtmlElement) -> str:
     return title
 
 
+def _squeezed(text: str) -> str:
+    return re.sub(r"\W+", "", text.lower())
+
+
+def _site_only(title: str, tree: HtmlElement) -> bool:
+    """``title`` names only the site: each of its parts is the site's name (og:site_name
+    and kin), a host name (the page's, or one in the title) or a host's name without
+    "www" and its suffix ("retrosixty - retrosixty.co.uk"), or one part repeated."""
+    parts = [p for p in _split_title(title) if p.strip()]
+    hosts = [urlsplit(tree.getroottree().docinfo.URL or "").hostname or ""]
+    hosts += [m.group(1) for p in parts if (m := _HOST.match(p.strip()))]
+    names = {_squeezed(name) for _, name in _meta(tree, _SITE_METAS)}
+    for host in filter(None, hosts):
+        labels = [_squeezed(x) for x in host.split(".")[:-1] if x.lower() != "www"]
+        names |= {_squeezed(host), *(x for x in labels if len(x) > 2)}
+    squeezed = [_squeezed(p) for p in parts]
+    names.discard("")
+    return bool(squeezed) and (all(p in names for p in squeezed) or
+                               (len(squeezed) > 1 and len(set(squeezed)) == 1))
+
+
 def title_of(tree: HtmlElement) -> TitleFound | None:
     """The page's title: a meta title, else the h1-h3 most like <title>, else <title>;
-    a site name beside a separator is removed (the heading that remains wins)."""
+    a site name beside a separator is removed (the heading that remains wins). A meta
+    title that names only the site says nothing about the page: it is passed over."""
     headings = [visible_text(h) for h in _headings(tree)]
-    found = _meta(tree, _TITLE_METAS)
+    found = [kv for kv in _meta(tree, _TITLE_METAS) if not _site_only(kv[1], tree)]
     if found:
         text = found[0][1]
         return TitleFound(_heading_inside(text, headings) or _without_site(text, tree),

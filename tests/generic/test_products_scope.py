@@ -42,3 +42,14 @@ def test_an_identifier_beside_its_label_without_the_label() -> None:
                    "<li><strong>Weight</strong>: 2 kg</li></ul>")
     fields = extract_page_generic(html, "http://shop.test/p/3", LEX)["fields"]
     assert fields["sku"] == "4006381333931"
+
+
+def test_a_meta_title_naming_only_the_site_is_no_product_name() -> None:
+    """A site-wide ``<meta name="Title">`` of the shop's name and host says nothing about
+    the page: the name comes from the page's own <title> (no heading states it)."""
+    html = ("<html><head><meta name='Title' content='retrosixty - retrosixty.co.uk'>"
+            "<title>retrosixty - Perriand Infraphil lamp, c1960s for Philips</title></head>"
+            "<body><div class='item'><img src='/img/lamp.jpg' alt=''><p>A fine lamp in "
+            "working order, lightly worn.</p><p>Price: £450.00</p></div></body></html>")
+    fields = extract_page_generic(html, "http://www.retrosixty.co.uk/item/12", LEX)["fields"]
+    assert fields["name"] == "Perriand Infraphil lamp, c1960s for Philips"

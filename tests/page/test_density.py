@@ -166,6 +166,27 @@ def test_title_without_site_name(head: str, body: str, text: str) -> None:
     assert found is not None and found.text == text
 
 
+@pytest.mark.parametrize(("head", "url"), [
+    ("<meta name='Title' content='retrosixty - retrosixty.co.uk'>", None),
+    ("<meta property='og:title' content='Daily Bugle'>"
+     "<meta property='og:site_name' content='Daily Bugle'>", None),
+    ("<meta name='title' content='Bugle'>", "https://www.bugle.example/news/1"),
+    ("<meta name='title' content='Daily Bugle | Daily Bugle'>", None),
+], ids=["name-and-host", "og-site-name", "page-host", "repeated-part"])
+def test_a_meta_title_naming_only_the_site_is_passed_over(head: str, url: str | None) -> None:
+    html = (f"<html><head>{head}<title>Big storm hits the coast | Daily Bugle</title></head>"
+            "<body><h3>Newsletter</h3></body></html>")
+    found = titles.title_of(parse_html(html, base_url=url))
+    assert found == titles.TitleFound("Big storm hits the coast", "title")
+
+
+def test_a_meta_title_with_the_site_and_more_still_counts() -> None:
+    head = "<meta name='title' content='Storm season | Bugle'><title>Bugle</title>"
+    found = titles.title_of(parse_html(f"<html><head>{head}</head><body></body></html>",
+                                       base_url="https://bugle.example/a"))
+    assert found == titles.TitleFound("Storm season | Bugle", "meta:title")
+
+
 def _prose(n: int, words: int = 30) -> list[str]:
     return [f"Paragraph {i} " + " ".join(f"word{i}x{j}," for j in range(words)) + " the end."
             for i in range(n)]
