@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 
 from structurer.config import Settings
-from structurer.crawler.frontier import CATEGORY, LIST, Frontier, Guards, Outcome, Task
+from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Frontier, Guards, Outcome, Task
 from structurer.crawler.products import emit_records, trusted_trail, unemitted
 from structurer.crawler.sinks import Sink, sync
 from structurer.crawler.stats import CrawlProgress, CrawlStats
@@ -138,9 +138,22 @@ class Crawler:
                                       retry=kind in TRANSIENT
                                       and task.tries < self.settings.crawl_retries)
         try:
+            if self.too_soon(task, page):
+                self.base_retries += 1
+                return self.reader.failed(task, "render_timeout", retry=True)
             return self.extract(task, page)
         except Exception as error:  # one unreadable page must not end the crawl
             return unreadable(task, error)
+
+    def too_soon(self, task: Task, page: Page) -> bool:
+        """A category or list page a browser rendered and handed over before its network
+        went quiet, listing no item: its data may not have arrived yet (a busy machine
+        renders slowly), so it is asked again like a render that ran out of time, at
+        most ``crawl_retries`` times (then it is read as it is: a list that is empty)."""
+        return (not page.settled and task.level != DETAIL
+                and self.c.rules.levels.list is not None
+                and task.tries < self.settings.crawl_retries
+                and not self.reader.lists_items(page.text, page.final_url))
 
     def extract(self, task: Task, page: Page) -> Outcome:
         return self.reader.read(task, page.text, page.final_url, len(page.body), page.body)

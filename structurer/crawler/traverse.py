@@ -209,6 +209,10 @@ class PageReader:
             return Outcome(task, error="past_last_page")
         return Outcome(task, error=kind, retry=retry)
 
+    def lists_items(self, text: str, url: str) -> bool:
+        """Whether the list rules find an item on the page (``text`` ended at ``url``)."""
+        return bool(extract_list(self.c, parse_html(text, url), url, budget=self.budget).items)
+
     def read(self, task: Task, text: str, url: str, size: int,
              body: bytes | None = None) -> Outcome:
         """The outcome of ``task`` whose page (decoded ``text``, ``size`` bytes: ``body``)

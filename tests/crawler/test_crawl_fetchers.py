@@ -4,6 +4,7 @@ crawl whose levels are all static never creates a browser."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -121,3 +122,35 @@ def test_a_render_timeout_is_counted_by_its_kind(tiny_site: Callable[[dict[str, 
     result = crawl_site(rules, tmp_path / "o.jsonl", settings, factory=factory)
     assert dict(result.stats.failures) == {"render_timeout": 1}
     assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * (1 + settings.crawl_retries)
+
+
+class LateDataBrowser(FakeBrowser):
+    """A browser fetcher on a busy machine: the first rendering of each page is handed
+    over before its network went quiet, without the items a script fills in."""
+
+    async def fetch(self, url: str, **kwargs: object) -> Page:
+        page = await super().fetch(url)
+        if FakeBrowser.fetched.count(url) > 1:
+            return page
+        text = page.text.split("<ul>")[0]
+        return dataclasses.replace(page, text=text, body=text.encode(), settled=False)
+
+
+def test_a_list_page_rendered_before_its_data_arrived_is_asked_again(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A rendered category or list page taken as it stood (its network never went quiet
+    in time) that lists nothing is asked again, not read as an empty list: its items
+    are crawled and the retry is counted."""
+    FakeBrowser.fetched = []
+    site = tiny_site(PAGES).split("//")[1]
+    rules = rules_from_text(RULES.format(site=site, list_mode="browser"), "r.yaml")
+
+    def factory(mode: RenderMode, settings: Settings) -> Fetcher:
+        return LateDataBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
+
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
+    records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert sorted(r["name"] for r in records) == ["One!", "Two!"]
+    assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * 2
+    assert result.stats.empty_lists == 0 and not result.stats.failures
+    assert result.stats.retries == 1
