@@ -144,11 +144,14 @@ class Crawler:
 
     def extract(self, task: Task, page: Page) -> Outcome:
         o = self.reader.read(task, page.text, page.final_url, len(page.body), page.body)
-        # a rendered page its script left empty (the page's own request failed or came
-        # late on a busy machine) is asked for again, like a timeout; the last time it
-        # stands as it is
-        if page.rendered and task.tries < self.settings.crawl_retries and self.reader.blank(o):
+        # a rendered page its script left empty (the page's own request failed, or came
+        # late on a busy machine and the browser handed the page over before its network
+        # went quiet) is asked for again like a render that ran out of time, at most
+        # ``crawl_retries`` times; the last time it stands as it is
+        if page.rendered and task.tries < self.settings.crawl_retries \
+                and self.reader.blank(o, page.settled):
             log.info("%s: the rendered page is blank; asking again", task.url)
+            self.base_retries += 1
             return Outcome(task, error="blank_render", retry=True)
         return o
 

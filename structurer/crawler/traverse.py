@@ -257,18 +257,22 @@ class PageReader:
                                          "categories": found, "next": o.next_url})
         return o
 
-    def blank(self, o: Outcome) -> bool:
+    def blank(self, o: Outcome, settled: bool = True) -> bool:
         """Whether a read page holds nothing its level's rules look for: a detail page
         without the product's name (when the rules read one); a list page, or a category
-        page below the start, without an item, a link or a next page. A rendered page
-        like that is a script that did not fill it (its own request failed or came late):
-        the crawl asks for it again (:class:`~structurer.crawler.session.Crawler`)."""
+        page below the start, without an item, a link or a next page; a category or list
+        page handed over before its network went quiet (not ``settled``) without an item.
+        A rendered page like that is a script that did not fill it (its own request
+        failed or came late): the crawl asks for it again
+        (:class:`~structurer.crawler.session.Crawler`)."""
         if o.error is not None:
             return False
         if o.task.level == DETAIL:
             return self.names and o.detail is not None and not o.detail.get("name")
-        return (o.task.level == LIST or o.task.depth > 0) and not o.items and not o.links \
-            and o.next_url is None
+        if o.items or not self.c.has_list:
+            return False
+        return not settled or ((o.task.level == LIST or o.task.depth > 0) and not o.links
+                               and o.next_url is None)
 
     def _categories(self, task: Task, tree: Any, url: str) -> list[tuple[str, str]]:
         """A category page's links: the menu XPath's, then the sources' (URLs once); the

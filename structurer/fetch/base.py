@@ -26,6 +26,7 @@ class Page:
     rendered: bool = False        # True when a browser produced ``text``
     elapsed: float = 0.0          # seconds
     rounds: int = 0               # "load more" clicks or scrolls that brought new items
+    settled: bool = True          # False: rendered, taken before its network went quiet
 
     @property
     def content_type(self) -> str:

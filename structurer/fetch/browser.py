@@ -24,7 +24,8 @@ What every fetch goes through, in order:
    (counted from taking a tab, so queueing for the pool is free) and
    :class:`RenderTimeout` reports running out of it. A page that arrived but never
    finishes loading or never goes quiet (polling, chat widgets) is taken as it stands
-   after half of ``browser_timeout`` rather than lost;
+   after half of ``browser_timeout`` rather than lost (its ``settled`` is False: a crawl
+   asks again for such a list page that shows no item);
 4. the final URL (a script may have navigated) is checked again against the hosts and
    robots.txt; a page larger than ``max_page_bytes`` is refused.
 
@@ -288,7 +289,7 @@ class BrowserFetcher:
     async def _render(self, tab: Tab, url: str, xpath: str | None, started: float,
                       expand: Expand | None = None) -> Page:
         limit = self.settings.browser_timeout
-        rounds = 0
+        rounds, settled = 0, True
         deadline = time.monotonic() + limit  # from getting a tab: queueing is not rendering
         try:
             response = await self.guard.open(
@@ -299,6 +300,7 @@ class BrowserFetcher:
                                             timeout=ms_left(deadline))
             elif not await settle(tab, min(deadline, time.monotonic() + limit / 2)):
                 self.stats.unsettled += 1
+                settled = False
             if expand is not None:   # the loading gets its own time, like the page
                 rounds = await expand_items(tab, expand, limit, self.settings.round_wait)
             text = await page_html(tab, time.monotonic() + limit)
@@ -321,7 +323,8 @@ class BrowserFetcher:
                              " characters", url=url, kind="too_large")
         return Page(url=url, final_url=final_url, status=status, body=text.encode("utf-8"),
                     text=text, encoding="utf-8", headers=headers, rendered=True,
-                    elapsed=time.monotonic() - started, rounds=rounds)
+                    elapsed=time.monotonic() - started, rounds=rounds,
+                    settled=settled)
 
     def _refused(self, kind: str) -> None:
         if kind == "blocked":

@@ -11,10 +11,13 @@ whether the menu is built by a script (then the category level needs a browser).
 
 Candidates that no pattern covers yet are checked by fetching a few of each source
 (a list page joins the examples and the patterns are learned again), so a source
-counts only when it leads to pages that list items. Sitemaps are read from
-robots.txt's ``Sitemap:`` lines, else ``/sitemap.xml`` (indexes followed, bounded);
-their URLs are told apart by the patterns (products match the product URL patterns).
-Deterministic: candidates, patterns and sources are sorted.
+counts only when it leads to pages that list items. The links a browser's rendering
+of the entry page shows and the page as fetched lacks (a menu a script builds from a
+JSON endpoint) are candidates of their own, checked first and then counted among the
+category pages' links; when the patterns cover some of them, the menu is scripted.
+Sitemaps (:mod:`structurer.learn.shopmaps`) are told apart by the patterns (products
+match the product URL patterns). Deterministic: candidates, patterns and sources are
+sorted.
 """
 
 from __future__ import annotations
@@ -28,12 +31,11 @@ from typing import TYPE_CHECKING
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from structurer.clean import parse_html
-from structurer.errors import AnalysisError, FetchError
 from structurer.learn.categories import LinkGroup, url_family
 from structurer.learn.patterns import learn_patterns
+from structurer.learn.shopmaps import shop_sitemaps
 from structurer.learn.trails import trail_xpath
-from structurer.page.catlinks import inline_json_links, matching_links, url_matches
-from structurer.page.sitemaps import parse_sitemap, robots_sitemaps
+from structurer.page.catlinks import inline_json_links, url_matches
 from structurer.page.view import PageView
 from structurer.replay.xpaths import compile_xpath
 from structurer.rules.model import CategorySource, SourceKind
@@ -110,19 +112,17 @@ async def discover(ex: Explorer, entry: PageView, group: LinkGroup | None,
     breadcrumb = trail_xpath(details, entry, [_compile(p) for p in patterns], breadcrumb)
     _page_candidates(f, patterns, breadcrumb, details)
     await _read_sitemaps(f)
+    # links only the rendered entry shows (a menu a script builds) are checked on their own
+    scripted = [u for u in _scripted_links(ex, entry)
+                if _same_host(u, entry.url) and not f.further(u)]
+    patterns = await _check(f, scripted, patterns, skip, against, products)
     for kind in (*_PAGE_SOURCES, "sitemap"):
-        patterns = await _check(f, kind, patterns, skip, against, products)
+        patterns = await _check(f, f.found[kind], patterns, skip, against, products)
+    f.add("links", scripted)
     patterns = await _verify(f, patterns, skip, against)
-    out = Discovery(patterns=patterns)
     compiled = [_compile(p) for p in patterns]
-    rendered = ex.sampler.rendered_pages.get(entry.url)
-    if rendered is not None and compiled:
-        raw = {u for _, u in matching_links(entry.tree, entry.url, compiled)}
-        view = PageView.from_html(rendered.final_url or entry.url, rendered.text, ex.lexicon)
-        more = [u for _, u in matching_links(view.tree, view.url, compiled) if u not in raw]
-        if more:
-            out.scripted_menu = True
-            f.add("links", more)
+    out = Discovery(patterns=patterns,
+                    scripted_menu=any(url_matches(compiled, u) for u in scripted))
     lists = set(f.lists(skip))
     cats = _categories(f, compiled, lists)
     out.sources = _sources(f, cats, breadcrumb, lists) if patterns else []
@@ -175,6 +175,19 @@ async def _lists_among(ex: Explorer, todo: list[str], limit: int) -> list[PageVi
         await ex.sampler.confirm("list", [p.url for p in built])
         found += built
     return found
+
+
+def _scripted_links(ex: Explorer, entry: PageView) -> list[str]:
+    """The links of the entry page as a browser rendered it that the page as fetched
+    lacks (whichever of the two analysis read), in the rendered page's order; none
+    when the entry was not fetched both ways."""
+    raw, rendered = ex.sampler.both_ways(entry.url)
+    if raw is None or rendered is None:
+        return []
+    have = {u for _, u in _all_links(PageView.from_html(raw.final_url or entry.url, raw.text,
+                                                        ex.lexicon))}
+    view = PageView.from_html(rendered.final_url or entry.url, rendered.text, ex.lexicon)
+    return [u for u in dict.fromkeys(u for _, u in _all_links(view)) if u not in have]
 
 
 def _compile(pattern: str) -> re.Pattern[str]:
@@ -285,61 +298,21 @@ def _all_links(page: PageView) -> list[tuple[str, str]]:
 
 
 async def _read_sitemaps(f: _Finder) -> None:
-    """The URLs the shop's sitemaps list (robots.txt's, else /sitemap.xml; indexes
-    followed), read through the analysis fetcher (its scope and robots.txt) once per
-    analysis."""
-    ex = f.ex
-    if ex.sitemaps is None:
-        ex.sitemaps = await _sitemap_urls(ex, f.entry.url)
-    roots, urls = ex.sitemaps
+    """The URLs the shop's sitemaps list (:mod:`structurer.learn.shopmaps`)."""
+    roots, urls = await shop_sitemaps(f.ex, f.entry.url)
     f.sitemaps += [u for u in roots if u not in f.sitemaps]
     f.add("sitemap", urls)
 
 
-async def _sitemap_urls(ex: Explorer, start: str) -> tuple[list[str], list[str]]:
-    """(sitemaps that listed URLs or indexes, the page URLs they list)."""
-    parts = urlsplit(start)
-    origin = f"{parts.scheme}://{parts.netloc}"
-    roots: list[str] = []
-    try:
-        robots = await ex.sampler.fetch_raw(origin + "/robots.txt")
-        roots = robots_sitemaps(robots.text, origin + "/")
-    except FetchError:
-        pass
-    roots = [u for u in roots if _same_host(u, start)] or [origin + "/sitemap.xml"]
-    todo, read = list(roots), 0
-    found: list[str] = []
-    urls: list[str] = []
-    settings = ex.settings
-    while todo and read < ex.lexicon.thresholds.sitemap_files:
-        url = todo.pop(0)
-        read += 1
-        try:
-            page = await ex.sampler.fetch_raw(url)
-        except (FetchError, AnalysisError):
-            continue
-        sitemap = parse_sitemap(page.body, page.final_url or url,
-                                max_bytes=settings.max_page_bytes,
-                                max_urls=settings.max_sitemap_urls)
-        if not sitemap.urls:
-            continue
-        if url in roots and url not in found:
-            found.append(url)
-        if sitemap.index:
-            todo += [u for u in sitemap.urls if _same_host(u, start)]
-        else:
-            urls += sitemap.urls
-    return found, urls
-
-
-async def _check(f: _Finder, kind: SourceKind, patterns: list[str], pages: set[str],
+async def _check(f: _Finder, found: Sequence[str], patterns: list[str], pages: set[str],
                  against: list[str], products: list[str]) -> list[str]:
-    """Fetch a few of the source's candidates no pattern covers (and no product pattern
-    claims); list pages among them join the examples and the patterns are learned again."""
+    """Fetch a few of a source's candidates (``found``) no pattern covers (and no product
+    pattern claims); list pages among them join the examples and the patterns are
+    learned again."""
     ex = f.ex
     compiled = [_compile(p) for p in patterns]
     product_patterns = [_compile(p) for p in learn_patterns(products, f.lists(pages))]
-    todo = [u for u in f.found[kind]
+    todo = [u for u in found
             if u not in ex.views and u not in pages
             and not url_matches(compiled, u)
             and not url_matches(product_patterns, u)

@@ -124,7 +124,8 @@ async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, le
                       details: Sequence[PageView], pagination: PaginationGuess | None
                       ) -> Levels:
     """The levels with the category sources found (:mod:`structurer.learn.discovery`):
-    URL patterns, sources and, for a menu built by script, a browser for categories."""
+    URL patterns and sources; a menu built by a script is noted on the explorer (the
+    category level then needs a browser, see :func:`_by_content`)."""
     crumb = next((r.xpath for r in levels.detail.fields.values() if r.kind == "breadcrumb"),
                  None) if levels.detail else None
     pages = sorted(u for u in (pagination.next_urls if pagination else []) if u)
@@ -133,12 +134,11 @@ async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, le
     found = await discover(ex, entry, group, details, crumb, pages, menu,
                            lambda url: further_page(paging, url))
     ex.report.notes.extend(found.notes)
+    ex.scripted_menu = found.scripted_menu and bool(found.sources)
     if not found.sources:
         return levels
     category = levels.category
     render = category.render if category else ex.sampler.decision("category")
-    if found.scripted_menu and ex.sampler.unavailable is None:
-        render = render.model_copy(update={"mode": RenderMode.BROWSER})
     update = {"render": render, "url_patterns": found.patterns, "sources": found.sources}
     data = {**(category.model_dump() if category else {}), **update}
     return levels.model_copy(update={"category": CategoryLevel.model_validate(data)})
@@ -174,13 +174,19 @@ async def _category_lists(ex: Explorer, entry: PageView, lists: list[PageView],
 
 def _by_content(ex: Explorer, rules: SiteRules) -> SiteRules:
     """Each level's render mode decided again from what its rules find in the sample
-    pages as fetched and as rendered (both measurements go into the rule file)."""
+    pages as fetched and as rendered (both measurements go into the rule file); the
+    category level needs a browser too when only the rendered entry page shows some
+    category URLs (its menu is built by a script), however many the rest are."""
     compiled, levels = compile_rules(rules), rules.levels
     update = {}
     for name in ("category", "list", "detail"):
         level = getattr(levels, name)
         if level is not None:
             decision = ex.sampler.by_content(name, rule_counter(compiled, name))
+            if name == "category" and ex.scripted_menu and decision.mode == RenderMode.STATIC \
+                    and decision.decided_by != "override":
+                decision = decision.model_copy(update={"mode": RenderMode.BROWSER,
+                                                       "by_content": True})
             update[name] = level.model_copy(update={"render": decision})
     return rules.model_copy(update={"levels": levels.model_copy(update=update)})
 

@@ -57,6 +57,8 @@ class Explorer:
         self.walked: dict[str, PageView | None] = {}     # pages of pagination walks
         # (sitemaps, the URLs they list), read once by category discovery
         self.sitemaps: tuple[list[str], list[str]] | None = None
+        # category URLs only the rendered entry page shows (a menu a script builds)
+        self.scripted_menu = False
         self.sampler = RenderSampler(fetcher, settings, lexicon.thresholds.render_similarity,
                                      settings.render, lexicon.thresholds.render_content_ratio,
                                      lexicon.thresholds.render_new_links,

@@ -44,6 +44,7 @@ from lxml import etree
 from simhash import Simhash
 
 from structurer.clean import clean_tree, parse_html
+from structurer.replay.discovery import compile_discovery, page_links
 from structurer.replay.extract import (
     CompiledRules,
     extract_categories,
@@ -133,7 +134,10 @@ def added_links(raw: Html, rendered: Html) -> int:
 
 def rule_counter(compiled: CompiledRules, level: str) -> Count:
     """How much of ``level`` the rules find on a page: list items, filled detail fields
-    (the page URL aside) or category links."""
+    (the page URL aside) or category links (the menu XPath's and the category sources'
+    matching the URL patterns: what a crawl follows from a category page)."""
+    discovery = compile_discovery(compiled.rules) if level == "category" else None
+
     def count(html: str, url: str) -> int:
         tree = parse_html(html, base_url=url)
         if level == "list":
@@ -141,7 +145,10 @@ def rule_counter(compiled: CompiledRules, level: str) -> Count:
         if level == "detail":
             record = extract_detail(compiled, tree, url, budget=None)
             return sum(v not in (None, "", []) for k, v in record.items() if k != "url")
-        return len(extract_categories(compiled, tree, url, budget=None))
+        links = {u for _, u in extract_categories(compiled, tree, url, budget=None)}
+        if discovery is not None:
+            links.update(u for _, u in page_links(discovery, tree, url))
+        return len(links)
     return count
 
 

@@ -124,6 +124,15 @@ class RenderSampler:
         browser, key = self.browser, self._check(url)
         return await _twice(lambda: browser.fetch_expanded(key, expand))
 
+    def both_ways(self, url: str) -> tuple[Page | None, Page | None]:
+        """``url`` as fetched and as rendered, where analysis has them (a page is found
+        by the URL asked for or the one it ended at)."""
+        def find(pages: dict[str, Page]) -> Page | None:
+            key = strip_userinfo(url)
+            return pages.get(key) or next(
+                (p for k, p in sorted(pages.items()) if (p.final_url or k) == key), None)
+        return find(self.raw), find(self.rendered_pages)
+
     async def close(self) -> None:
         if self.browser is not None:
             await self.browser.close()

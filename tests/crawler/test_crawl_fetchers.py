@@ -206,3 +206,35 @@ def test_a_static_page_without_items_is_not_asked_again(
     rules = rules_from_text(RULES.format(site=site, list_mode="static"), "r.yaml")
     result = crawl_site(rules, tmp_path / "o.jsonl", Settings())
     assert result.stats.requeued == 0 and result.stats.pages_total == 2
+
+
+class LateDataBrowser(FakeBrowser):
+    """A browser fetcher on a busy machine: the first rendering of each page is handed
+    over before its network went quiet, without the items a script fills in."""
+
+    async def fetch(self, url: str, **kwargs: object) -> Page:
+        page = await super().fetch(url)
+        if FakeBrowser.fetched.count(url) > 1:
+            return page
+        text = page.text.split("<ul>")[0]
+        return replace(page, text=text, body=text.encode(), rendered=True, settled=False)
+
+
+def test_a_list_page_rendered_before_its_data_arrived_is_asked_again(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A rendered category or list page taken as it stood (its network never went quiet
+    in time) that lists nothing is asked again, not read as an empty list: its items
+    are crawled and the retry is counted."""
+    FakeBrowser.fetched = []
+    site = tiny_site(PAGES).split("//")[1]
+    rules = rules_from_text(RULES.format(site=site, list_mode="browser"), "r.yaml")
+
+    def factory(mode: RenderMode, settings: Settings) -> Fetcher:
+        return LateDataBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
+
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
+    records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert sorted(r["name"] for r in records) == ["One!", "Two!"]
+    assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * 2
+    assert result.stats.empty_lists == 0 and not result.stats.failures
+    assert result.stats.retries == 1
