@@ -17,9 +17,18 @@ STEP = 4   # every 4th list and detail page, rendered in Chromium
 
 
 def _rendered(urls: list[str]) -> dict[str, str]:
+    """The pages as a browser renders them; one handed over before its network went quiet
+    (``settled`` False: a busy machine) is rendered again, as the crawl does, so the
+    rules are judged on finished pages."""
     async def run() -> dict[str, str]:
         async with BrowserFetcher(Settings(browser_pages=6)) as browser:
-            pages = await browser.fetch_all(urls)
+            pages = list(await browser.fetch_all(urls))
+            for _ in range(Settings().crawl_retries):
+                again = [i for i, p in enumerate(pages)
+                         if not isinstance(p, Exception) and not p.settled]
+                for i, page in zip(again, await browser.fetch_all([urls[i] for i in again]),
+                                   strict=True):
+                    pages[i] = page
         return {u: p.text for u, p in zip(urls, pages, strict=True)
                 if not isinstance(p, Exception)}
 
