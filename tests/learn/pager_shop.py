@@ -169,12 +169,15 @@ def serve(kind: str, slow: float = 0.0, pages: dict[str, str] | None = None
           ) -> Iterator[tuple[str, list[str]]]:
     """(base URL, the request paths as they come) of the shop of ``kind`` (or of
     ``pages``: path -> HTML); its JSON answers take ``slow`` seconds (a busy server)."""
-    pages, requests = site(kind) if pages is None else pages, []
+    shop: dict[str, str] = site(kind) if pages is None else pages
+    requests: list[str] = []
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             requests.append(self.path)
-            body, kind_ = pages.get(self.path), "text/html"
+            body = shop.get(self.path)
+            kind_ = "application/json" if urlsplit(self.path).path.endswith(".json") \
+                else "text/html"
             if body is None and (body := api(kind, self.path)) is not None:
                 kind_ = "application/json"
                 time.sleep(slow)

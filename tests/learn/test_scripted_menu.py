@@ -14,11 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -26,6 +22,7 @@ import pytest
 from structurer.api import analyze_site
 from structurer.crawler.engine import crawl_site
 from structurer.page.catlinks import url_matches
+from tests.learn.pager_shop import serve
 
 pytestmark = pytest.mark.browser
 
@@ -105,38 +102,9 @@ def scripted_menu_shop(tiles: bool) -> dict[str, str]:
     return out
 
 
-@contextmanager
-def serve(pages: dict[str, str]) -> Iterator[tuple[str, list[str]]]:
-    """(base URL, the request paths as they come) of a shop of ``pages``."""
-    requests: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            requests.append(self.path)
-            body = pages.get(self.path)
-            kind = "application/json" if self.path.endswith(".json") else "text/html"
-            data = (body or "<html><body><h1>Not found</h1></body></html>").encode()
-            self.send_response(200 if body is not None else 404)
-            self.send_header("Content-Type", f"{kind}; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: object) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", requests
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
 @pytest.mark.parametrize("tiles", [True, False], ids=["tiles", "menu_only"])
 def test_sub_categories_of_a_script_built_menu_are_crawled(tiles: bool, tmp_path: Path) -> None:
-    with serve(scripted_menu_shop(tiles)) as (base, requests):
+    with serve("", pages=scripted_menu_shop(tiles)) as (base, requests):
         rules, report = analyze_site(base + "/")
         again, _ = analyze_site(base + "/")
         category = rules.levels.category
