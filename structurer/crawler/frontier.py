@@ -233,7 +233,9 @@ class Frontier:
             t = o.task
             db.execute("DELETE FROM run_queue WHERE id = ?", (t.id,))
             self.size -= 1
-            if o.retry:
+            if o.retry:     # what it linked to before it is asked again is kept
+                if o.links:
+                    self.seed(o.links)
                 db.execute("INSERT INTO run_queue(key, url, level, prio, depth, path, tries) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (t.key, t.url, t.level, t.level == DETAIL, t.depth,

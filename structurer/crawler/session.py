@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 
 from structurer.config import Settings
-from structurer.crawler.frontier import CATEGORY, LIST, Frontier, Guards, Outcome, Task
+from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Frontier, Guards, Outcome, Task
 from structurer.crawler.products import emit_records, trusted_trail, unemitted
 from structurer.crawler.sinks import Sink, sync
 from structurer.crawler.stats import CrawlProgress, CrawlStats
@@ -147,12 +147,14 @@ class Crawler:
         # a rendered page its script left empty (the page's own request failed, or came
         # late on a busy machine and the browser handed the page over before its network
         # went quiet) is asked for again like a render that ran out of time, at most
-        # ``crawl_retries`` times; the last time it stands as it is
+        # ``crawl_retries`` times; the last time it stands as it is. The category and list
+        # pages it did link to are queued (the reader has taken them as seen)
         if page.rendered and task.tries < self.settings.crawl_retries \
                 and self.reader.blank(o, page.settled):
             log.info("%s: the rendered page is blank; asking again", task.url)
             self.base_retries += 1
-            return Outcome(task, error="blank_render", retry=True)
+            return Outcome(task, error="blank_render", retry=True,
+                           links=[ln for ln in o.links if ln.level != DETAIL])
         return o
 
     # ----- the loop ------------------------------------------------------------------------

@@ -238,3 +238,34 @@ def test_a_list_page_rendered_before_its_data_arrived_is_asked_again(
     assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * 2
     assert result.stats.empty_lists == 0 and not result.stats.failures
     assert result.stats.retries == 1
+
+
+class UnsettledOnceBrowser(FakeBrowser):
+    """A browser fetcher on a busy machine: each page's first rendering is handed over
+    before its network went quiet (whole, as it happens)."""
+
+    async def fetch(self, url: str, **kwargs: object) -> Page:
+        page = replace(await super().fetch(url), rendered=True)
+        return page if FakeBrowser.fetched.count(url) > 1 else replace(page, settled=False)
+
+
+def test_a_page_asked_again_keeps_the_categories_it_linked_to(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A rendered start page handed over unsettled is asked again (its grid is not read,
+    so nothing says it is whole); the category links it showed the first time are
+    queued, not lost to the reader having seen them."""
+    FakeBrowser.fetched = []
+    site = tiny_site(PAGES).split("//")[1]
+    text = RULES.format(site=site, list_mode="static").replace(
+        "    link_xpath: //nav//a\n", "    link_xpath: //nav//a\n    render: {mode: browser}\n")
+    rules = rules_from_text(text, "r.yaml")
+    assert rules.levels.category is not None and rules.levels.category.render.mode == "browser"
+
+    def factory(mode: RenderMode, settings: Settings) -> Fetcher:
+        return UnsettledOnceBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
+
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
+    records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert sorted(r["name"] for r in records) == ["One!", "Two!"]
+    assert sorted(url.split("/", 3)[3] for url in FakeBrowser.fetched) == ["", "", "c/a/"]
+    assert result.stats.retries == 1 and not result.stats.failures

@@ -11,7 +11,9 @@ Scrapy then takes the robots.txt as missing, as ``structurer crawl`` does).
 ``browser`` through the project's own browser fetcher (:func:`structurer.fetch.open_fetcher`:
 Playwright and the Chromium :mod:`structurer.fetch.chromium` finds,
 on the asyncio reactor), so both runtimes render pages the same way: one rendering
-path, the same waiting for network idle, the same robots.txt and host checks.
+path, the same waiting for network idle, the same robots.txt and host checks; a
+rendered response is flagged ``rendered``, and ``unsettled`` when the browser handed the
+page over before its network went quiet (the spider may ask for it again).
 :func:`failure_kind` names a failure the way ``structurer crawl`` does.
 """
 
@@ -33,11 +35,14 @@ from structurer.fetch.base import Expand, Expanding, Fetcher
 from structurer.fetch.scope import HostScope, same_host
 from structurer.schema import RenderMode
 
-__all__ = ["EXPAND", "RENDER", "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind"]
+__all__ = ["EXPAND", "RENDER", "RENDERED", "UNSETTLED", "BrowserMiddleware", "GuardMiddleware",
+           "Refused", "failure_kind"]
 
 RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
 EXPAND = "structurer_expand"     # request.meta: an Expand's fields (load more / scroll)
 SITE = "structurer_site"         # request.meta: the rule file's site
+RENDERED = "rendered"            # response.flags: a browser produced the page
+UNSETTLED = "unsettled"          # response.flags: handed over before its network went quiet
 
 
 class Refused(IgnoreRequest):
@@ -130,8 +135,9 @@ class BrowserMiddleware:
             page = await self.fetcher.fetch_expanded(request.url, Expand(**expand))
         else:
             page = await self.fetcher.fetch(request.url)
+        flags = [RENDERED] if page.settled else [RENDERED, UNSETTLED]
         return HtmlResponse(page.final_url, status=page.status, body=page.text.encode("utf-8"),
-                            encoding="utf-8", request=request, flags=["rendered"],
+                            encoding="utf-8", request=request, flags=flags,
                             headers={"Content-Type": "text/html; charset=utf-8"})
 
     async def close(self, spider: Any = None) -> None:

@@ -30,12 +30,20 @@ from typing import Any
 
 import scrapy
 from scrapy import signals
+from scrapy.downloadermiddlewares.retry import get_retry_request
 from scrapy.exceptions import DontCloseSpider
 from twisted.internet.task import LoopingCall
 
 from structurer.clean import decode_html
 from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Link, Outcome, Task, canonical
-from structurer.crawler.scrapy.middleware import EXPAND, RENDER, SITE, failure_kind
+from structurer.crawler.scrapy.middleware import (
+    EXPAND,
+    RENDER,
+    RENDERED,
+    SITE,
+    UNSETTLED,
+    failure_kind,
+)
 from structurer.crawler.scrapy.queue import RECOVERED, TOKENS, Workers
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.worker import Context, Site, State, open_context
@@ -121,7 +129,36 @@ class RuleSpider(scrapy.Spider):
                                 bool(meta.get(RECOVERED)), response.body)
         except Exception as error:  # one unreadable page must not end the crawl
             outcome = unreadable(task, error)
-        self.apply(site, outcome, meta)
+        if not self.again(site, outcome, response):
+            self.apply(site, outcome, meta)
+
+    def again(self, site: Site, o: Outcome, response: Any) -> bool:
+        """Ask again, through Scrapy's retry, for a rendered page its script left blank
+        (:meth:`~structurer.crawler.traverse.PageReader.blank`, the check ``structurer
+        crawl`` makes), at most ``crawl_retries`` times (counted in ``retry/count``); the
+        last time it stands as it is. The category and list pages it did link to are
+        kept, as a detail page's are."""
+        request, flags = response.request, response.flags
+        if RENDERED not in flags or request.meta.get("retry_times", 0) >= \
+                site.guards.s.crawl_retries or not site.reader.blank(o, UNSETTLED not in flags):
+            return False
+        retry = get_retry_request(request, spider=self, reason="blank_render",
+                                  max_retry_times=site.guards.s.crawl_retries)
+        if retry is None:
+            return False
+        log.info("%s: the rendered page is blank; asking again", o.task.url)
+        self.keep_links(site, o, bool(request.meta.get(RECOVERED)))
+        self.crawler.engine.crawl(retry)
+        return True
+
+    def keep_links(self, site: Site, o: Outcome, recovered: bool) -> None:
+        """Claim and queue the category and list pages a page links to (without storing
+        anything else of it): a detail page's breadcrumb, or a page read again."""
+        found = [ln for ln in o.links if ln.level != DETAIL]
+        if found:
+            for link in self.state.store_page(site.name, o.task.key, o.task.path, found,
+                                              recovered, None, site.registered):
+                self.crawler.engine.crawl(self.request(site, link, dont_filter=True))
 
     def on_error(self, failure: Any) -> None:
         meta = failure.request.meta
@@ -134,11 +171,7 @@ class RuleSpider(scrapy.Spider):
         tokens = meta.get(TOKENS, ())
         if t.level == DETAIL:
             # categories a product page's breadcrumb leads to are queued like any others
-            found = [ln for ln in o.links if ln.level != DETAIL]
-            if found:
-                for link in state.store_page(name, t.key, t.path, found, False, None,
-                                             site.registered):
-                    self.crawler.engine.crawl(self.request(site, link, dont_filter=True))
+            self.keep_links(site, o, False)
             # the start page of detail-only rules is the one "list" page of its site
             rows = state.finish_detail(name, t.key, t.url, o.detail, t.depth == 0, tokens)
         else:
@@ -166,6 +199,8 @@ class RuleSpider(scrapy.Spider):
     def count(self, o: Outcome) -> None:
         stats = self.crawl_stats
         count_page(stats, o)
+        # Scrapy's retries: HTTP failures (its RetryMiddleware) and blank renders
+        stats.retries = int(self.crawler.stats.get_value("retry/count", 0))
         stats.elapsed = time.monotonic() - self.started
         stats.sample()          # the report's timeline, as structurer crawl keeps it
 

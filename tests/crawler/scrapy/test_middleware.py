@@ -5,6 +5,7 @@ failures named as ``structurer crawl`` names them."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from types import SimpleNamespace
 from typing import Any
 
@@ -100,11 +101,26 @@ def test_browser_levels_go_through_the_project_fetcher(monkeypatch: pytest.Monke
 
     static, rendered = asyncio.run(run())
     assert static is None                        # Scrapy's own downloader fetches it
-    assert isinstance(rendered, Response) and "rendered" in rendered.flags
+    assert isinstance(rendered, Response) and rendered.flags == ["rendered"]
     assert rendered.url == "http://shop.test/b?final"
     assert "Rendered ✓" in rendered.text
     assert modes == [("browser", ["shop.test"])] and browser.fetched == ["http://shop.test/b"]
     assert browser.closed
+
+
+def test_a_page_handed_over_unsettled_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spider asks again for a rendered page without items the browser took before
+    its network went quiet, as ``structurer crawl`` does: the response is flagged."""
+    class BusyBrowser(FakeBrowser):
+        async def fetch(self, url: str) -> Page:
+            return dataclasses.replace(await super().fetch(url), settled=False)
+
+    monkeypatch.setattr("structurer.crawler.scrapy.middleware.open_fetcher",
+                        lambda mode, settings: BusyBrowser())
+    mw = BrowserMiddleware(_crawler(), Settings())
+    response = asyncio.run(mw.process_request(Request("http://shop.test/b",
+                                                      meta={RENDER: "browser"})))
+    assert response.flags == ["rendered", "unsettled"]
 
 
 def test_failures_are_named_like_the_lightweight_crawl() -> None:
