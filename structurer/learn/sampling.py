@@ -68,6 +68,7 @@ class RenderSampler:
         self.browser: BrowserFetcher | None = None
         self.unavailable: str | None = None    # why no browser could be used
         self.renders = 0
+        self.restless = False                  # a page stayed unsettled through its retries
         self.scope = HostScope(settings.allowed_hosts)
 
     def confine(self, sites: list[str]) -> None:
@@ -111,7 +112,7 @@ class RenderSampler:
                 return None
             self.browser = browser
         browser = self.browser
-        page = await _twice(lambda: browser.fetch(key))
+        page = await self._settled(lambda: browser.fetch(key))
         self.renders += 1
         self.rendered_pages[key] = page
         return page
@@ -122,7 +123,24 @@ class RenderSampler:
         if await self.rendered(url) is None or self.browser is None:
             return None
         browser, key = self.browser, self._check(url)
-        return await _twice(lambda: browser.fetch_expanded(key, expand))
+        return await self._settled(lambda: browser.fetch_expanded(key, expand))
+
+    async def _settled(self, fetch: Callable[[], Awaitable[Page]]) -> Page:
+        """A browser's page (:func:`_twice`), rendered again, at most ``crawl_retries``
+        times, while the browser hands it over before its network went quiet (a busy
+        machine; the crawl asks again for such a page too), so that the rules learned
+        from it and the level's render decision do not depend on machine load. The last
+        rendering stands as it is; once a page stayed unsettled through its retries the
+        site's pages are taken as they come (they never go quiet: polling, a chat
+        widget), so such a site costs ``crawl_retries`` renders more, not three times
+        its renders."""
+        page = await _twice(fetch)
+        tries = self.settings.crawl_retries if self.restless else 0
+        while not page.settled and tries < self.settings.crawl_retries:
+            page = await _twice(fetch)
+            tries += 1
+        self.restless = self.restless or not page.settled
+        return page
 
     def both_ways(self, url: str) -> tuple[Page | None, Page | None]:
         """``url`` as fetched and as rendered, where analysis has them (a page is found
@@ -249,3 +267,4 @@ async def _twice(fetch: Callable[[], Awaitable[Page]]) -> Page:
                                                or (error.status or 0) < 500):
             raise
     return await fetch()
+
