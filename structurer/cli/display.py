@@ -78,7 +78,8 @@ def _render_text(name: str, decision: RenderDecision) -> str:
     counts = (f", found {sum(s.found_raw or 0 for s in found)} raw / "
               f"{sum(s.found_rendered or 0 for s in found)} rendered") if found else ""
     why = "by content: " if decision.by_content else ""
-    return f"{name} {decision.mode} ({why}similarity {mean:.2f}{counts})"
+    entry = " for the start page only" if decision.entry_only else ""
+    return f"{name} {decision.mode}{entry} ({why}similarity {mean:.2f}{counts})"
 
 
 def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:

@@ -124,14 +124,16 @@ def render_modes(rules: SiteRules) -> Modes:
     """The render mode of each (level, depth > 0) of a crawl: the start page's level's own;
     pages behind category links are read as lists too, so they get a browser if either
     the category or the list level asks for one (a list paged by "load more" or scrolling
-    asks for one)."""
+    asks for one; a category level whose ``render.entry_only`` says only the start page
+    needs one, for a menu a script builds, does not)."""
     static, browser = RenderMode.STATIC, RenderMode.BROWSER
     levels = rules.levels
     start = levels.category or levels.list or levels.detail
     paging = levels.list.pagination if levels.list else None
     lists = browser if paging is not None and paging.method in ("load_more", "scroll") else \
         levels.list.render.mode if levels.list else static
-    category = levels.category.render.mode if levels.category else static
+    category = levels.category.render.mode if levels.category \
+        and not levels.category.render.entry_only else static
     return {(CATEGORY, 0): start.render.mode if start else static,
             (CATEGORY, 1): browser if browser in (category, lists) else static,
             (LIST, 1): lists,

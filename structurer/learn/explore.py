@@ -47,7 +47,7 @@ from structurer.learn.listing import ListLayouts, learn_list_layouts
 from structurer.learn.pagewalk import PagingPlan, learn_paging
 from structurer.learn.pagination import PaginationGuess
 from structurer.learn.plan import ListSource, list_sources
-from structurer.learn.render import rule_counter
+from structurer.learn.render import category_links, entry_only, rule_counter
 from structurer.lexicon import Lexicon
 from structurer.page.catlinks import url_matches
 from structurer.page.view import PageView
@@ -187,8 +187,20 @@ def _by_content(ex: Explorer, rules: SiteRules) -> SiteRules:
                     and decision.decided_by != "override":
                 decision = decision.model_copy(update={"mode": RenderMode.BROWSER,
                                                        "by_content": True})
+            if name == "category" and decision.mode == RenderMode.BROWSER \
+                    and decision.decided_by == "auto":
+                decision = decision.model_copy(update={"entry_only": _entry_only(ex, rules)})
             update[name] = level.model_copy(update={"render": decision})
     return rules.model_copy(update={"levels": levels.model_copy(update=update)})
+
+
+def _entry_only(ex: Explorer, rules: SiteRules) -> bool:
+    """Whether only the start page of a browser category level needs rendering
+    (:func:`~structurer.learn.render.entry_only`, on the level's sample pages)."""
+    raw, _ = ex.sampler.both_ways(rules.start_url)
+    entry = list(dict.fromkeys([rules.start_url, *([raw.url, raw.final_url] if raw else [])]))
+    return entry_only(ex.sampler.samples["category"], [u for u in entry if u],
+                      category_links(compile_rules(rules)), ex.sampler.threshold)
 
 
 async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]

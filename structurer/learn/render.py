@@ -132,24 +132,50 @@ def added_links(raw: Html, rendered: Html) -> int:
     return len(hrefs(rendered) - hrefs(raw))
 
 
+def category_links(compiled: CompiledRules) -> Callable[[str, str], set[str]]:
+    """The category URLs the rules follow from a page (the menu XPath's and the category
+    sources' matching the URL patterns: what a crawl follows from a category page)."""
+    discovery = compile_discovery(compiled.rules)
+
+    def links(html: str, url: str) -> set[str]:
+        tree = parse_html(html, base_url=url)
+        found = {u for _, u in extract_categories(compiled, tree, url, budget=None)}
+        return found | {u for _, u in page_links(discovery, tree, url)}
+    return links
+
+
 def rule_counter(compiled: CompiledRules, level: str) -> Count:
     """How much of ``level`` the rules find on a page: list items, filled detail fields
-    (the page URL aside) or category links (the menu XPath's and the category sources'
-    matching the URL patterns: what a crawl follows from a category page)."""
-    discovery = compile_discovery(compiled.rules) if level == "category" else None
+    (the page URL aside) or category links (:func:`category_links`)."""
+    links = category_links(compiled) if level == "category" else None
 
     def count(html: str, url: str) -> int:
+        if links is not None:
+            return len(links(html, url))
         tree = parse_html(html, base_url=url)
         if level == "list":
             return len(extract_list(compiled, tree, url, budget=None).items)
-        if level == "detail":
-            record = extract_detail(compiled, tree, url, budget=None)
-            return sum(v not in (None, "", []) for k, v in record.items() if k != "url")
-        links = {u for _, u in extract_categories(compiled, tree, url, budget=None)}
-        if discovery is not None:
-            links.update(u for _, u in page_links(discovery, tree, url))
-        return len(links)
+        record = extract_detail(compiled, tree, url, budget=None)
+        return sum(v not in (None, "", []) for k, v in record.items() if k != "url")
     return count
+
+
+def entry_only(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],
+               links: Callable[[str, str], set[str]], threshold: float) -> bool:
+    """Whether a category level needs a browser for its entry page only: the samples
+    (url, as fetched, as rendered) hold the entry (one of the URLs ``entry``) and other
+    category pages, each of which renders alike (similarity at or above ``threshold``)
+    and shows, rendered, no category URL (``links``) that neither it as fetched nor the
+    rendered entry shows (a menu a script builds on every page is read once, from the
+    entry)."""
+    first = [(url, rendered) for url, _, rendered in samples if url in entry]
+    others = [s for s in samples if s[0] not in entry]
+    if not first or not others:
+        return False
+    shown = links(first[0][1], first[0][0])
+    return all(render_similarity(raw, rendered) >= threshold
+               and not links(rendered, url) - links(raw, url) - shown
+               for url, raw, rendered in others)
 
 
 def far_more(raw: Sequence[int], rendered: Sequence[int], ratio: float) -> bool:

@@ -31,6 +31,9 @@ class RenderDecision(Strict):
     # browser because the rules find far more in the rendered pages, though their
     # structure was alike (a grid filled from a JSON endpoint in a large static page)
     by_content: bool = False
+    # category level: only the start page needs the browser (its menu is built by a
+    # script; the other category pages, rendered, show no category link it does not)
+    entry_only: bool = False
     samples: list[RenderSample] = Field(default_factory=list)
 
 

@@ -268,3 +268,43 @@ def test_links_a_script_added_are_counted() -> None:
     grid = "".join(f"<div class='card'><a href='/p/{i}'>P {i}</a></div>" for i in range(2, 10))
     assert added_links(shell.format(""), shell.format(grid)) == 7
     assert added_links(shell.format(grid), shell.format(grid)) == 0
+
+
+MENU = "<nav><ul>{}</ul></nav>"
+DEPTS = "".join(f"<li><a href='/c/{d}/'>{d}</a></li>" for d in ("camping", "walking"))
+SUBS = "".join(f"<li><a href='/c/camping/{s}/'>{s}</a></li>" for s in ("tents", "stoves"))
+
+
+def test_only_the_entry_needs_a_browser_when_it_alone_adds_category_links() -> None:
+    """A menu a script fills on every page: the entry, rendered, shows the sub-categories;
+    another category page, rendered, shows nothing more than it and the entry do (and
+    renders alike): only the entry needs the browser. A page whose rendering adds links
+    of its own (tiles a script builds), one rendered far apart, or no page but the entry
+    to judge by: every category page does."""
+    from structurer.learn.render import category_links, entry_only
+    from structurer.replay.extract import compile_rules
+    from structurer.rules import rules_from_text
+    from tests.conftest import rule_text
+
+    links = category_links(compile_rules(rules_from_text(rule_text("shop.test", """
+      category:
+        link_xpath: //nav//a
+        url_patterns: ['/c/']
+      list:
+        item_xpath: //ul[@class='grid']/li
+        fields:
+          name: {xpath: .//h3, kind: text}
+    """))))
+    entry = ("http://shop.test/", html(MENU.format(DEPTS) + FOOTER),
+             html(MENU.format(DEPTS + SUBS) + FOOTER))
+    raw = html(MENU.format(DEPTS) + f"<main>{GRID}</main>{FOOTER}")
+    other = ("http://shop.test/c/walking/", raw,
+             raw.replace(DEPTS, DEPTS + SUBS))
+    assert links(entry[2], entry[0]) - links(entry[1], entry[0]) == {
+        "http://shop.test/c/camping/tents/", "http://shop.test/c/camping/stoves/"}
+    assert entry_only([entry, other], ["http://shop.test/"], links, THRESHOLD)
+    tiles = (other[0], raw, other[2].replace(
+        "<main>", "<main><nav><a href='/c/walking/packs/'>Packs</a></nav>"))
+    apart = (other[0], SHELL, RENDERED)
+    for samples in ([entry, tiles], [entry, apart], [entry], [other]):
+        assert not entry_only(samples, ["http://shop.test/"], links, THRESHOLD)

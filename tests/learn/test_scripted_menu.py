@@ -6,7 +6,8 @@ fetched. The camping page may show tiles of its two sub-categories; packs is nam
 by the script's menu. The footer names the departments too. Analysis must find the sub-categories by comparing the entry page
 as fetched with the rendered one, fetch a few, widen the category URL patterns to them,
 and record that the category level needs a browser for its menu (both measurements in
-the rule file); the crawl then renders the entry and fetches every listing page once
+the rule file), for the entry page only (rendered, the other pages show the same menu);
+the crawl then renders the entry alone and fetches every listing page once
 and every product once; the same rule file comes out twice. Needs Chromium; fails
 without it, never skips."""
 
@@ -113,6 +114,8 @@ def test_sub_categories_of_a_script_built_menu_are_crawled(tiles: bool, tmp_path
         assert all(url_matches(patterns, f"{base}/c/{d}/{s}/") for d, s in SUBS), category
         render = category.render
         assert render.mode == "browser" and render.by_content, render
+        # the menu script runs on every page, but only the entry's rendering adds links
+        assert render.entry_only, render
         entry = next(s for s in render.samples if s.url == base + "/")
         assert entry.similarity >= 0.8, render
         assert (entry.found_raw, entry.found_rendered) == (len(DEPARTMENTS), len(DEPARTMENTS) + len(SUBS)), render
@@ -126,6 +129,7 @@ def test_sub_categories_of_a_script_built_menu_are_crawled(tiles: bool, tmp_path
     wanted = [u for u in scripted_menu_shop(tiles) if u.startswith("/c/")]
     assert {u: asked[u] for u in wanted} == dict.fromkeys(wanted, 1), asked
     assert not [u for u in asked if u.startswith("/c/") and u not in wanted], asked
+    assert asked["/menu.json"] == 1, asked       # one page rendered: the entry
     urls = Counter(json.loads(line)["url"].removeprefix(base)
                    for line in out.read_text("utf-8").splitlines())
     assert urls == Counter(f"/p/{slug}.html" for items in PRODUCTS.values()
