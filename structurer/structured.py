@@ -179,17 +179,21 @@ def jsonld_strings(obj: Any, path: str | Sequence[str]) -> tuple[list[str], str 
 
 class JsonLd:
     """A page's JSON-LD Product, parsed on first use only (replay asks for it only when
-    a rule has a ``jsonld`` path and its XPath found nothing)."""
+    a rule has a ``jsonld`` path and its XPath found nothing); ``objects``: the page's
+    JSON-LD objects where they were read before its scripts were emptied (a
+    :class:`~structurer.page.view.PageView`'s)."""
 
-    __slots__ = ("_product", "_root")
+    __slots__ = ("_objects", "_product", "_root")
 
-    def __init__(self, root: Any) -> None:
+    def __init__(self, root: Any, objects: list[dict[str, Any]] | None = None) -> None:
         self._root = root
+        self._objects = objects
         self._product: dict[str, Any] | bool | None = False
 
     def product(self) -> dict[str, Any] | None:
         if self._product is False:
-            self._product = product_object(jsonld_objects(self._root))
+            self._product = product_object(self._objects if self._objects is not None
+                                           else jsonld_objects(self._root))
         return self._product if isinstance(self._product, dict) else None
 
     def lookup(self, path: Sequence[str]) -> tuple[list[str], str | None]:

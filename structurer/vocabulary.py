@@ -105,6 +105,10 @@ class Vocabulary(Strict):
     name_particles: list[str] | None = None
     posted_words: list[str] | None = None
     not_author: list[str] | None = None
+    # labels of a host name that make its public suffix with the country code after them
+    # (``co`` of retrosixty.co.uk): the site's name is the label before them, never a
+    # subdomain's word (www, shop, en)
+    host_suffixes: list[str] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -171,7 +175,7 @@ class Vocabulary(Strict):
                      "rating_classes", "rating_numbers", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",
                      "author_labels", "author_roles", "name_particles", "posted_words",
-                     "not_author")
+                     "not_author", "host_suffixes")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return _phrases(value)

@@ -85,6 +85,7 @@ class Words(_Patterns):
     rating_numbers: dict[str, str]   # class number word -> digit ("three": "3")
     months: dict[str, int]           # month name (lower case) -> 1..12
     time_words: tuple[str, ...]      # words between a date and its time of day
+    host_suffixes: frozenset[str]    # second-level labels of a country's suffix (co.uk)
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -248,7 +249,8 @@ def _compiled(text: str) -> Words:
         rating_numbers={n.lower(): str(i) for i, n in enumerate(v.rating_numbers or ())},
         months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
                 for n in names},
-        time_words=tuple(v.time_words or ()))
+        time_words=tuple(v.time_words or ()),
+        host_suffixes=frozenset(h.strip().lower() for h in v.host_suffixes or ()))
 
 
 @functools.cache

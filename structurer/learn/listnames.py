@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 from lxml.html import HtmlElement
 
-from structurer.clean import parse_html
 from structurer.learn import xpaths
 from structurer.learn.slots import Slot
 from structurer.page.dom import norm_space, text_of
-from structurer.replay.extract import compile_rules, extract_detail, extract_list
+from structurer.replay.extract import CompiledRules, compile_rules, extract_detail, extract_list
 from structurer.rules.expressions import check_xpath
 from structurer.rules.model import Candidate, FieldRule, SiteRules
 
@@ -181,16 +180,16 @@ def _verified(xpath: str, shown: list[str | None], full: list[str | None],
     return True
 
 
-def _listed_names(rules: SiteRules, lists: Sequence[PageView], name: str
-                  ) -> dict[str, Any]:
-    """Per item URL, the ``name`` field the list level's rules read on ``lists``."""
-    compiled = compile_rules(rules)
-    out: dict[str, Any] = {}
+def _listed_names(compiled: CompiledRules, lists: Sequence[PageView], names: Sequence[str]
+                  ) -> dict[str, dict[str, Any]]:
+    """Per field of ``names``, per item URL, what the list level's rules read on ``lists``
+    (their trees as analysis holds them: nothing parsed again)."""
+    out: dict[str, dict[str, Any]] = {name: {} for name in names}
     for page in lists:
-        for item in extract_list(compiled, parse_html(page.html, base_url=page.url),
-                                 page.url).items:
+        for item in extract_list(compiled, page.tree, page.url, jsonld=page.jsonld).items:
             if isinstance(item.get("url"), str):
-                out.setdefault(item["url"], item.get(name))
+                for name in names:
+                    out[name].setdefault(item["url"], item.get(name))
     return out
 
 
@@ -200,7 +199,9 @@ def uncut_by_details(rules: SiteRules, lists: Sequence[PageView],
     name on a brand's own category page, where the cards hold no other name) keeps it
     where the products' own pages name them with it: the list's values read without the
     cut equal the detail pages' names on half or more of the checked items, the cut
-    ones on fewer. The detail page's name is the second source the list page lacked."""
+    ones on fewer. The detail page's name is the second source the list page lacked.
+    The rules are compiled twice (as learned, and every such field without its cut) and
+    read on the sample pages' trees."""
     level, detail = rules.levels.list, rules.levels.detail
     names = [k for k, rule in (level.fields.items() if level is not None else ())
              if lexicon.fields.get(k) is not None and lexicon.fields[k].title
@@ -208,14 +209,16 @@ def uncut_by_details(rules: SiteRules, lists: Sequence[PageView],
     if level is None or detail is None or not names or not details:
         return rules
     compiled = compile_rules(rules)
-    own = {p.url: extract_detail(compiled, parse_html(p.html, base_url=p.url), p.url)
-           for p in details}
+    whole = rules.model_copy(update={"levels": rules.levels.model_copy(update={
+        "list": level.model_copy(update={"fields": {
+            **level.fields, **{name: level.fields[name].model_copy(update={"post": []})
+                               for name in names}}})})})
+    own = {p.url: extract_detail(compiled, p.tree, p.url, jsonld=p.jsonld) for p in details}
+    cuts, uncuts = _listed_names(compiled, lists, names), \
+        _listed_names(compile_rules(whole), lists, names)
     fields = dict(level.fields)
     for name in names:
-        whole = rules.model_copy(update={"levels": rules.levels.model_copy(update={
-            "list": level.model_copy(update={"fields": {
-                **level.fields, name: level.fields[name].model_copy(update={"post": []})}})})})
-        cut, uncut = _listed_names(rules, lists, name), _listed_names(whole, lists, name)
+        cut, uncut = cuts[name], uncuts[name]
         told = [(norm_space(str(own[u].get(name))), u) for u in uncut
                 if u in own and own[u].get(name)]
         agree = sum(norm_space(str(uncut[u] or "")) == t for t, u in told)

@@ -33,9 +33,11 @@ def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
                       scope: str | None, hints: Sequence[str | None] | None = None
                       ) -> FieldRule | None:
     """Availability from the page's own buy control where no text says it: an enabled
-    add-to-cart button is in stock, a disabled or missing one out of stock. Learned when
-    some sample page has an enabled one and one XPath finds each page's control (and
-    nothing where there is none), agreeing with structured data where that says."""
+    add-to-cart button is in stock, a disabled or missing one out of stock where the
+    product's region is there (the main region, else its heading): a page without it (an
+    error page, another layout) says nothing. Learned when some sample page has an enabled
+    one and one XPath finds each page's control (and nothing where there is none),
+    agreeing with structured data where that says."""
     spec = next((s for s in lexicon.fields.values() if s.kind == "availability"), None)
     vocab = lexicon.signals.get("add_to_cart", {})
     if spec is None or not vocab:
@@ -52,18 +54,33 @@ def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
             if h]
     if said and sum(h == s for h, s in said) < 0.8 * len(said):
         return None
+    region = scope or _heading_xpath(pages, anchors)
     for xpath in scoped_candidates(ref, scope):
         if all(selects_first(xpath, page, control)
                for page, control in zip(pages, controls, strict=True)):
             on = f"{xpath}[not(@disabled)]"
+            off = f"boolean({region}) and not({on})" if region else f"not({on})"
             return FieldRule(
                 xpath=(f"concat(substring('in_stock', 1, 8 * boolean({on})), "
-                       f"substring('out_of_stock', 1, 12 * not({on})))"),
+                       f"substring('out_of_stock', 1, 12 * ({off})))"),
                 kind="availability", values=spec.values,
                 confidence=0.8 if len(set(states)) > 1 else 0.6, samples=states[:3],
                 evidence=["the page's own add-to-cart control: enabled = in stock, "
-                          "disabled or missing = out of stock"])
+                          "disabled or missing = out of stock"
+                          + (f", where the product's block {region} is on the page" if region
+                             else "")])
     return None
+
+
+def _heading_xpath(pages: Sequence[PageView], anchors: Sequence[HtmlElement | None]
+                   ) -> str | None:
+    """An XPath finding each sample page's product heading first (None where none does)."""
+    first = anchors[0] if anchors else None
+    if first is None or any(a is None for a in anchors):
+        return None
+    return next((x for x in xpaths.absolute_candidates(first)
+                 if all(selects_first(x, p, a) for p, a in zip(pages, anchors, strict=True))),
+                None)
 
 
 def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, FieldSpec],

@@ -65,22 +65,20 @@ def _out_of_five(el: HtmlElement) -> bool:
     return False
 
 
-
-
 def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
                  scope: str | None, evidence: str) -> FieldRule | None:
     """The rating rule selecting each page's ``found`` element, on half the pages or
     more; where every rating is written after its scale 5 (the first number is 5 on
     every page and the second differs), a post step reads the second number."""
-    ref = next((el for el in found if el is not None), None)
-    if ref is None or sum(el is not None for el in found) < 0.5 * len(pages):
+    present = [el for el in found if el is not None]
+    if not present or len(present) < 0.5 * len(pages):
         return None
-    samples = [rating_source(el) or "" for el in found if el is not None]
+    samples = [rating_source(el) or "" for el in present]
     post = scale_first_post(samples)
     # where no sample lacks a rating, what the path reads with each one taken out
-    owns = [(page.tree, el) for page, el in zip(pages, found, strict=True)
-            if el is not None] if all(el is not None for el in found) else []
-    for xpath in scoped_candidates(ref, scope):
+    owns = list(zip((page.tree for page in pages), present, strict=True)) \
+        if len(present) == len(pages) else []
+    for xpath in scoped_candidates(present[0], scope):
         if all(selects_first(xpath, page, el) for page, el in zip(pages, found, strict=True)
                ) and not reads_where_missing(xpath, owns, _reads_stars):
             return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],

@@ -19,6 +19,7 @@ from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, visible_text
 from structurer.page.dom import text_length, text_of
+from structurer.words import default_words
 
 _TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.title",
                 "parsely-title", "headline")
@@ -125,17 +126,32 @@ def _squeezed(text: str) -> str:
     return re.sub(r"\W+", "", text.lower())
 
 
+def site_name(host: str, suffixes: frozenset[str]) -> str | None:
+    """A host's registrable name: the label before its public suffix (the last label, and
+    the one before it where that is one of ``suffixes`` before a country code: ``co.uk``),
+    never a subdomain's word (``shop`` of shop.example.com); None for an address or a
+    host of one label."""
+    labels = [x for x in host.lower().rstrip(".").split(".") if x]
+    if len(labels) < 2 or labels[-1].isdigit():
+        return None
+    end = len(labels) - 1
+    if len(labels) > 2 and len(labels[-1]) == 2 and labels[-2] in suffixes:
+        end -= 1
+    return labels[end - 1]
+
+
 def _site_only(title: str, tree: HtmlElement) -> bool:
     """``title`` names only the site: each of its parts is the site's name (og:site_name
-    and kin), a host name (the page's, or one in the title) or a host's name without
-    "www" and its suffix ("retrosixty - retrosixty.co.uk"), or one part repeated."""
+    and kin), a host name (the page's, or one in the title) or a host's registrable name
+    (:func:`site_name`: "retrosixty - retrosixty.co.uk"), or one part repeated."""
     parts = [p for p in _split_title(title) if p.strip()]
     hosts = [urlsplit(tree.getroottree().docinfo.URL or "").hostname or ""]
     hosts += [m.group(1) for p in parts if (m := _HOST.match(p.strip()))]
     names = {_squeezed(name) for _, name in _meta(tree, _SITE_METAS)}
+    suffixes = default_words().host_suffixes
     for host in filter(None, hosts):
-        labels = [_squeezed(x) for x in host.split(".")[:-1] if x.lower() != "www"]
-        names |= {_squeezed(host), *(x for x in labels if len(x) > 2)}
+        name = site_name(host, suffixes)
+        names |= {_squeezed(host), *([_squeezed(name)] if name else [])}
     squeezed = [_squeezed(p) for p in parts]
     names.discard("")
     return bool(squeezed) and (all(p in names for p in squeezed) or

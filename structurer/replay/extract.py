@@ -207,9 +207,10 @@ def _items(layout: CompiledList, base: Base, ld: JsonLd | None, nodes: list[Any]
 
 
 def _list(compiled: CompiledRules, root: Any, url: str, layout: CompiledList,
-          nodes: list[Any], clock: Clock) -> ListResult:
+          nodes: list[Any], clock: Clock, jsonld: list[dict[str, Any]] | None = None
+          ) -> ListResult:
     base = _base(root, url)
-    ld = JsonLd(root) if layout.plan.uses_jsonld else None
+    ld = JsonLd(root, jsonld) if layout.plan.uses_jsonld else None
     items = _items(layout, base, ld, nodes, clock)
     return ListResult(url, items,
                       next_url(layout.pagination, root, url, base, len(items),
@@ -218,34 +219,40 @@ def _list(compiled: CompiledRules, root: Any, url: str, layout: CompiledList,
 
 
 def extract_list(compiled: CompiledRules, tree: Any, url: str, *,
-                 budget: Budget = PAGE_BUDGET) -> ListResult:
+                 budget: Budget = PAGE_BUDGET, jsonld: list[dict[str, Any]] | None = None
+                 ) -> ListResult:
     """Every product item of a list page as a record, and the next page's URL. Rule
-    evaluation past ``budget`` seconds raises :class:`RuleTimeout` (None: no limit)."""
+    evaluation past ``budget`` seconds raises :class:`RuleTimeout` (None: no limit).
+    ``jsonld``: the page's JSON-LD objects, read before its scripts were emptied (a
+    :class:`~structurer.page.view.PageView`'s tree); else read from the tree."""
     if not compiled.lists:
         raise RuleError("the rule file has no list level", site=compiled.rules.site)
     root = _root(tree)
     clock = Clock(url, budget)
     layout = _layout(compiled.lists, root, clock)
-    return _list(compiled, root, url, layout, _item_nodes(layout, root, clock), clock)
+    return _list(compiled, root, url, layout, _item_nodes(layout, root, clock), clock, jsonld)
 
 
 def _detail(root: Any, url: str, layout: CompiledDetail, clock: Clock,
-            selected: list[Any] | None = None) -> dict[str, Any]:
+            selected: list[Any] | None = None, jsonld: list[dict[str, Any]] | None = None
+            ) -> dict[str, Any]:
     plan = layout.plan
-    ld = JsonLd(root) if plan.uses_jsonld else None
+    ld = JsonLd(root, jsonld) if plan.uses_jsonld else None
     record = build_record(plan, root, _base(root, url), ld, {"url": url}, selected, clock)
     clock.check()
     return record
 
 
 def extract_detail(compiled: CompiledRules, tree: Any, url: str, *,
-                   budget: Budget = PAGE_BUDGET) -> dict[str, Any]:
-    """The detail page's record: ``url`` (the page URL) and every detail field."""
+                   budget: Budget = PAGE_BUDGET, jsonld: list[dict[str, Any]] | None = None
+                   ) -> dict[str, Any]:
+    """The detail page's record: ``url`` (the page URL) and every detail field
+    (``jsonld`` as :func:`extract_list` takes it)."""
     if not compiled.details:
         raise RuleError("the rule file has no detail level", site=compiled.rules.site)
     root = _root(tree)
     clock = Clock(url, budget)
-    return _detail(root, url, _layout(compiled.details, root, clock), clock)
+    return _detail(root, url, _layout(compiled.details, root, clock), clock, jsonld=jsonld)
 
 
 def extract_categories(compiled: CompiledRules, tree: Any, url: str, *,

@@ -7,7 +7,9 @@ pictures' alt is empty, the products' own pages (their headings) say so instead.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from lxml import html as lxml_html
@@ -15,6 +17,7 @@ from lxml import html as lxml_html
 from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
+from structurer.learn import assemble, listnames
 from structurer.replay.extract import compile_rules, extract_list
 from tests.learn.pager_shop import serve
 
@@ -69,3 +72,28 @@ def test_a_brand_every_name_starts_with_stays_in_the_names(alt: bool, tmp_path: 
     records = [json.loads(line) for line in out.read_text("utf-8").splitlines()]
     assert sorted(r["name"] for r in records) == sorted(
         n for c in CATEGORIES for _, n, _ in products(c))
+
+
+def test_the_products_pages_are_read_from_the_trees_analysis_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The list's cut names are checked against the products' pages on the pages as
+    analysis holds them (their trees and JSON-LD), not parsed again from their HTML: the
+    same decision with the HTML taken away."""
+    seen: list[tuple[Any, ...]] = []
+
+    def keep(*args: Any) -> Any:
+        seen.append(args)
+        return listnames.uncut_by_details(*args)
+
+    monkeypatch.setattr(assemble, "uncut_by_details", keep)
+    with serve("brand", pages=brand_site(False)) as (base, _):
+        rules, report = analyze_site(base + "/", settings=STATIC)
+    assert rules.levels.list is not None, report.notes
+    name = rules.levels.list.fields["name"]
+    assert not any(step.startswith("regex:") for step in name.post), name
+    given, lists, details, lexicon = next(a for a in seen if a[1] and a[2])
+    bare = listnames.uncut_by_details(given, [replace(p, html="") for p in lists],
+                                      [replace(p, html="") for p in details], lexicon)
+    assert bare.levels.list is not None and bare.levels.list.fields["name"].post == []
+    assert bare.model_dump() == listnames.uncut_by_details(
+        given, lists, details, lexicon).model_dump()

@@ -30,7 +30,7 @@ def _cards(seed: int) -> str:
 
 
 def page(i: int, *, price: str = "shown", stock: str = "", button: str = "on",
-         spec: str = "") -> PageView:
+         spec: str = "", others: bool = True) -> PageView:
     """Product ``i``: its price shown, empty (``&nbsp;``) or absent; a stock line; its buy
     button enabled, disabled or absent; a specification block; a grid of others."""
     shown = {"shown": f"<span class='price'>{PRICES[i]}</span>",
@@ -42,8 +42,8 @@ def page(i: int, *, price: str = "shown", stock: str = "", button: str = "on",
             f"<header><a href='/'>Shop</a><a href='/cart'>Cart</a></header><main>"
             f"<div class='product'><h1>{NAMES[i]}</h1><div class='box'>{shown}</div>"
             f"{stock}<form action='/cart/add' method='post'>{control}</form>{spec}</div>"
-            f"<section><h2>More to look at</h2><ul class='grid'>{_cards(10 * i + 100)}</ul>"
-            f"</section></main></body></html>")
+            + (f"<section><h2>More to look at</h2><ul class='grid'>{_cards(10 * i + 100)}"
+               "</ul></section>" if others else "") + "</main></body></html>")
     return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
 
@@ -88,6 +88,21 @@ def test_availability_from_the_pages_own_buy_button() -> None:
     assert record({"availability": rule}, page(4))["availability"] == "in_stock"
     assert record({"availability": rule}, page(5, button="off"))["availability"] == \
         "out_of_stock"
+    assert record({"availability": rule}, page(5, button="none"))["availability"] == \
+        "out_of_stock"
+
+
+@pytest.mark.parametrize("others", [True, False], ids=["scoped", "by-heading"])
+def test_a_page_without_the_products_region_has_no_availability_from_the_buy_button(
+        others: bool) -> None:
+    pages = [page(0, others=others), page(1, button="off", others=others),
+             page(2, others=others), page(3, button="none", others=others)]
+    rule = learn_detail(pages, LEX).fields["availability"]
+    gone = PageView.from_html("http://shop.test/p/9", (
+        "<html><body><header><a href='/'>Shop</a><a href='/cart'>Cart</a></header><main>"
+        f"<p>This page has moved.</p><section><ul class='grid'>{_cards(900)}</ul></section>"
+        "</main></body></html>"), LEX)
+    assert record({"availability": rule}, gone)["availability"] is None
     assert record({"availability": rule}, page(5, button="none"))["availability"] == \
         "out_of_stock"
 

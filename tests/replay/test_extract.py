@@ -19,6 +19,8 @@ from structurer import structured as structured_module
 from structurer.clean import parse_html
 from structurer.demo import DemoServer
 from structurer.errors import RuleError
+from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView
 from structurer.replay import (
     RuleTimeout,
     compile_rules,
@@ -196,6 +198,19 @@ def test_jsonld_is_parsed_only_when_needed(demo_truth: Truth, page_tree: Tree,
     assert calls == []
     extract_detail(compile_rules(rules_from_text(JSONLD_DETAIL)), tree, url)
     assert calls == [1]  # parsed once for all the page's JSON-LD fields
+
+
+def test_jsonld_read_before_the_scripts_were_emptied(demo_truth: Truth,
+                                                    page_text: Callable[[str], str]) -> None:
+    """A page as analysis holds it (its scripts emptied, its JSON-LD read before) gives the
+    JSON-LD fields when the objects are handed over."""
+    compiled = compile_rules(rules_from_text(JSONLD_DETAIL))
+    url = next(iter(demo_truth["kumo"]["detail_pages"]))
+    raw = extract_detail(compiled, parse_html(page_text(url), url), url)
+    view = PageView.from_html(url, page_text(url), load_lexicon())
+    assert raw["description"] is not None
+    assert extract_detail(compiled, view.tree, url)["description"] is None
+    assert extract_detail(compiled, view.tree, url, jsonld=view.jsonld) == raw
 
 
 def test_const_and_missing_fields(demo_truth: Truth, page_tree: Tree) -> None:
