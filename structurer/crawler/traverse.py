@@ -331,6 +331,8 @@ class PageReader:
                skipped: list[str]) -> None:
         items: list[Item] = []
         for i, fields in enumerate(result.items):
+            if all(v in (None, "", []) for v in fields.values()):
+                continue    # a card holding nothing: a skeleton its script has not filled
             link = fields.get("url")
             if not isinstance(link, str) or not link or not well_formed(link):
                 if isinstance(link, str) and link:   # the item stays, its link is skipped
