@@ -42,6 +42,7 @@ from structurer.crawler.frontier import (
 from structurer.crawler.products import STRUCTURED_PRICE, category_name, record_hash
 from structurer.crawler.stats import CrawlStats
 from structurer.fetch.base import Expand
+from structurer.page.catlinks import url_matches
 from structurer.page.sitemaps import is_sitemap
 from structurer.replay.discovery import (
     breadcrumb_links,
@@ -52,6 +53,7 @@ from structurer.replay.discovery import (
 )
 from structurer.replay.extract import (
     CompiledRules,
+    ListResult,
     extract_categories,
     extract_detail,
     extract_list,
@@ -238,7 +240,9 @@ class PageReader:
                 if said:
                     o.detail[STRUCTURED_PRICE] = said[0]
         else:
-            found = self._categories(task, tree, url)
+            listed = extract_list(self.c, tree, url, budget=self.budget) \
+                if self.c.has_list and task.level in (CATEGORY, LIST) else None
+            found = self._categories(task, tree, url, listed)
             for name, link in found:
                 if not well_formed(link):       # one bad link does not cost the page
                     skipped.append("malformed")
@@ -251,9 +255,9 @@ class PageReader:
             self._start_links(task, o)
             # the start page's product grids ("featured") are not a category's products
             # (unless product breadcrumbs lead to categories: the grid's products do too)
-            if self.c.has_list and (task.level == LIST or task.depth > 0 or not found
+            if listed is not None and (task.level == LIST or task.depth > 0 or not found
                                     or self.discovery.breadcrumb is not None):
-                self._items(task, tree, url, o, skipped)
+                self._items(task, listed, tree, url, o, skipped)
             if self.fingerprints:
                 o.content = record_hash({"items": [i.fields for i in o.items or []],
                                          "categories": found, "next": o.next_url})
@@ -276,15 +280,22 @@ class PageReader:
         return not settled or ((o.task.level == LIST or o.task.depth > 0) and not o.links
                                and o.next_url is None)
 
-    def _categories(self, task: Task, tree: Any, url: str) -> list[tuple[str, str]]:
+    def _categories(self, task: Task, tree: Any, url: str,
+                    listed: ListResult | None) -> list[tuple[str, str]]:
         """A category page's links: the menu XPath's, then the sources' (URLs once); the
-        start page also leads to the rule file's sitemaps."""
+        start page also leads to the rule file's sitemaps. A link of one of the page's
+        list items is that product's, not a category (a menu XPath like ``main/ul//a``
+        learned where the only list in ``main`` was the tiles selects a grid's products
+        too), unless a category URL pattern matches it."""
         if task.level != CATEGORY:
             return []
         found = extract_categories(self.c, tree, url, budget=self.budget)
         seen = {link for _, link in found}
         found += [(n, u) for n, u in page_links(self.discovery, tree, url) if u not in seen]
-        return found
+        items = {canonical(link) for i in (listed.items if listed else [])
+                 if isinstance(link := i.get("url"), str) and well_formed(link)}
+        return [(n, u) for n, u in found if not well_formed(u) or canonical(u) not in items
+                or url_matches(self.discovery.patterns, u)]
 
     def _sitemap(self, task: Task, body: bytes, url: str, size: int) -> Outcome:
         """A sitemap's outcome: the sitemaps an index names, the category URLs it lists
@@ -318,10 +329,12 @@ class PageReader:
             if ln is not None:
                 o.links.append(ln)
 
-    def _items(self, task: Task, tree: Any, url: str, o: Outcome, skipped: list[str]) -> None:
-        result = extract_list(self.c, tree, url, budget=self.budget)
+    def _items(self, task: Task, result: ListResult, tree: Any, url: str, o: Outcome,
+               skipped: list[str]) -> None:
         items: list[Item] = []
         for i, fields in enumerate(result.items):
+            if all(v in (None, "", []) for v in fields.values()):
+                continue    # a card holding nothing: a skeleton its script has not filled
             link = fields.get("url")
             if not isinstance(link, str) or not link or not well_formed(link):
                 if isinstance(link, str) and link:   # the item stays, its link is skipped

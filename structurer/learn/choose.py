@@ -88,6 +88,30 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
     return choices
 
 
+def prefer_labelled(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
+    """Put first a close runner-up read beside its label (a label pair's slot) that reads
+    what the leader, a place, reads on every page the place holds a value, and reads it on
+    more pages: the place is where the value sits on some pages only (an optional line
+    before it shifts it down), the label goes wherever the value does."""
+    if len(choices) < 2 or choices[0].slot.label is not None:
+        return choices
+    lead = choices[0]
+    lead_values = lead.slot.values(lead.view)
+    for other in choices[1:]:
+        if other.score < lead.score - margin:
+            break
+        if other.slot.label is None:
+            continue
+        values = other.slot.values(other.view)
+        pairs = [(w, v) for w, v in zip(lead_values, values, strict=True) if w]
+        if pairs and all(v and norm_value(v) == norm_value(w) for w, v in pairs) and sum(
+                1 for v in values if v) > len(pairs):
+            other.evidence.append(f"beside its label on {sum(1 for v in values if v)} pages, "
+                                  f"the place ahead of it on {len(pairs)}")
+            return [other, *[c for c in choices if c is not other]]
+    return choices
+
+
 def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,
            min_score: float) -> dict[str, tuple[FieldChoice, FieldChoice | None]]:
     """One slot view per field, each slot view used once; required fields choose first."""

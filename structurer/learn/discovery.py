@@ -121,11 +121,15 @@ async def discover(ex: Explorer, entry: PageView, group: LinkGroup | None,
     f.add("links", scripted)
     patterns = await _verify(f, patterns, skip, against)
     compiled = [_compile(p) for p in patterns]
-    out = Discovery(patterns=patterns,
-                    scripted_menu=any(url_matches(compiled, u) for u in scripted))
+    out = Discovery(patterns=patterns)
     lists = set(f.lists(skip))
     cats = _categories(f, compiled, lists)
     out.sources = _sources(f, cats, breadcrumb, lists) if patterns else []
+    # a menu built from the inline JSON state the page as fetched holds needs no browser:
+    # the crawl reads that state (the inline_json source)
+    held = set(_raw_inline_json(ex, entry)) if any(
+        s.kind == "inline_json" for s in out.sources) else set()
+    out.scripted_menu = any(url_matches(compiled, u) and u not in held for u in scripted)
     out.notes = _notes(cats)
     return out
 
@@ -188,6 +192,15 @@ def _scripted_links(ex: Explorer, entry: PageView) -> list[str]:
                                                         ex.lexicon))}
     view = PageView.from_html(rendered.final_url or entry.url, rendered.text, ex.lexicon)
     return [u for u in dict.fromkeys(u for _, u in _all_links(view)) if u not in have]
+
+
+def _raw_inline_json(ex: Explorer, entry: PageView) -> list[str]:
+    """The URLs of the entry page's inline JSON state as fetched (no browser)."""
+    raw = ex.sampler.both_ways(entry.url)[0]
+    if raw is None:
+        return []
+    url = raw.final_url or entry.url
+    return [u for _, u in inline_json_links(parse_html(raw.text, base_url=url), url)]
 
 
 def _compile(pattern: str) -> re.Pattern[str]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from lxml.html import HtmlElement
 
 from structurer.kinds import currency_code, parse_money
-from structurer.learn.choose import norm_value, prefer_specific
+from structurer.learn.choose import norm_value, prefer_labelled, prefer_specific
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import MONEY_RE
@@ -238,6 +238,20 @@ def _shape_prior(spec: FieldSpec, slot: Slot, view: str, values: Sequence[str | 
     return prior, struck, evidence
 
 
+def _labelled(spec: FieldSpec, elements: Sequence[HtmlElement | None]) -> tuple[float, str]:
+    """The label evidence of a place on the pages: the first element's label, counted as
+    often as the others carry a label of the field too. A place an optional line shifts
+    (``<p>Item #: …</p><p>Brand: …</p>`` one line lower where a shipping note comes
+    first) holds the brand on some pages and the item number on the others."""
+    lab, why = label_match(elements[0], spec) if elements[0] is not None else (0.0, "")
+    if not lab or len(elements) < 2:
+        return lab, why
+    said = sum(label_match(el, spec)[0] > 0 for el in elements if el is not None)
+    if said < len(elements):
+        why += f" (on {said} of {len(elements)} records)"
+    return lab * said / len(elements), why
+
+
 def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
                level: str, hints: Sequence[str | None] | None = None,
                titles: Sequence[Sequence[str]] | None = None) -> FieldChoice | None:
@@ -263,7 +277,7 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         lab, why_lab = label_text_match(slot.label[1], spec)
     else:
         lex, why_lex = lexicon_match(example, spec, lexicon, lexicon.partial_ratio(name))
-        lab, why_lab = label_match(example, spec)
+        lab, why_lab = _labelled(spec, [elements[i] for i in present])
     if spec.kind == "rating" and lab < 0.6 and sum(
             _SCALE_RE.match(values[i] or "") is not None for i in present) >= 0.8 * len(present):
         lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5')"
@@ -318,8 +332,8 @@ def rank_fields(slots: Sequence[Slot], lexicon: Lexicon, level: str,
                 if choice is not None:
                     choices.append(choice)
         choices.sort(key=lambda c: (c.score, -c.slot.depth), reverse=True)
-        ranked[name] = (prefer_specific(choices[:8]) if spec.kind in ("text", "money")
-                        else choices[:8])
+        choices = prefer_labelled(choices[:8])
+        ranked[name] = prefer_specific(choices) if spec.kind in ("text", "money") else choices
     return ranked
 
 

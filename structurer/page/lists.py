@@ -26,6 +26,7 @@ from structurer.page.dom import (
     heading_before,
     iter_elements,
     link_href,
+    text_length,
     text_of,
     tokens,
 )
@@ -228,11 +229,12 @@ def _phrase_hits(text: str, vocab: dict[str, float]) -> float:
 
 def unsold_phrases(lexicon: Lexicon) -> tuple[str, ...]:
     """The lexicon's phrases of a product that cannot be bought now (its availability
-    field's values other than in stock: sold out, pre-order), lower case."""
+    field's values other than in stock: sold out, pre-order), lower case; a phrase is
+    at least as long as four Latin letters, a CJK character counting two (缺货, 售罄)."""
     spec = lexicon.spec_of("availability")
     values = spec.values if spec is not None else {}
     return tuple(sorted({p.lower() for state, phrases in values.items() if state != "in_stock"
-                         for p in [state, *phrases] if len(p) >= 4}))
+                         for p in [state, *phrases] if text_length(p) >= 4}))
 
 
 def _unsold(record: list[HtmlElement], text: str, phrases: tuple[str, ...]) -> bool:

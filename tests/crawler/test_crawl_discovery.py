@@ -211,3 +211,47 @@ def test_products_beside_the_list_lead_through_their_breadcrumbs(
     records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert sorted(records) == ["hidden-1", "hidden-2", "top-1"]
     assert records["hidden-1"]["categories"] == [["Hidden"]]
+
+
+def test_a_menu_xpath_reaching_into_the_grid_leaves_its_products_to_the_detail_level(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """The menu XPath (``main/ul//a``) was learned on a home page whose only list in
+    ``main`` is the category tiles; on a category page it selects the product grid's
+    links too. Those are the items' products, read as product pages (every record has
+    its detail fields), not queued as categories; a sub-category tile still is one."""
+    def page(main: str) -> str:
+        return f"<html><body><main>{main}</main></body></html>"
+
+    def grid(products: list[str]) -> str:
+        return "<ul id='products'>" + "".join(
+            f"<li><a href='/p/{p}.html'>{p}</a></li>" for p in products) + "</ul>"
+
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    pages.update({
+        "/": page("<ul><li><a href='/c/top/'>Top</a></li></ul>"),
+        "/c/top/": page("<ul><li><a href='/c/top/sub/'>Sub</a></li></ul>" + grid(["a", "b"])),
+        "/c/top/sub/": page(grid(["a", "c"])),
+        **{f"/p/{p}.html": f"<html><body><h1>{p}</h1><p class='sku'>SKU-{p}</p></body></html>"
+           for p in "abc"},
+    })
+    text = rule_text(base.split("//")[1], """
+  category:
+    link_xpath: /html/body/main/ul//a
+    url_patterns: ['/c/(?:[^/?]+/)*[^/?]+/']
+  list:
+    item_xpath: //ul[@id='products']/li
+    detail_link_xpath: ./a
+    fields:
+      name: {xpath: ./a, kind: text}
+  detail:
+    fields:
+      name: {xpath: //h1, kind: text}
+      sku: {xpath: "//p[@class='sku']", kind: text}
+""")
+    out = tmp_path / "out.jsonl"
+    result = crawl_site(rules_from_text(text, "grid.yaml"), out, Settings(concurrency=1))
+    assert result.finished
+    records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert {n: r["sku"] for n, r in records.items()} == {p: f"SKU-{p}" for p in "abc"}
+    assert ["Top", "Sub"] in records["c"]["categories"]

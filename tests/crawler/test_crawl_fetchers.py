@@ -269,3 +269,36 @@ def test_a_page_asked_again_keeps_the_categories_it_linked_to(
     assert sorted(r["name"] for r in records) == ["One!", "Two!"]
     assert sorted(url.split("/", 3)[3] for url in FakeBrowser.fetched) == ["", "", "c/a/"]
     assert result.stats.retries == 1 and not result.stats.failures
+
+
+class SkeletonBrowser(FakeBrowser):
+    """A browser fetcher on a busy machine: the first rendering of each list page is the
+    page as served, its grid the skeleton cards a script fills in (no link, no text)."""
+
+    async def fetch(self, url: str, **kwargs: object) -> Page:
+        page = await super().fetch(url)
+        if FakeBrowser.fetched.count(url) > 1 or "<ul>" not in page.text:
+            return page
+        text = page.text.split("<ul>")[0] + "<ul>" + "<li><div class='skeleton'></div></li>" * 2
+        return replace(page, text=text + "</ul>", body=(text + "</ul>").encode(),
+                       rendered=True)
+
+
+def test_a_list_page_rendered_as_skeleton_cards_is_asked_again(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """Cards that hold nothing (no link, no field) are a grid its script has not filled:
+    they are no items, no records of the page's own URL come of them, and the page is
+    rendered again (the blank-render retry), its products crawled."""
+    FakeBrowser.fetched = []
+    site = tiny_site(PAGES).split("//")[1]
+    rules = rules_from_text(RULES.format(site=site, list_mode="browser"), "r.yaml")
+
+    def factory(mode: RenderMode, settings: Settings) -> Fetcher:
+        return SkeletonBrowser(settings) if mode == "browser" else open_fetcher(mode, settings)
+
+    result = crawl_site(rules, tmp_path / "o.jsonl", Settings(), factory=factory)
+    records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
+    assert sorted((r["url"].split("/", 3)[3], r["name"]) for r in records) == [
+        ("p/1", "One!"), ("p/2", "Two!")]
+    assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * 2
+    assert result.stats.retries == 1 and not result.stats.failures

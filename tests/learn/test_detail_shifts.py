@@ -119,3 +119,32 @@ def test_a_list_price_an_optional_rating_shifts_is_read_on_every_item() -> None:
     got = [build_record(plan, item, Base(view.url), None, {})["price"]
            for item in view.tree.xpath(learned.item_xpath)]
     assert got == [None if i % 5 == 4 else 10 + i + 0.5 for i in range(32, 40)]
+
+
+def _labelled_view(i: int, *, note: bool) -> PageView:
+    """Product ``i``, class-less: ``<p>Item #: <span>…</span></p><p>品牌: <span>…</span></p>``
+    below the price, one line lower where a free-shipping note comes first."""
+    spend = f"<p>再买¥{300 + i}.00即可包邮</p>" if note else ""
+    html = (f"<html><head><title>{NAMES[i % 6]} {i} - Shop</title></head><body>"
+            f"<header><a href='/'>Shop</a></header><main><div>"
+            f"<div><img src='/img/{i}.webp' alt=''></div><div>"
+            f"<h1><span>{NAMES[i % 6]} {i}</span></h1><div><p>¥{100 + 7 * i}.50</p></div>"
+            f"{spend}<p>Item #: <span>{4400 + 101 * i}</span></p>"
+            f"<p>品牌: <span>Brand{'ABA'[i % 3]}</span></p>"
+            f"<form action='/cart/add' method='post'><button name='add'>加入购物车</button></form>"
+            f"</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/product/{i}", html, LEX)
+
+
+def test_a_labelled_value_an_optional_line_shifts_is_read_by_its_label() -> None:
+    """The first sampled page has no shipping note, the others do: the second ``p`` is
+    the brand on one page and the item number on the others, the third the brand where
+    it is there at all. The brand and the item number are read by their labels, on
+    every page and on new pages of either shape."""
+    sample = [(0, False), (1, True), (2, True)]
+    pages = [_labelled_view(i, note=n) for i, n in sample]
+    fields = learn_detail(pages, LEX).fields
+    rules = {"brand": fields["brand"], "sku": fields["sku"]}
+    for i, note in [*sample, (7, False), (8, True)]:
+        got = record(rules, _labelled_view(i, note=note))
+        assert (got["brand"], got["sku"]) == (f"Brand{'ABA'[i % 3]}", str(4400 + 101 * i))

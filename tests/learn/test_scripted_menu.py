@@ -135,3 +135,40 @@ def test_sub_categories_of_a_script_built_menu_are_crawled(tiles: bool, tmp_path
     assert urls == Counter(f"/p/{slug}.html" for items in PRODUCTS.values()
                            for slug, _, _ in items)
     assert result.finished
+
+
+def _menu_data() -> list[dict[str, object]]:
+    return [{"name": d.title(), "url": f"/c/{d}/", "children": [
+        {"name": s.title(), "url": f"/c/{d}/{s}/"} for s in subs]}
+        for d, subs in DEPARTMENTS.items()]
+
+
+#: the same menu, built from an inline JSON state every page carries as fetched
+INLINE = ("<script>window.__STATE__ = " + json.dumps({"menu": _menu_data()}) + ";\n"
+          "document.getElementById('nav').innerHTML = window.__STATE__.menu.map(d =>\n"
+          "  '<li><a href=\"' + d.url + '\">' + d.name + '</a><ul>' + d.children.map(c =>\n"
+          "    '<li><a href=\"' + c.url + '\">' + c.name + '</a></li>').join('') + '</ul></li>')"
+          ".join('');\n</script>")
+
+
+def test_a_menu_built_from_the_page_s_inline_state_needs_no_browser(tmp_path: Path) -> None:
+    """The script builds the menu from a JSON state the page as fetched holds: the crawl
+    reads that state (the ``inline_json`` source) without a browser, so the category
+    level stays static; every listing page is still fetched once, every product once."""
+    pages = {u: html.replace(SCRIPT, INLINE) for u, html in scripted_menu_shop(False).items()}
+    with serve("", pages=pages) as (base, requests):
+        rules, report = analyze_site(base + "/")
+        category = rules.levels.category
+        assert category is not None, report.notes
+        assert "inline_json" in [s.kind for s in category.sources], category.sources
+        assert category.render.mode == "static", category.render
+        requests.clear()
+        out = tmp_path / "out.jsonl"
+        assert crawl_site(rules, out).finished
+        asked = Counter(requests)
+    wanted = [u for u in pages if u.startswith("/c/")]
+    assert {u: asked[u] for u in wanted} == dict.fromkeys(wanted, 1), asked
+    urls = Counter(json.loads(line)["url"].removeprefix(base)
+                   for line in out.read_text("utf-8").splitlines())
+    assert urls == Counter(f"/p/{slug}.html" for items in PRODUCTS.values()
+                           for slug, _, _ in items)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from structurer.lexicon import Lexicon, load_lexicon
 from structurer.page.lists import find_regions, is_product_region
 from structurer.page.view import PageView
@@ -171,6 +173,23 @@ def test_sold_out_cards_without_a_price_still_make_a_product_list() -> None:
         view = page(f"<main><h1>Science kits</h1><ul class='grid'>{cards}</ul></main>")
         assert view.product_regions and len(view.product_regions[0]) == 12, state
         assert view.kind == "list"
+
+
+@pytest.mark.parametrize("said", ["缺货", "售罄", "无货", "品切れ"])
+def test_sold_out_cards_saying_so_in_two_or_three_cjk_characters_make_a_product_list(
+        said: str) -> None:
+    """Half the cards sold out, each showing a blank price and a stock word of two or
+    three CJK characters (as much as a word of four Latin letters): still a product list."""
+    def article(i: int, price: str, stock: str) -> str:
+        return (f'<article><a href="/p/{i}"><img src="/i/{i}.jpg"></a>'
+                f'<h2><a href="/p/{i}">Product number {i}</a></h2>'
+                f"<footer><span>{price}</span><p>{stock}</p></footer></article>")
+
+    cards = "".join(article(i, f"¥{10 + i}.99", "有货") if i % 2 else article(i, "&nbsp;", said)
+                    for i in range(12))
+    view = page(f"<main><section>{cards}</section></main>")
+    assert view.product_regions and len(view.product_regions[0]) == 12
+    assert view.kind == "list"
 
 
 def test_a_list_of_links_without_prices_is_no_product_list() -> None:
