@@ -81,6 +81,10 @@ class Thresholds(Strict):
     promo_lines: int = Field(6, ge=0, description=(
         "last lines of an article searched for a promotion (the lexicon's promo_text: "
         "subscribe, newsletter, Telegram) that ends its text with what follows it"))
+    promo_resume: int = Field(200, ge=0, description=(
+        "characters of each of two sentences after such a promotion from which the "
+        "article goes on after it: the promotion is a notice inside the text, and only "
+        "its line is left out"))
     caption_line: int = Field(150, ge=0, description=(
         "characters of an article's line that names a picture's credit (the lexicon's "
         "credit_text: ©, Foto:, Credit:) up to which it is a caption, not text"))
@@ -161,7 +165,7 @@ class Thresholds(Strict):
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
         "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor",
-        "lead_line", "lead_most", "promo_lines")
+        "lead_line", "lead_most", "promo_lines", "promo_resume")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -25,6 +25,7 @@ from lxml.html import HtmlElement
 from structurer.clean import parse_html
 from structurer.lexicon import Lexicon
 from structurer.page import byline
+from structurer.page.boilerplate import descriptions
 from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
 from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
@@ -130,6 +131,16 @@ def _same_story(structured: Any, text: str, share: float) -> bool:
     return bool(words) and len(words & set(_WORDS.findall(text.lower()))) >= share * len(words)
 
 
+def _shown_lead(structured: str, text: str, leads: frozenset[str]) -> str:
+    """``articleBody`` led by the standfirst the page shows above it when the body lacks
+    it: a line of the page's own text that is the page's description (meta, og:) and
+    that ``articleBody`` does not hold (a paywalled story's body without its lead)."""
+    body = " ".join(structured.split())
+    lead = next((line for line in text.splitlines() if line in leads and line not in body),
+                None)
+    return f"{lead}\n{structured}" if lead else structured
+
+
 # ----- list pages -----------------------------------------------------------------------------
 def list_items(view: PageView) -> list[dict[str, Any]]:
     """Title and absolute URL of every item of the page's main list (the repeated-block
@@ -176,6 +187,8 @@ def news_fields(view: PageView, article: dict[str, Any] | None
             and " ".join(structured.split()) not in " ".join(found.text.split()) else None
         values["content"] = f"{lead}\n{found.text}" if lead else found.text
         sources["content"] = "density"
+    elif found is not None and isinstance(structured, str):
+        values["content"] = _shown_lead(structured, found.text, descriptions(view.tree))
     heading = title.text if title is not None else ""   # title_of's text, found once
     if "published" not in values:
         values["published"] = byline.published_of(

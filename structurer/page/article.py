@@ -21,7 +21,8 @@ Three steps, each what the best extractors do on top of text density:
    unless the block holds the title's heading or most of the page's paragraph text, or
    (no noise tag, no noise heading) ``headline_block`` characters of paragraphs and most
    of those of the container it shares with the headline: themes call the article's own
-   wrappers "share", "widget", "sidebar-and-content" or "tab-menu". (The verdicts on
+   wrappers "share", "widget", "sidebar-and-content" or "tab-menu"; nor a "teaser" just
+   after the headline saying the page's description (the standfirst). (The verdicts on
    each block: :mod:`structurer.page.boilerplate`.)
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
@@ -71,7 +72,9 @@ from structurer.page.boilerplate import (
     BoilerplateWords,
     consent,
     cut_at_boilerplate_headings,
+    descriptions,
     form_boxes,
+    kept_as_text,
     likely_boilerplate,
     promo_tail,
     surely_boilerplate,
@@ -104,10 +107,12 @@ def pruned(tree: HtmlElement, vocab: BoilerplateWords, min_text: int, least: int
     drop_elements(form_boxes(start, fixed))
     _, good = _paragraph_points(start, density.text_counts(start, min_text))
     limit = (0.8 if anchor is not None else 0.5) * good.get(start, 0)
+    leads = descriptions(tree) if anchor is not None else frozenset()
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
                       and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))
-                      and not _beside_headline(el, keep, good, least)])
+                      and not _beside_headline(el, keep, good, least)
+                      and not kept_as_text(el, anchor, leads, min_text)])
     return start, anchor
 
 
@@ -173,7 +178,8 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
     best = _widened(core, chain, counts, _with_items(start, counts, good), th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
     lines = _lines(best, vocab, counts[best], anchor,
-                   th.above_headline, th.caption_line, th.loose_end, th.promo_lines)
+                   th.above_headline, th.caption_line, th.loose_end, th.promo_lines,
+                   th.promo_resume)
     # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point
     # is the letter and its nukta, as other texts and searches write it
     text = unicodedata.normalize("NFC", "\n".join(
@@ -329,13 +335,14 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
 
 def _lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
            anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
-           loose: int = 0, promo: int = 0) -> list[str]:
+           loose: int = 0, promo: int = 0, resume: int = 0) -> list[str]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
     too unless links are most of its text (a post that is a list of links); lines of
     ``caption`` characters or less naming a picture's credit (``credit_text``); and the
     short lines above the headline (``anchor``: a kicker, a date, a site's notice), unless
     one of them has ``lead`` characters or more (a paragraph: then it is no headline);
-    the promotion among the last ``promo`` lines and what follows it
+    the promotion among the last ``promo`` lines and what follows it, or its line alone
+    when two sentences of ``resume`` characters follow it
     (:func:`~structurer.page.boilerplate.promo_tail`)."""
     walk = Walk(anchor)
     walk.visit(el, False)
@@ -356,7 +363,8 @@ def _lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
         if len(text) <= caption and any(word in text.lower() for word in vocab.credits):
             continue      # a picture's caption or credit outside a <figure>
         out.append((text, heading, item))
-    del out[promo_tail([text for text, _, _ in out], vocab, promo, 300):]
+    for i in reversed(promo_tail([text for text, _, _ in out], vocab, promo, 300, resume)):
+        del out[i]
     # a heading (or a short line announcing a list) that heads nothing of the text ends
     # it: the heading of a related list, tags or links the lines above left out
     while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80

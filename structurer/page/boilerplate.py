@@ -22,9 +22,11 @@ from lxml.html import HtmlElement
 from structurer.clean import normalize_space
 from structurer.lexicon import Lexicon
 from structurer.page import density
+from structurer.page.titles import _meta
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKENS = re.compile(r"[^a-z0-9]+")
+_SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
@@ -164,6 +166,42 @@ def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> 
             parent.remove(el)
 
 
+def descriptions(tree: HtmlElement) -> frozenset[str]:
+    """The page's own summary of its article (meta description, og: and twitter:
+    description), whitespace-normalized."""
+    return frozenset(text for _, text in _meta(
+        tree, ("description", "og:description", "twitter:description")))
+
+
+def kept_as_text(el: HtmlElement, anchor: HtmlElement | None, leads: frozenset[str],
+                 least: int) -> bool:
+    """The article's own text whatever its class words say: the standfirst after the
+    headline, or words inside a sentence."""
+    return _in_sentence(el, least) or _lead_block(el, anchor, leads)
+
+
+def _lead_block(el: HtmlElement, anchor: HtmlElement | None, leads: frozenset[str]) -> bool:
+    """The article's standfirst in a block themes name "teaser" or "intro-box": among the
+    three blocks after the headline (``anchor``) or a wrapper of it, and marked as the
+    article's ``description`` (microdata) or saying the page's own summary
+    (:func:`descriptions`) — not the same summary in a list of the site's latest stories
+    further down."""
+    if anchor is None or el.tag in density.NOISE_SECTIONS:
+        return False
+    before = [b for b in el.itersiblings(preceding=True) if isinstance(b.tag, str)][:3]
+    if not any(b is anchor or anchor in b.iterdescendants() for b in before):
+        return False      # a picture or a date may stand between headline and lead
+    return el.get("itemprop") == "description" or \
+        normalize_space(el.text_content()) in leads
+
+
+def _in_sentence(el: HtmlElement, least: int) -> bool:
+    """An inline element a paragraph's sentence goes on after (``least`` characters of
+    text follow it): a dateline ("<span class='dateline'>KOBE –</span> A total of ..."),
+    words of the text whatever their class says."""
+    return el.tag in density.INLINE and len("".join((el.tail or "").split())) >= least
+
+
 def form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
     """The box around each form of the page (the largest block above it of at most 300
     characters, holding no list or table of its own): a newsletter signup, a search, a
@@ -188,19 +226,27 @@ def _items(el: HtmlElement) -> int:
     return sum(1 for _ in el.iter("li", "tr", "dt"))
 
 
-def promo_tail(lines: list[str], vocab: BoilerplateWords, last: int, most: int) -> int:
-    """Where the promotion closing an article starts: the first of its ``last`` lines of
-    ``most`` characters or less holding a ``promo_text`` phrase ("Subscribe now for the
+def promo_tail(lines: list[str], vocab: BoilerplateWords, last: int, most: int,
+               resume: int = 0) -> list[int]:
+    """The lines of a promotion closing an article: from the first of its ``last`` lines
+    of ``most`` characters or less holding a ``promo_text`` phrase ("Subscribe now for the
     full story", "Síguenos en Telegram", "Melde dich für unseren Newsletter an") or saying
-    a ``closing_lines`` label and nothing else ("Autor", "About the author") — it and
-    what follows it (a paywall's pitch, the site's other stories, an author's bio) are not
-    the article; ``len(lines)`` when there is none. The first line is never cut."""
+    a ``closing_lines`` label and nothing else ("Autor", "About the author") to the end —
+    it and what follows it (a paywall's pitch, the site's other stories, an author's bio)
+    are not the article. A promotion followed by two sentences of ``resume`` characters
+    or more is a notice inside the article ("[... im kostenlosen Newsletter ...]"), whose
+    text goes on: only its line goes. The first line is never cut."""
+    notices: list[int] = []
     for i in range(max(len(lines) - last, 1), len(lines)):
         low = lines[i].lower()
         if (len(low) <= most and any(_word_at(low, p) for p in vocab.promos)) or \
                 low.strip(" :：").strip() in vocab.closers:
-            return i
-    return len(lines)
+            if resume and sum(len(line) >= resume and line.rstrip().endswith(_SENTENCE_ENDS)
+                              for line in lines[i + 1:]) >= 2:
+                notices.append(i)
+                continue
+            return [*notices, *range(i, len(lines))]
+    return notices
 
 
 def _word_at(text: str, phrase: str) -> bool:

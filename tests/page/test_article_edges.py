@@ -206,3 +206,35 @@ def test_gallery_controls_are_not_text() -> None:
     text = structurer.extract_page(html, URL, "news")["fields"]["content"]
     assert all(p in text for p in story)
     assert "Vergrößern" not in text and "Bild anzeigen" not in text
+
+
+def test_a_paywalled_storys_structured_body_is_led_by_the_standfirst_the_page_shows() -> None:
+    """The page shows headline, standfirst (its meta description) and a paywall; the full
+    story is only in ``articleBody``, without the standfirst: the standfirst leads it."""
+    story = _prose(6, "quay")
+    lead = "Snow on the quays slows the work, and the engineers warn against clearing it."
+    data = {"@context": "https://schema.org", "@type": "NewsArticle",
+            "headline": "The council approves the new harbour plan",
+            "articleBody": " ".join(story)}
+    head = (f"<meta name='description' content='{lead}'/>"
+            f"<script type='application/ld+json'>{json.dumps(data)}</script>")
+    body = (f"<article><header><h1>The council approves the new harbour plan</h1>"
+            f"<p class='intro'>{lead}</p></header><p>{story[0]}</p><div class='paywall'>"
+            "<p>Read on with Harbour+.</p></div></article>")
+    out = structurer.extract_page(_page(body).replace("</head>", head + "</head>"), URL, "news")
+    assert out["sources"]["content"] == "jsonld"
+    assert out["fields"]["content"] == f"{lead}\n{' '.join(story)}"
+
+
+def test_a_dateline_inside_the_first_sentence_stays() -> None:
+    """"<span class='dateline'>KOBE –</span> A total of ...": a boilerplate class word on
+    words the sentence goes on after is no boilerplate; a dateline line alone still is."""
+    story = _prose(5, "quay")
+    first = "A total of 6,000 masks have been lost at the harbour hospital, it was learned."
+    body = (f"<article><h1>The council approves the new harbour plan</h1>"
+            f"<div class='dateline'>Published Tuesday in the harbour section</div>"
+            f"<p><span class='dateline'>KOBE – </span>{first}</p>"
+            + "".join(f"<p>{p}</p>" for p in story) + "</article>")
+    text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
+    assert f"KOBE – {first}" in text.splitlines()
+    assert "Published Tuesday" not in text

@@ -96,3 +96,15 @@ def test_a_promotion_phrase_inside_a_word_or_a_medium_named_is_no_promotion() ->
     story[-1] = "Rumours spread on WhatsApp before the vote, the harbour council said."
     body = f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article>"
     assert _text(_page(body)).splitlines()[-2:] == story[-2:]
+
+
+def test_a_newsletter_notice_inside_the_article_cuts_only_its_line() -> None:
+    """A bracketed newsletter notice among the last paragraphs, the story going on after
+    it: the notice goes, the paragraphs under it stay."""
+    story = _prose(8, "harbour", 30)
+    notice = ("[All the day's updates on the harbour plan are in our free newsletter "
+              "'Questions of the day'. Sign up here.]")
+    body = (f"<article><h1>{TITLE}</h1>"
+            + "".join(f"<p>{p}</p>" for p in [*story[:5], notice, *story[5:]]) + "</article>")
+    text = _text(_page(body))
+    assert text.splitlines()[1:] == story

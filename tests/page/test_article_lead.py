@@ -110,3 +110,18 @@ def test_a_date_line_in_polish_italian_or_dutch_is_a_stamp() -> None:
     assert stamp("opublikowano: 7 kwietnia 2021")
     assert stamp("Pubblicato il 3 settembre 2020") and stamp("Geplaatst op 12 maart 2019")
     assert not stamp("Kwietnia is a word of this sentence, and no date at all.")
+
+
+def test_a_standfirst_in_a_teaser_block_stays_when_it_is_the_pages_summary() -> None:
+    """A CMS names the standfirst's block "news-teaser" (a boilerplate word): its text is
+    the page's meta description, or microdata marks it the article's description, so it
+    is the article's lead; a teaser of another story beside the text is still left out."""
+    story = _prose(4, "harbour")
+    other = "The ferry company plans two new boats for the island route next year."
+    for mark, head in (("", f"<meta name='description' content='{LEAD}'/>"),
+                       (" itemprop='description'", "")):
+        body = (f"<div class='news'><h1>{TITLE}</h1><div class='news-teaser'{mark}>{LEAD}"
+                f"</div><div class='news-body'>{''.join(f'<p>{p}</p>' for p in story)}</div>"
+                f"<div class='news-teaser'><p>{other}</p></div></div>")
+        text = _content(_page(body).replace("</title>", f"</title>{head}"))
+        assert text.splitlines()[1:] == [LEAD, *story]
