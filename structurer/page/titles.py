@@ -61,6 +61,7 @@ def _meta(tree: HtmlElement, names: tuple[str, ...]) -> list[tuple[str, str]]:
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def similarity(a: str, b: str) -> float:
     """0..1 likeness of two texts (case-insensitive sequence matching)."""
     if not a or not b:
