@@ -9,8 +9,11 @@ substring match) is a true positive, missed a false negative; a ``without`` snip
 found is a false positive, absent a true negative; precision, recall, accuracy and F1
 over all snippets — plus pages classed not-article (structurer kind != detail, or no
 text from trafilatura) and seconds per page, for the whole run and for its even and odd
-halves (the even-numbered pages are the development half, the odd ones held back).
-Per-page results (counts, missed and leaked snippets, kind, time) go to ``--out``.
+halves (the even-numbered pages are the development half, the odd ones held back),
+and the ratio of structurer's time to trafilatura's (the speed target: at most 1.0). A
+page's time is wall-clock seconds and CPU seconds of this process (which other load on
+a shared machine disturbs less). Per-page results (counts, missed and leaked snippets,
+kind, time) go to ``--out``.
 
 structurer runs ``structurer.extract_page(bytes, url, "news")`` and scores the
 ``content`` field; trafilatura (benchmark-only, not a dependency: ``pip install
@@ -73,7 +76,8 @@ def scores(rows: list[dict[str, Any]]) -> dict[str, float]:
             "accuracy": (tp + tn) / total if total else 0.0,
             "f1": 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0,
             "not_article": sum(r["kind"] != "detail" for r in rows),
-            "s_per_page": sum(r["seconds"] for r in rows) / max(len(rows), 1)}
+            "s_per_page": sum(r["seconds"] for r in rows) / max(len(rows), 1),
+            "cpu_per_page": sum(r.get("cpu", 0.0) for r in rows) / max(len(rows), 1)}
 
 
 # ----- extractors -------------------------------------------------------------------------------
@@ -129,7 +133,7 @@ def measure(runs: dict[str, Run], pages: list[tuple[int, str, dict[str, Any], Pa
     for n, (index, url, item, path) in enumerate(pages, 1):
         body = gzip.decompress(path.read_bytes())
         for name, run in runs.items():
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             try:
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
@@ -137,9 +141,10 @@ def measure(runs: dict[str, Run], pages: list[tuple[int, str, dict[str, Any], Pa
                 error = None
             except Exception as exc:  # a crash scores as a page with no text, and is named
                 text, kind, error = "", "error", f"{type(exc).__name__}: {exc}"
-            seconds = time.perf_counter() - started
+            seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
             results[name].append({"index": index, "file": item["file"], "url": url,
                                   "kind": kind, "seconds": round(seconds, 4),
+                                  "cpu": round(cpu, 4),
                                   "chars": len(text), "error": error, **count(item, text)})
         if n % 100 == 0:
             print(f"{n}/{len(pages)} pages", file=sys.stderr)
@@ -147,8 +152,9 @@ def measure(runs: dict[str, Run], pages: list[tuple[int, str, dict[str, Any], Pa
 
 
 def table(results: dict[str, list[dict[str, Any]]]) -> None:
-    print("| extractor | pages | precision | recall | accuracy | F1 | not article | s/page |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| extractor | pages | precision | recall | accuracy | F1 | not article | s/page "
+          "| CPU s/page |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for name, rows in results.items():
         for label, part in (("all", rows), ("even (dev)", [r for r in rows if r["index"] % 2 == 0]),
                             ("odd (held back)", [r for r in rows if r["index"] % 2 == 1])):
@@ -157,7 +163,20 @@ def table(results: dict[str, list[dict[str, Any]]]) -> None:
             s = scores(part)
             print(f"| {name} {label} | {len(part)} | {s['precision']:.3f} | {s['recall']:.3f} | "
                   f"{s['accuracy']:.3f} | {s['f1']:.3f} | {s['not_article']} | "
-                  f"{s['s_per_page']:.3f} |")
+                  f"{s['s_per_page']:.3f} | {s['cpu_per_page']:.3f} |")
+    speed(results)
+
+
+def speed(results: dict[str, list[dict[str, Any]]]) -> None:
+    """structurer's time over trafilatura's on the same pages (target: at most 1.0)."""
+    if not {"structurer", "trafilatura"} <= set(results):
+        return
+    ours, theirs = scores(results["structurer"]), scores(results["trafilatura"])
+    ratio = {key: ours[key] / theirs[key] if theirs[key] else 0.0
+             for key in ("s_per_page", "cpu_per_page")}
+    verdict = "met" if ratio["cpu_per_page"] <= 1.0 else "MISSED"
+    print(f"\nin-process time, structurer / trafilatura: {ratio['s_per_page']:.3f} wall, "
+          f"{ratio['cpu_per_page']:.3f} CPU (target <= 1.0: {verdict})")
 
 
 def compare(old: dict[str, list[dict[str, Any]]], new: dict[str, list[dict[str, Any]]]) -> None:

@@ -43,6 +43,12 @@ from structurer.nesting import MAX_DEPTH, shallower, too_deep
 
 _PARSER = lxml.html.HTMLParser(  # type: ignore[call-arg]  # lxml-stubs lag behind
     remove_comments=False, collect_ids=False, default_doctype=False, huge_tree=True)
+# Every element is an HtmlElement (no FormElement, InputElement ...: nothing here uses
+# their extras), looked up in C: lxml.html's own lookup is a Python call each time an
+# element is touched, the larger part of walking a tree (a third of reading an article).
+_PARSER.set_element_class_lookup(etree.ElementDefaultClassLookup(
+    element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
+    pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
 log = logging.getLogger(__name__)
 
 #: Codecs the detector tries when nothing declared fits, in order of preference on ties.
@@ -315,6 +321,20 @@ def visible_text(el: etree._Element | etree._ElementTree, *, skip_head: bool = T
 def normalize_space(text: str) -> str:
     """Whitespace runs (non-breaking spaces included) collapsed to one space, trimmed."""
     return " ".join(text.split())
+
+
+_STRING = etree.XPath("string()", smart_strings=False)   # as text_content() reads it
+
+
+def short_text(el: etree._Element, most: int) -> str | None:
+    """``normalize_space(el.text_content())``, or None when that is surely longer than
+    ``most`` characters: it has more than ``most // 2 + 1`` words (split that far only: a
+    heading test on a block holding the whole page does not space all of its text)."""
+    text = str(_STRING(el))
+    words = most // 2 + 1
+    if len(text) > most and len(text.split(None, words)) > words:
+        return None
+    return normalize_space(text)
 
 
 def _open(node: etree._Element, out: list[str]) -> None:

@@ -6,12 +6,14 @@ import codecs
 
 import pytest
 from lxml import etree
+from lxml.html import HtmlComment, HtmlElement
 
 from structurer.clean import (
     clean_tree,
     decode_html,
     normalize_space,
     parse_html,
+    short_text,
     structure_only,
     visible_text,
 )
@@ -193,3 +195,36 @@ def test_visible_text_of_one_element_and_head() -> None:
     assert visible_text(tree.xpath("//span[@class='price']")[0]) == "$12.99"
     assert visible_text(tree, skip_head=False).startswith("Shop Intro")
     assert normalize_space("  a \n b ") == "a b"
+
+
+def test_every_parsed_element_is_a_plain_html_element_of_a_c_lookup() -> None:
+    """Parsed pages (and their copies) look element classes up in C: lxml.html's own
+    lookup is a Python call per element touched. Nothing reads a form's extras."""
+    tree = parse_html("<html><body><form action='/s'><input name='q' value='x'>"
+                      "<select><option>a</option></select><textarea>t</textarea>"
+                      "<label for='q'>Q</label></form><!-- c --></body></html>")
+    for root in (tree, clean_tree(tree)):
+        elements = [el for el in root.iter() if isinstance(el.tag, str)]
+        assert {el.tag for el in elements} >= {"form", "input", "select", "textarea", "label"}
+        assert {type(el) for el in elements} == {HtmlElement}
+    assert any(type(el) is HtmlComment for el in tree.iter())
+    assert tree.find(".//input").get("value") == "x"
+    assert tree.find(".//textarea").text_content() == "t"
+
+
+@pytest.mark.parametrize("html, most, expected", [
+    ("<div><h2> Leave  a\n reply </h2></div>", 60, "Leave a reply"),
+    ("<div><h2>Related<b> posts</b></h2>tail</div>", 60, "Related posts"),
+    ("<div><h2>" + "word " * 40 + "</h2></div>", 60, None),     # 40 words: surely longer
+    ("<div><h2>" + "x" * 70 + "</h2></div>", 60, "x" * 70),     # one long word: the caller
+    ("<div><h2>a \u00a0 b</h2></div>", 3, "a b"),               # decides on its length
+    ("<div><h2>  </h2></div>", 60, ""),
+])
+def test_short_text_is_the_spaced_text_or_none_when_surely_longer(
+        html: str, most: int, expected: str | None) -> None:
+    heading = parse_html(html).find(".//h2")
+    assert short_text(heading, most) == expected
+    if expected is not None:
+        assert expected == normalize_space(heading.text_content())
+    else:
+        assert len(normalize_space(heading.text_content())) > most

@@ -190,14 +190,16 @@ def news_fields(view: PageView, article: dict[str, Any] | None
     elif found is not None and isinstance(structured, str):
         values["content"] = _shown_lead(structured, found.text, descriptions(view.tree))
     heading = title.text if title is not None else ""   # title_of's text, found once
+    near = byline.Near(view.tree, heading)   # the title heading's surroundings, read once
     if "published" not in values:
         values["published"] = byline.published_of(
             view.tree, found.element if found else None, heading, th=lexicon.thresholds,
-            words=words, metas=_metas(lexicon, "published"))
+            words=words, metas=_metas(lexicon, "published"), near=near)
         sources["published"] = "meta/near-title"
     if "author" not in values:
         values["author"] = byline.author_of(view.tree, heading, th=lexicon.thresholds,
-                                            words=words, metas=_metas(lexicon, "author"))
+                                            words=words, metas=_metas(lexicon, "author"),
+                                            near=near)
         sources["author"] = "meta/byline"
     if "url" in view.lexicon.fields:
         values.setdefault("url", view.url)

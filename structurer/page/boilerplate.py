@@ -15,11 +15,11 @@ are weighed against the article's own text is :func:`structurer.page.article.pru
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.clean import normalize_space
+from structurer.clean import normalize_space, short_text
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.titles import _meta
@@ -45,6 +45,9 @@ class BoilerplateWords:
     credits: tuple[str, ...] = ()
     promos: tuple[str, ...] = ()
     closers: frozenset[str] = frozenset()
+    #: class and id -> its words' verdicts (:func:`_class_words`), found once each
+    memo: dict[str, tuple[bool, bool]] = field(default_factory=dict, compare=False,
+                                               repr=False)
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -99,6 +102,24 @@ def attribute_tokens(el: HtmlElement) -> list[str]:
     return [t for t in _TOKENS.split(_CAMEL.sub(" ", raw).lower()) if t]
 
 
+def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
+    """(a strong boilerplate word, a weaker one without an article word beside it) among
+    the words of the element's class and id: read once per class and id (a page repeats
+    a few hundred of them over thousands of elements; the patterns are long)."""
+    raw = f"{el.get('class') or ''} {el.get('id') or ''}"
+    known = vocab.memo.get(raw)
+    if known is None:
+        tokens = " ".join(attribute_tokens(el))
+        weak = vocab.weak
+        known = (vocab.strong is not None and vocab.strong.search(tokens) is not None,
+                 bool(tokens) and weak is not None and weak.search(tokens) is not None
+                 and not vocab.body.intersection(weak.sub(" ", tokens).split()))
+        if len(vocab.memo) >= 100_000:
+            vocab.memo.clear()
+        vocab.memo[raw] = known
+    return known
+
+
 def surely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """Boilerplate wherever it stands and however much text it holds: hidden, a dialog,
     a strong class/id word (cookie, consent, comments, newsletter ...), or a block opened
@@ -106,7 +127,7 @@ def surely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     if el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") or \
             el.get("role") in ("dialog", "alertdialog") or el.get("aria-modal") == "true":
         return True
-    if vocab.strong is not None and vocab.strong.search(" ".join(attribute_tokens(el))):
+    if _class_words(el, vocab)[0]:
         return True
     return _opened_by_boilerplate(el, vocab)
 
@@ -115,9 +136,7 @@ def likely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """Boilerplate unless it holds the article: a weaker class/id word (share, sidebar,
     related: words themes also give the article's wrappers) and no article word beside
     it, or a block under a noise heading (:func:`density.noise_heading`)."""
-    tokens = " ".join(attribute_tokens(el))
-    if tokens and vocab.weak is not None and vocab.weak.search(tokens) and \
-            not vocab.body.intersection(vocab.weak.sub(" ", tokens).split()):
+    if _class_words(el, vocab)[1]:
         return True   # an article word inside the boilerplate word clears nothing: entry-meta
     return density.noise_heading(el)
 
@@ -130,7 +149,7 @@ def _opened_by_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     head = el[0]
     if not isinstance(head.tag, str) or head.tag not in ("h2", "h3", "h4", "h5", "h6"):
         return False
-    text = normalize_space(head.text_content()).lower()
+    text = (short_text(head, 60) or "").lower()
     return 0 < len(text) <= 60 and text.startswith(vocab.headings)
 
 
@@ -148,7 +167,7 @@ def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> 
         return
     doomed = []
     for heading in start.iter("h2", "h3", "h4", "h5", "h6", "p", "div"):
-        text = normalize_space(heading.text_content()).lower()
+        text = (short_text(heading, 60) or "").lower()
         if not 0 < len(text) <= 60:
             continue
         if heading.tag in ("p", "div"):   # a paragraph set bold as a heading: all of it

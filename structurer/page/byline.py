@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from lxml.html import HtmlElement
 
@@ -115,6 +116,24 @@ def _keep(tree: HtmlElement, title: str | None) -> tuple[HtmlElement | None, set
     return anchor, ({anchor, *anchor.iterancestors()} if anchor is not None else set())
 
 
+class Near:
+    """What :func:`published_of` and :func:`author_of` both read around a page's title
+    heading, found once when a caller asks both (``near=``): the heading with its
+    ancestors, and the page's text walked around it. The tree must stay unchanged."""
+
+    def __init__(self, tree: HtmlElement, title: str | None) -> None:
+        self.tree, self.title = tree, title
+
+    @cached_property
+    def kept(self) -> tuple[HtmlElement | None, set[HtmlElement]]:
+        return _keep(self.tree, self.title)
+
+    @cached_property
+    def walk(self) -> _Around | None:
+        anchor = self.kept[0]
+        return _around(self.tree, anchor) if anchor is not None else None
+
+
 def meta_names(field: str) -> tuple[str, ...]:
     """The meta tag names (``opengraph``) of a field of the shipped news lexicon
     (``published``, ``author``): those of a page whose caller has no lexicon at hand."""
@@ -128,14 +147,15 @@ def _shipped_metas() -> dict[str, tuple[str, ...]]:
 
 def published_of(tree: HtmlElement, content: HtmlElement | None = None,
                  title: str | None = None, *,
-                 th: Thresholds = DEFAULT_THRESHOLDS,
-                 words: Words | None = None, metas: Sequence[str] | None = None) -> str | None:
+                 th: Thresholds = DEFAULT_THRESHOLDS, words: Words | None = None,
+                 metas: Sequence[str] | None = None, near: Near | None = None) -> str | None:
     """Publish date or timestamp: meta tags, itemprop datePublished, the date next to
     the title, <time> elements, date-ish classes, then the content's text. ``title``:
     the page's title (:func:`~structurer.page.titles.title_of`) when already known;
     ``th``: the lexicon's thresholds (how far from the title to look); ``words``: its
     vocabulary (month names); ``metas``: the meta tag names of a publish time (the
-    lexicon's ``opengraph`` of its ``published`` field; the shipped news lexicon's)."""
+    lexicon's ``opengraph`` of its ``published`` field; the shipped news lexicon's);
+    ``near``: :class:`Near` of the same tree and title, shared with :func:`author_of`."""
     for _, value in _meta(tree, tuple(meta_names("published") if metas is None else metas)):
         found = parse_datetime(value, words)
         if found:
@@ -145,9 +165,10 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
             found = parse_datetime(value or "", words)
             if found:
                 return found
-    anchor, keep = _keep(tree, title)
-    if anchor is not None:
-        found = _date_near(_around(tree, anchor), th, words)
+    near = near or Near(tree, title)
+    keep = near.kept[1]
+    if near.walk is not None:
+        found = _date_near(near.walk, th, words)
         if found:
             return found
     for el in tree.xpath('//time[@datetime]|//time[@pubdate]|//*[contains(@class, "date") or '
@@ -200,7 +221,7 @@ def _author_element(el: HtmlElement, w: Words) -> str | None:
 
 def author_of(tree: HtmlElement, title: str | None = None, *,
               th: Thresholds = DEFAULT_THRESHOLDS, words: Words | None = None,
-              metas: Sequence[str] | None = None) -> str | None:
+              metas: Sequence[str] | None = None, near: Near | None = None) -> str | None:
     """Author: meta tags, rel=author / itemprop=author, author and byline classes, then
     a byline sentence right after the title (within half of ``th.byline_after``
     characters; all outside comments and side lists); ``title`` as for
@@ -211,16 +232,17 @@ def author_of(tree: HtmlElement, title: str | None = None, *,
         found = _clean_author(value, w)
         if found:
             return found
-    anchor, keep = _keep(tree, title)
+    near = near or Near(tree, title)
+    keep = near.kept[1]
     for xpath in ('//*[@rel="author"]|//*[@itemprop="author"]', _AUTHOR_XPATH):
         for el in tree.xpath(xpath):
             if el.tag != "meta" and not _in_noise(el, keep):
                 found = _author_element(el, w)
                 if found:
                     return found
-    if anchor is None:
+    walk = near.walk
+    if walk is None:
         return None
-    walk = _around(tree, anchor)
     for pos, text in walk.pieces:
         if walk.end <= pos < walk.end + th.byline_after // 2 and len(text) <= 120:
             found = _name_in(text, w)

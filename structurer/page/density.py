@@ -23,12 +23,13 @@ punctuation is not content).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
-from structurer.clean import clean_tree, drop_elements, normalize_space, visible_text
+from structurer.clean import clean_tree, drop_elements, short_text, visible_text
 from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS
 from structurer.page.titles import title_element
@@ -36,6 +37,7 @@ from structurer.page.titles import title_element
 #: Elements that are never the main content (removed from the copy before scoring).
 NOISE_SECTIONS = ("nav", "footer", "header", "aside", "form", "button", "select")
 _PUNCT = frozenset("，。！？；：、“”‘’（）《》…,.!?;:'\"()[]{}<>-—–/|·")
+_PUNCT_RE = re.compile(f"[{re.escape(''.join(sorted(_PUNCT)))}]")
 #: Inline elements: a block whose children are all inline is one paragraph of text.
 INLINE = frozenset({"a", "abbr", "b", "bdi", "br", "cite", "code", "em", "font", "i", "img",
                      "kbd", "mark", "q", "s", "small", "span", "strong", "sub", "sup", "time",
@@ -74,7 +76,7 @@ def noise_heading(el: HtmlElement, words: Words | None = None) -> bool:
     head = el[0]
     if not isinstance(head.tag, str) or head.tag in ("p", "a", "li"):
         return False
-    text = normalize_space(head.text_content())
+    text = short_text(head, 40) or ""
     return 0 < len(text) <= 40 and bool((words or default_words()).noise_heading.match(text))
 
 
@@ -112,33 +114,37 @@ class Counts:
 
 
 def _chars(text: str | None) -> tuple[int, int]:
-    if not text:
+    """(characters but spaces, punctuation characters) of a text."""
+    if not text or text.isspace():
         return 0, 0
     squeezed = "".join(text.split())
-    return len(squeezed), sum(1 for c in squeezed if c in _PUNCT)
+    return len(squeezed), len(_PUNCT_RE.findall(squeezed))
 
 
 def _count(el: HtmlElement, out: dict[HtmlElement, Counts], in_link: bool,
            min_text: int) -> Counts:
+    """The counts of ``el`` (its children's first, into ``out``: every element once)."""
     link = in_link or el.tag == "a"
-    c = Counts()
-    n, sb = _chars(el.text)
-    c.t += n
-    c.lt += n if link else 0
-    c.sb += 0 if link else sb
+    t, sb = _chars(el.text)
+    lt, sb = (t, 0) if link else (0, sb)
+    tg = ltg = p = 0
+    block = False
     for child in el:
-        if isinstance(child.tag, str):
+        tag = child.tag
+        if isinstance(tag, str):
             sub = _count(child, out, link, min_text)
-            c.t, c.lt, c.sb, c.p = c.t + sub.t, c.lt + sub.lt, c.sb + sub.sb, c.p + sub.p
-            c.tg += sub.tg + 1
-            c.ltg += sub.ltg + (1 if child.tag == "a" else 0)
-            c.p += 1 if child.tag == "p" or _text_block(child, sub, min_text) else 0
-            c.block = c.block or sub.block or child.tag not in INLINE
-        n, sb = _chars(child.tail)
-        c.t += n
-        c.lt += n if link else 0
-        c.sb += 0 if link else sb
-    out[el] = c
+            t, lt, sb, p = t + sub.t, lt + sub.lt, sb + sub.sb, p + sub.p
+            tg += sub.tg + 1
+            ltg += sub.ltg + (1 if tag == "a" else 0)
+            p += 1 if tag == "p" or _text_block(child, sub, min_text) else 0
+            block = block or sub.block or tag not in INLINE
+        tail = child.tail
+        if tail and not tail.isspace():   # most tails are a line break and an indent
+            n, s = _chars(tail)
+            t += n
+            lt += n if link else 0
+            sb += 0 if link else s
+    c = out[el] = Counts(t, lt, tg, ltg, sb, p, block)
     return c
 
 

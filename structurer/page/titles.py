@@ -55,13 +55,14 @@ def _meta(tree: HtmlElement, names: tuple[str, ...]) -> list[tuple[str, str]]:
     wanted = {n.lower() for n in names}
     for meta in tree.iter("meta"):
         key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or "").lower()
-        content = normalize_space(meta.get("content") or "")
-        if key in wanted and content:
+        content = normalize_space(meta.get("content") or "") if key in wanted else ""
+        if content:
             out.append((key, content))
     out.sort(key=lambda kv: [n.lower() for n in names].index(kv[0]))
     return out
 
 
+@functools.lru_cache(maxsize=4096)
 def similarity(a: str, b: str) -> float:
     """0..1 likeness of two texts (case-insensitive sequence matching)."""
     if not a or not b:

@@ -1,0 +1,37 @@
+"""boilerplate: a class and id's verdicts are read once per lexicon and stay what the
+patterns say."""
+
+from __future__ import annotations
+
+from lxml.html import fragment_fromstring
+
+from structurer.lexicon import load_lexicon
+from structurer.page.boilerplate import (
+    BoilerplateWords,
+    attribute_tokens,
+    likely_boilerplate,
+    surely_boilerplate,
+)
+
+CLASSES = ["cookie-banner", "commentList", "share-bar", "share-bar entry-content",
+           "sidebar", "post-body", "", "related-posts", "newsletterSignup"]
+
+
+def test_class_verdicts_are_the_patterns_and_read_once() -> None:
+    lexicon = load_lexicon("news")
+    vocab = BoilerplateWords.of(lexicon)
+    assert BoilerplateWords.of(lexicon) is vocab   # compiled once per lexicon
+    for _ in range(2):    # the second pass answers from the memo, alike
+        for name in CLASSES:
+            el = fragment_fromstring(f'<div class="{name}"><p>text</p></div>')
+            tokens = " ".join(attribute_tokens(el))
+            strong = vocab.strong is not None and vocab.strong.search(tokens) is not None
+            weak = bool(tokens) and vocab.weak is not None and \
+                vocab.weak.search(tokens) is not None and \
+                not vocab.body.intersection(vocab.weak.sub(" ", tokens).split())
+            assert surely_boilerplate(el, vocab) == strong, name
+            assert likely_boilerplate(el, vocab) == weak, name
+    assert f"{CLASSES[0]} " in vocab.memo and len(vocab.memo) >= len(CLASSES)
+    assert surely_boilerplate(fragment_fromstring('<div class="cookie-banner"/>'), vocab)
+    assert likely_boilerplate(fragment_fromstring('<div class="share-bar"/>'), vocab)
+    assert not likely_boilerplate(fragment_fromstring('<div class="post-body"/>'), vocab)
