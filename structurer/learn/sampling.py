@@ -267,4 +267,3 @@ async def _twice(fetch: Callable[[], Awaitable[Page]]) -> Page:
                                                or (error.status or 0) < 500):
             raise
     return await fetch()
-

@@ -22,7 +22,7 @@ from lxml.html import HtmlElement
 from structurer.clean import normalize_space, short_text
 from structurer.lexicon import Lexicon
 from structurer.page import density
-from structurer.page.titles import _meta
+from structurer.page.titles import meta_contents
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _TOKENS = re.compile(r"[^a-z0-9]+")
@@ -188,7 +188,7 @@ def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> 
 def descriptions(tree: HtmlElement) -> frozenset[str]:
     """The page's own summary of its article (meta description, og: and twitter:
     description), whitespace-normalized."""
-    return frozenset(text for _, text in _meta(
+    return frozenset(text for _, text in meta_contents(
         tree, ("description", "og:description", "twitter:description")))
 
 

@@ -22,7 +22,7 @@ from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS, Thresholds, load_lexicon
 from structurer.page.dates import find_dates, parse_datetime
 from structurer.page.density import is_noise
-from structurer.page.titles import _meta, title_element
+from structurer.page.titles import meta_contents, title_element
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "svg"})
 
@@ -156,7 +156,7 @@ def published_of(tree: HtmlElement, content: HtmlElement | None = None,
     vocabulary (month names); ``metas``: the meta tag names of a publish time (the
     lexicon's ``opengraph`` of its ``published`` field; the shipped news lexicon's);
     ``near``: :class:`Near` of the same tree and title, shared with :func:`author_of`."""
-    for _, value in _meta(tree, tuple(meta_names("published") if metas is None else metas)):
+    for _, value in meta_contents(tree, tuple(meta_names("published") if metas is None else metas)):
         found = parse_datetime(value, words)
         if found:
             return found
@@ -228,7 +228,7 @@ def author_of(tree: HtmlElement, title: str | None = None, *,
     :func:`published_of`; ``words``: the lexicon's vocabulary (author labels, roles);
     ``metas``: the meta tag names of an author (as for :func:`published_of`)."""
     w = words or default_words()
-    for _, value in _meta(tree, tuple(meta_names("author") if metas is None else metas)):
+    for _, value in meta_contents(tree, tuple(meta_names("author") if metas is None else metas)):
         found = _clean_author(value, w)
         if found:
             return found

@@ -49,7 +49,7 @@ class TitleFound:
     source: str          # "meta:og:title", "h1", "title", ...
 
 
-def _meta(tree: HtmlElement, names: tuple[str, ...]) -> list[tuple[str, str]]:
+def meta_contents(tree: HtmlElement, names: tuple[str, ...]) -> list[tuple[str, str]]:
     """(name, content) of <meta> tags whose property/name/itemprop is one of ``names``."""
     out = []
     wanted = {n.lower() for n in names}
@@ -114,7 +114,7 @@ def _site_part(heading: str, page_title: str) -> bool:
 
 def _without_site(title: str, tree: HtmlElement) -> str:
     """``title`` without the site's name at its start or end (og:site_name and kin)."""
-    for _, name in _meta(tree, _SITE_METAS):
+    for _, name in meta_contents(tree, _SITE_METAS):
         pattern = re.escape(name)
         cut = re.sub(rf"\s*(?:{_SEP}|_)\s*{pattern}\s*$", "", title, flags=re.I)
         cut = re.sub(rf"^\s*{pattern}\s*(?:{_SEP}|_)\s*", "", cut, flags=re.I)
@@ -148,7 +148,7 @@ def _site_only(title: str, tree: HtmlElement) -> bool:
     parts = [p for p in _split_title(title) if p.strip()]
     hosts = [urlsplit(tree.getroottree().docinfo.URL or "").hostname or ""]
     hosts += [m.group(1) for p in parts if (m := _HOST.match(p.strip()))]
-    names = {_squeezed(name) for _, name in _meta(tree, _SITE_METAS)}
+    names = {_squeezed(name) for _, name in meta_contents(tree, _SITE_METAS)}
     suffixes = default_words().host_suffixes
     for host in filter(None, hosts):
         name = site_name(host, suffixes)
@@ -164,7 +164,7 @@ def title_of(tree: HtmlElement) -> TitleFound | None:
     a site name beside a separator is removed (the heading that remains wins). A meta
     title that names only the site says nothing about the page: it is passed over."""
     headings = [visible_text(h) for h in _headings(tree)]
-    found = [kv for kv in _meta(tree, _TITLE_METAS) if not _site_only(kv[1], tree)]
+    found = [kv for kv in meta_contents(tree, _TITLE_METAS) if not _site_only(kv[1], tree)]
     if found:
         text = found[0][1]
         return TitleFound(_heading_inside(text, headings) or _without_site(text, tree),
