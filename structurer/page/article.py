@@ -39,13 +39,15 @@ Three steps, each what the best extractors do on top of text density:
    bar, a tag box, a contact card, teasers) is left out.
 3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
    ("Also read: ...", a tag list; unless links are most of the article, a link post),
-   short boilerplate lines (sharing prompts, consent notices, "Posted by"), lines that
-   are a date or a time, figures around pictures and captions (:mod:`blocktext`), and
-   the short lines above the headline (a kicker, a date, a site's notice) unless one of
-   them is a paragraph (``above_headline`` characters: then the heading is no headline);
+   short boilerplate lines (sharing prompts, consent notices, "Posted by", "please
+   enable JavaScript"), lines that are a date or a time, figures around pictures and
+   captions (:mod:`blocktext`), and the short lines above the headline (a kicker, a
+   date, a site's notice) unless one of them is a paragraph (``above_headline``
+   characters: then the heading is no headline); a heading whose section keeps no line;
    at the end, a heading, a short line ending in a colon, a line of ``loose_end``
-   characters that ends no sentence and is no list item (a box's label, a name), or a
-   short line with an e-mail address or a phone number (a press contact). When the
+   characters that ends no sentence and is no list item (a box's label, a name; not a
+   sign-off such as "Euer Hans"), or a short line with an e-mail address or a phone
+   number (a press contact): :mod:`articlelines`. When the
    article's container does not hold the headline, the sentences between the two (a
    standfirst in the headline's ``<header>``: ``lead_line``, ``lead_most``) lead the
    text; a heading inside boilerplate (a breadcrumb's ``<h1>``) is the headline only
@@ -67,6 +69,7 @@ from lxml.html import HtmlElement
 from structurer.clean import clean_tree, drop_elements
 from structurer.lexicon import Lexicon
 from structurer.page import density, titles
+from structurer.page.articlelines import SENTENCE_ENDS, article_lines
 from structurer.page.blocktext import Walk, stamp
 from structurer.page.boilerplate import (
     BoilerplateWords,
@@ -76,7 +79,6 @@ from structurer.page.boilerplate import (
     form_boxes,
     kept_as_text,
     likely_boilerplate,
-    promo_tail,
     surely_boilerplate,
 )
 
@@ -84,8 +86,6 @@ _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
 _COMMAS = re.compile(r"[,，、،]")
-_CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[a-z]{2,}|\+\d[\d\s()/-]{7,}\d", re.I)
-_SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 
 
 def pruned(tree: HtmlElement, vocab: BoilerplateWords, min_text: int, least: int = 1000,
@@ -177,9 +177,8 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
     th = lexicon.thresholds
     best = _widened(core, chain, counts, _with_items(start, counts, good), th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
-    lines = _lines(best, vocab, counts[best], anchor,
-                   th.above_headline, th.caption_line, th.loose_end, th.promo_lines,
-                   th.promo_resume)
+    lines = article_lines(best, vocab, counts[best], anchor, th.above_headline,
+                          th.caption_line, th.loose_end, th.promo_lines, th.promo_resume)
     # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point
     # is the letter and its nukta, as other texts and searches write it
     text = unicodedata.normalize("NFC", "\n".join(
@@ -218,7 +217,7 @@ def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: Boilerplat
     walk.flush()
     out = [text for text, linked, _, _ in walk.lines[walk.headline or 0:]
            if len(text) >= least and linked < 0.5 * len(text) and not stamp(text)
-           and text.rstrip().endswith(_SENTENCE_ENDS) and not text.lower().startswith(vocab.lines)]
+           and text.rstrip().endswith(SENTENCE_ENDS) and not text.lower().startswith(vocab.lines)]
     return out if sum(map(len, out)) <= most else []
 
 
@@ -331,61 +330,6 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
         parts.append(child.tail or "")
     text = "".join(parts)
     return text, len("".join(text.split())), linked
-
-
-def _lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
-           anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
-           loose: int = 0, promo: int = 0, resume: int = 0) -> list[str]:
-    """The text of ``el``, one line per block, boilerplate lines left out, and link lines
-    too unless links are most of its text (a post that is a list of links); lines of
-    ``caption`` characters or less naming a picture's credit (``credit_text``); and the
-    short lines above the headline (``anchor``: a kicker, a date, a site's notice), unless
-    one of them has ``lead`` characters or more (a paragraph: then it is no headline);
-    the promotion among the last ``promo`` lines and what follows it, or its line alone
-    when two sentences of ``resume`` characters follow it
-    (:func:`~structurer.page.boilerplate.promo_tail`)."""
-    walk = Walk(anchor)
-    walk.visit(el, False)
-    walk.flush()
-    out: list[tuple[str, bool, bool]] = []
-    links_are_text = counts.lt >= 0.5 * counts.t
-    top = walk.headline or 0
-    if any(len(line[0]) >= lead for line in walk.lines[:top]):
-        top = 0       # a paragraph above the heading: the heading is not the headline
-    for i, (text, linked, heading, item) in enumerate(walk.lines):
-        if i < top:
-            continue
-        squeezed = len("".join(text.split()))
-        if linked >= 0.5 * squeezed and not links_are_text:
-            continue
-        if (len(text) <= 120 and text.lower().startswith(vocab.lines)) or stamp(text):
-            continue
-        if len(text) <= caption and any(word in text.lower() for word in vocab.credits):
-            continue      # a picture's caption or credit outside a <figure>
-        out.append((text, heading, item))
-    for i in reversed(promo_tail([text for text, _, _ in out], vocab, promo, 300, resume)):
-        del out[i]
-    # a heading (or a short line announcing a list) that heads nothing of the text ends
-    # it: the heading of a related list, tags or links the lines above left out
-    while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80
-                                           and out[-1][0].endswith((":", "：")))
-                            or (not out[-1][2] and (_loose_end(out[-1][0], loose)
-                                                    or _contact(out[-1][0])))):
-        out.pop()
-    return [text for text, _, _ in out]
-
-
-def _contact(line: str) -> bool:
-    """A short last line giving an e-mail address or a phone number ("Frank Grüneisen
-    Tel.: +49 30 212 341-253 E-Mail: presse@..."): a press contact, not the text."""
-    return len(line) <= 200 and bool(_CONTACT.search(line))
-
-
-def _loose_end(line: str, most: int) -> bool:
-    """A short last line that ends no sentence ("Infos zum Reiseziel", "Permalink", a
-    name, a tag): the label of a box after the article, not its last words (a list's
-    last item is asked by the caller: it is the article's)."""
-    return len(line) <= most and not line.rstrip().endswith(_SENTENCE_ENDS)
 
 
 def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:

@@ -40,8 +40,8 @@ class Walk:
     def __init__(self, anchor: HtmlElement | None = None) -> None:
         self.anchor = anchor            # the headline: the index of its line is kept
         self.headline: int | None = None
-        # (text, link characters, a heading's line, a list item's line)
-        self.lines: list[tuple[str, int, bool, bool]] = []
+        # (text, link characters, a heading's level (0: none), a list item's line)
+        self.lines: list[tuple[str, int, int, bool]] = []
         self.pieces: list[str] = []
         self.linked = 0
         self.blocks: list[str] = []     # the block elements open around the text, innermost last
@@ -58,7 +58,8 @@ class Walk:
         if text:
             # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
             block = self.blocks[-1] if self.blocks else ""
-            self.lines.append((text, self.linked, block in _HEADINGS, block == "li"))
+            level = int(block[1]) if block in _HEADINGS else 0
+            self.lines.append((text, self.linked, level, block == "li"))
         self.pieces, self.linked = [], 0
 
     def visit(self, el: HtmlElement, in_link: bool) -> None:

@@ -45,6 +45,8 @@ class BoilerplateWords:
     credits: tuple[str, ...] = ()
     promos: tuple[str, ...] = ()
     closers: frozenset[str] = frozenset()
+    signoffs: tuple[str, ...] = ()
+    script_notices: tuple[str, ...] = ()
     #: class and id -> its words' verdicts (:func:`_class_words`), found once each
     memo: dict[str, tuple[bool, bool]] = field(default_factory=dict, compare=False,
                                                repr=False)
@@ -76,7 +78,9 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                                                                    {}).items() if v >= 10),
                        tuple(k.lower() for k in signals.get("credit_text", {})),
                        tuple(k.lower() for k in signals.get("promo_text", {})),
-                       frozenset(k.lower() for k in signals.get("closing_lines", {})))
+                       frozenset(k.lower() for k in signals.get("closing_lines", {})),
+                       tuple(k.lower() for k in signals.get("signoff_text", {})),
+                       tuple(k.lower() for k in signals.get("script_notice", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 

@@ -274,14 +274,17 @@ def _short_headline(page: PageView) -> bool:
 
 def _classify_articles(page: PageView) -> PageKind:
     detail_score = 2.0 if page.article is not None else 0.0
-    if any("article" in kind for kind in opengraph_types(page.tree)):
+    kinds = opengraph_types(page.tree)
+    if any("article" in kind for kind in kinds):
         detail_score += 1.5
     headline = _headline(page)
     if headline and _article_body(page, against_list=False):
         return "detail"   # a headline over a text that is not links: a side list is no list
     body = _article_body(page)
-    if body >= 2.5:
-        return "detail"   # a long text that is not the main list's links: a forum, a blog
+    if body >= 2.5 or (body and any(kind.startswith("video") for kind in kinds)):
+        # a long text that is not the main list's links (a forum, a blog); or a video's
+        # own page (og:type video.*) with its description, the show's other videos beside
+        return "detail"
     detail_score += body + (1.0 if headline or _short_headline(page) else 0.0)
     list_score = cluster_list_score(page.main_links)
     if list_score >= 3.0 and list_score > detail_score:

@@ -1,0 +1,129 @@
+"""The lines of an article's text: which lines of its container a reader would call the
+article (the line filter of :mod:`structurer.page.article`).
+
+Input: the article's container (a cleaned copy), the lexicon's boilerplate words
+(:class:`~structurer.page.boilerplate.BoilerplateWords`) and the headline's element.
+Output: the text, one line per paragraph, heading, list item or cell. Left out: lines
+mostly made of links (unless links are most of the text: a link post), short
+boilerplate lines (sharing prompts, "Posted by"), a line telling the reader to switch
+on JavaScript (``script_notice``), lines that are a date or a time, short captions
+naming a picture's credit, the short lines above the headline (a kicker, a date)
+unless one of them is a paragraph, a promotion among the last lines (with what follows
+it), a heading whose section keeps no line (the heading of a list of links the filter
+left out) and, at the end, a heading, a short line ending in a colon, a line of
+``loose_end`` characters that ends no sentence and is no list item (a box's label) —
+unless it signs the text off ("Euer Hans", "xx, die Redaktion": ``signoff_text``) — or
+a short line with an e-mail address or a phone number (a press contact). Pure.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lxml.html import HtmlElement
+
+from structurer.page import density
+from structurer.page.blocktext import Walk, stamp
+from structurer.page.boilerplate import BoilerplateWords, promo_tail
+
+_CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[a-z]{2,}|\+\d[\d\s()/-]{7,}\d", re.I)
+#: what ends a sentence: its mark, a closing quote or bracket (CJK's full-width ones too)
+SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」』）】〉》')
+_HEADING_MOST = 100      # characters of a heading: a longer one is a paragraph set as one
+_SERIES = 3              # empty headings one after the other: a listicle's items
+
+
+def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
+                  anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
+                  loose: int = 0, promo: int = 0, resume: int = 0) -> list[str]:
+    """The text of ``el``, one line per block, boilerplate lines left out, and link lines
+    too unless links are most of its text (a post that is a list of links); lines of
+    ``caption`` characters or less naming a picture's credit (``credit_text``); and the
+    short lines above the headline (``anchor``: a kicker, a date, a site's notice), unless
+    one of them has ``lead`` characters or more (a paragraph: then it is no headline);
+    the promotion among the last ``promo`` lines and what follows it, or its line alone
+    when two sentences of ``resume`` characters follow it
+    (:func:`~structurer.page.boilerplate.promo_tail`)."""
+    walk = Walk(anchor)
+    walk.visit(el, False)
+    walk.flush()
+    links_are_text = counts.lt >= 0.5 * counts.t
+    top = walk.headline or 0
+    if any(len(line[0]) >= lead for line in walk.lines[:top]):
+        top = 0       # a paragraph above the heading: the heading is not the headline
+    kept: list[bool] = []
+    for i, (text, linked, _, _) in enumerate(walk.lines):
+        squeezed = len("".join(text.split()))
+        kept.append(i >= top and not (linked >= 0.5 * squeezed and not links_are_text)
+                    and not _boilerplate_line(text, vocab, caption))
+    _headings_over_nothing(walk.lines, kept)
+    out = [(text, level > 0, item)
+           for (text, _, level, item), keep in zip(walk.lines, kept, strict=True) if keep]
+    for i in reversed(promo_tail([text for text, _, _ in out], vocab, promo, 300, resume)):
+        del out[i]
+    # a heading (or a short line announcing a list) that heads nothing of the text ends
+    # it: the heading of a related list, tags or links the lines above left out
+    while len(out) > 1 and (out[-1][1] or (len(out[-1][0]) <= 80
+                                           and out[-1][0].endswith((":", "：")))
+                            or (not out[-1][2] and (_loose_end(out[-1][0], loose, vocab)
+                                                    or _contact(out[-1][0])))):
+        out.pop()
+    return [text for text, _, _ in out]
+
+
+def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
+    """A sharing prompt, a "Posted by", a date line, a picture's credit, or a notice
+    asking the reader to switch on JavaScript ("Bitte aktiviere Javascript ...")."""
+    low = text.lower()
+    if (len(text) <= 120 and low.startswith(vocab.lines)) or stamp(text):
+        return True
+    if len(text) <= 300 and any(notice in low for notice in vocab.script_notices):
+        return True
+    return len(text) <= caption and any(word in low for word in vocab.credits)
+
+
+def _headings_over_nothing(lines: list[tuple[str, int, int, bool]], kept: list[bool]) -> None:
+    """A heading of the text (``<h2>`` .. ``<h6>``) none of whose section's lines stay —
+    the lines up to the next heading of its rank or higher were left out or there are
+    none (a list of links under "Read more", the teasers under "Popular") — heads
+    nothing: it goes too. A heading over subheadings whose sections have text stays
+    ("Part 1" over "1.1"); so do a paragraph a theme sets as a heading (over
+    ``_HEADING_MOST`` characters) and a series of ``_SERIES`` such headings one after the
+    other (a listicle's "16. Stephen Fry", "17. Alan Cumming" over their pictures)."""
+    doomed: list[int] = []
+    for i in range(len(lines) - 1, -1, -1):
+        level = lines[i][2]
+        if not kept[i] or level < 2 or len(lines[i][0]) > _HEADING_MOST:
+            continue      # not a heading, or a paragraph set as one
+        end = next((j for j in range(i + 1, len(lines)) if 0 < lines[j][2] <= level),
+                   len(lines))
+        if not any(kept[j] for j in range(i + 1, end)):
+            kept[i] = False
+            doomed.append(i)
+    series: list[int] = []
+    for i in [*sorted(doomed), -1]:
+        if series and (i < 0 or lines[i][2] != lines[series[-1]][2]
+                       or any(kept[j] for j in range(series[-1] + 1, i))):
+            for j in series if len(series) >= _SERIES else ():
+                kept[j] = True
+            series = []
+        series.append(i)
+
+
+def _contact(line: str) -> bool:
+    """A short last line giving an e-mail address or a phone number ("Frank Grüneisen
+    Tel.: +49 30 212 341-253 E-Mail: presse@..."): a press contact, not the text."""
+    return len(line) <= 200 and bool(_CONTACT.search(line))
+
+
+def _loose_end(line: str, most: int, vocab: BoilerplateWords) -> bool:
+    """A short last line that ends no sentence ("Infos zum Reiseziel", "Permalink", a
+    name, a tag): the label of a box after the article, not its last words (a list's
+    last item is asked by the caller: it is the article's) — unless it signs the text
+    off ("Euer Hans", "xx, die Redaktion", "Love, Anna": ``signoff_text``)."""
+    if len(line) > most or line.rstrip().endswith(SENTENCE_ENDS):
+        return False
+    low = line.lower()
+    return not any(low.startswith(word) and (len(low) == len(word)
+                                             or not low[len(word)].isalnum())
+                   for word in vocab.signoffs)

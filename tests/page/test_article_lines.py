@@ -1,0 +1,105 @@
+"""Which lines of an article's container are its text (page/articlelines.py): a heading
+over nothing the filter kept, a sign-off as the last line, a CJK sentence closed by a
+full-width bracket, a notice asking for JavaScript; and a video's page is one item's
+page (page/view.py)."""
+
+from __future__ import annotations
+
+import structurer
+from tests.page.test_article import URL, _page, _prose
+
+TITLE = "The council approves the new harbour plan"
+
+
+def _text(html: str) -> str:
+    out = structurer.extract_page(html, URL, "news")
+    assert out["kind"] == "detail"
+    return str(out["fields"]["content"] or "")
+
+
+def _story(inner: str) -> str:
+    return _page(f"<article><h1>{TITLE}</h1>{inner}</article>")
+
+
+def test_a_heading_over_links_left_out_goes_with_them() -> None:
+    """"Elsewhere on the site" over a list of links inside the article: the links are left out
+    as link lines, and the heading heads nothing of the text — it goes too, though more
+    of the article follows it."""
+    first, rest = _prose(3, "harbour"), _prose(3, "ferry")
+    links = "".join(f"<li><a href='/s/{i}'>Other story number {i} about the port</a></li>"
+                    for i in range(4))
+    text = _text(_story("".join(f"<p>{p}</p>" for p in first)
+                        + f"<h3>Elsewhere on the site</h3><ul>{links}</ul><h3>The ferry</h3>"
+                        + "".join(f"<p>{p}</p>" for p in rest)))
+    assert "Elsewhere on the site" not in text
+    assert "The ferry" in text.splitlines()
+    assert all(p in text for p in first + rest)
+
+
+def test_a_heading_over_subheadings_a_listicle_and_a_long_heading_stay() -> None:
+    """A heading whose subsections have text stays; so do a listicle's numbered headings
+    over their pictures, and a paragraph a theme set as a heading."""
+    lead = ("Long ago the council wrote this whole paragraph as a heading of the page, "
+            "and it is a paragraph of the article all the same.")
+    items = "".join(f"<h2>{n}. Harbour view number {n}</h2><img src='/{n}.jpg'/>"
+                    for n in range(1, 5))
+    body = ("".join(f"<p>{p}</p>" for p in _prose(2, "intro"))
+            + f"<h3>{lead}</h3><h2>Part one</h2><h3>The quay</h3>"
+            + "".join(f"<p>{p}</p>" for p in _prose(2, "quay")) + items
+            + "".join(f"<p>{p}</p>" for p in _prose(2, "close")))
+    lines = _text(_story(body)).splitlines()
+    assert lead in lines and "Part one" in lines and "The quay" in lines
+    assert all(f"{n}. Harbour view number {n}" in lines for n in range(1, 5))
+
+
+def test_a_sign_off_ends_the_article() -> None:
+    """A short last line that ends no sentence is a box's label, unless it signs the text
+    off ("Euer Hans"); the label after it still goes."""
+    story = _prose(4, "harbour")
+    html = _story("".join(f"<p>{p}</p>" for p in story)
+                  + "<p>Euer Hans</p><div><span>Infos zum Reiseziel</span></div>")
+    lines = _text(html).splitlines()
+    assert lines[-1] == "Euer Hans"
+    plain = _story("".join(f"<p>{p}</p>" for p in story) + "<p>Hans Meier</p>")
+    assert _text(plain).splitlines()[-1] == story[-1]
+
+
+def test_a_cjk_last_sentence_closed_by_a_full_width_bracket_stays() -> None:
+    """"……城！（评论员 罗博）": the sentence ends at the full-width bracket; a short line
+    of Chinese carries a whole sentence."""
+    story = [f"武汉的第{i}段文字，记录了这座城市的故事，人们在封闭中坚持，希望就在继续努力之中。" * 3
+             for i in range(4)]
+    last = "正是有了英勇的你们，才有这座英雄的城！（评论员 罗博）"
+    text = _text(_story("".join(f"<p>{p}</p>" for p in [*story, last])))
+    assert text.splitlines()[-1] == last
+
+
+def test_a_notice_asking_for_javascript_is_left_out() -> None:
+    story = _prose(4, "harbour")
+    notice = ("Sorry, but your browser needs Javascript to use this site. If you're not "
+              "sure how to activate it, please refer to this site: "
+              "https://www.enable-javascript.com/")
+    html = _page(f"<div class='main'><div class='no_js_message'><span>{notice}</span></div>"
+                 f"<h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</div>")
+    text = _text(html)
+    assert notice not in text
+    assert all(p in text for p in story)
+
+
+def test_a_video_page_beside_a_list_of_the_shows_videos_is_one_item() -> None:
+    """og:type video.*: the page of one video, its description the text, though the
+    show's other videos make a long list of links beside it."""
+    description = ("Dubious traders promise help with insomnia, joint pain and high "
+                   "cholesterol or even cancer. The programme shows how gaps in the law let "
+                   "them sell dangerous supplements without any control by the authorities.")
+    others = "".join(
+        f"<li><a href='/video/{i}'><h3>Episode {i}: the harbour and its ferries, part {i}"
+        f"</h3><p>Episode {i} of the show about the port</p></a></li>" for i in range(12))
+    html = ("<html><head><title>The dubious trade | Video</title>"
+            "<meta property='og:type' content='video.other'/></head><body>"
+            "<div class='player'><h3>The dubious trade with hope</h3>"
+            f"<p class='teasertext'>{description}</p></div><h2>More from the show</h2>"
+            f"<ul class='teasers'>{others}</ul></body></html>")
+    out = structurer.extract_page(html, "https://tv.example/video/9", "news")
+    assert out["kind"] == "detail"
+    assert description in str(out["fields"]["content"])
