@@ -103,3 +103,15 @@ def test_a_video_page_beside_a_list_of_the_shows_videos_is_one_item() -> None:
     out = structurer.extract_page(html, "https://tv.example/video/9", "news")
     assert out["kind"] == "detail"
     assert description in str(out["fields"]["content"])
+
+
+def test_a_related_articles_label_among_the_last_lines_cuts_what_follows() -> None:
+    """"Verwandte Artikel:" as a line of its own near the end (no heading element, so no
+    block to drop): it and the teasers after it are not the article."""
+    story = _prose(5, "harbour")
+    teasers = ["Haben sich die Eltern je wegen der Schulnoten ihres Sohnes gesorgt?",
+               "Die neue Brücke über den Fluss wird im Frühjahr eröffnet, sagt die Stadt."]
+    html = _story("".join(f"<p>{p}</p>" for p in story) + "<p>Verwandte Artikel:</p>"
+                  + "".join(f"<p>{t}</p>" for t in teasers))
+    text = _text(html)
+    assert text.splitlines()[-1] == story[-1]
