@@ -125,3 +125,17 @@ def test_a_standfirst_in_a_teaser_block_stays_when_it_is_the_pages_summary() -> 
                 f"<div class='news-teaser'><p>{other}</p></div></div>")
         text = _content(_page(body).replace("</title>", f"</title>{head}"))
         assert text.splitlines()[1:] == [LEAD, *story]
+
+
+def test_a_standfirst_ending_no_sentence_leads_the_text_when_it_is_the_description() -> None:
+    """A standfirst without a full stop ("... from the spring") is no sentence, yet it is
+    the page's meta description: it leads the text; a line that is not stays out."""
+    story = _prose(6, "harbour")
+    lead = "The vote ends a decade of quarrels over the old docks, and work starts in spring"
+    for head, kept in ((f"<meta name='description' content='{lead}'/>", True), ("", False)):
+        body = (f"<div class='page'><div class='story-head'><h1>{TITLE}</h1><p>{lead}</p>"
+                f"<ul class='tools'>{SHARE}</ul></div>"
+                f"<div class='story-body'>{''.join(f'<p>{p}</p>' for p in story)}</div></div>")
+        text = _content(_page(body).replace("</title>", f"</title>{head}"))
+        assert (lead in text) is kept
+        assert all(p in text for p in story)
