@@ -6,7 +6,8 @@ Input: the article's container (a cleaned copy), the lexicon's boilerplate words
 Output: the text, one line per paragraph, heading, list item or cell. Left out: lines
 mostly made of links (unless links are most of the text: a link post), short
 boilerplate lines (sharing prompts, "Posted by"), a line telling the reader to switch
-on JavaScript (``script_notice``), lines that are a date or a time, short captions
+on JavaScript (``script_notice``), a bar of fields between " | " (a post's meta line, a
+footer's links), lines that are a date or a time, short captions
 naming a picture's credit, the short lines above the headline (a kicker, a date)
 unless one of them is a paragraph, a promotion among the last lines (with what follows
 it), a heading whose section keeps no line (the heading of a list of links the filter
@@ -31,6 +32,7 @@ _CONTACT = re.compile(r"[\w.+-]+@[\w-]+\.[a-z]{2,}|\+\d[\d\s()/-]{7,}\d", re.I)
 SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」』）】〉》')
 _HEADING_MOST = 100      # characters of a heading: a longer one is a paragraph set as one
 _SERIES = 3              # empty headings one after the other: a listicle's items
+_BAR_MOST, _FIELD_MOST = 200, 40     # characters of a bar of fields, of each of its fields
 
 
 def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
@@ -79,7 +81,20 @@ def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
         return True
     if len(text) <= 300 and any(notice in low for notice in vocab.script_notices):
         return True
-    return len(text) <= caption and any(word in low for word in vocab.credits)
+    return _field_bar(text) or (len(text) <= caption and any(word in low
+                                                             for word in vocab.credits))
+
+
+def _field_bar(text: str) -> bool:
+    """A bar of three fields or more between " | " that ends no sentence, one a date or
+    all short: a post's meta line ("January 13, 2020 at 08:45 AM | categories: Python |
+    View Comments", "Aufrufe: 1120 | Tags: ... | Rating: /0") or a footer's links
+    ("IMPRESSUM | DATENSCHUTZ | COPYRIGHT ..."), not the text."""
+    if len(text) > _BAR_MOST or text.count(" | ") < 2:
+        return False
+    fields = [f.strip() for f in text.split(" | ") if f.strip()]
+    return len(fields) >= 3 and not any(f.endswith(SENTENCE_ENDS) for f in fields) and (
+        any(stamp(f) for f in fields) or all(len(f) <= _FIELD_MOST for f in fields))
 
 
 def _headings_over_nothing(lines: list[tuple[str, int, int, bool]], kept: list[bool]) -> None:

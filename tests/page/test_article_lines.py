@@ -115,3 +115,17 @@ def test_a_related_articles_label_among_the_last_lines_cuts_what_follows() -> No
                   + "".join(f"<p>{t}</p>" for t in teasers))
     text = _text(html)
     assert text.splitlines()[-1] == story[-1]
+
+
+def test_a_bar_of_fields_between_pipes_is_no_text() -> None:
+    """A post's meta line and a footer's links are fields between " | "; a line of the
+    text that lists long items between pipes stays."""
+    story = _prose(4, "harbour")
+    meta = "January 13, 2020 at 08:45 AM | categories: Harbour, Council | View Comments"
+    footer = "IMPRESSUM | DATENSCHUTZ | COPYRIGHT HARBOUR NEWS | THIS IS A PORT PROJECT"
+    prices = ("Day ticket for adults: from 32,90 € with the sauna | Babies up to one year: "
+              "3,80 € each | Small children up to four years: 9,50 € each")
+    text = _text(_story(f"<p>{meta}</p>" + "".join(f"<p>{p}</p>" for p in story)
+                        + f"<p>{prices}</p><p>{story[0]} Again.</p><p>{footer}</p>"))
+    assert meta not in text and footer not in text
+    assert prices in text and all(p in text for p in story)
