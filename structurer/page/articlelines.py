@@ -5,13 +5,13 @@ Input: the article's container (a cleaned copy), the lexicon's boilerplate words
 (:class:`~structurer.page.boilerplate.BoilerplateWords`) and the headline's element.
 Output: the text, one line per paragraph, heading, list item or cell. Left out: lines
 mostly made of links (unless links are most of the text: a link post), short
-boilerplate lines (sharing prompts, "Posted by"), a line telling the reader to switch
-on JavaScript (``script_notice``), a bar of fields between " | " (a post's meta line, a
-footer's links), lines that are a date or a time, short captions
-naming a picture's credit, the short lines above the headline (a kicker, a date)
-unless one of them is a paragraph, a promotion among the last lines (with what follows
-it), a heading whose section keeps no line (the heading of a list of links the filter
-left out) and, at the end, a heading, a short line ending in a colon, a line of
+boilerplate lines (sharing prompts, "Posted by"), a site's notice (``notice_text``:
+asking the reader to switch on JavaScript, reserving rights), a bar of fields between
+" | " (a post's meta line, a footer's links), lines that are a date or a time, short
+captions naming a picture's credit, the short lines above the headline (a kicker, a
+date) unless one of them is a paragraph, a promotion among the last lines (with what
+follows it), a heading whose section keeps no line (the heading of a list of links the
+filter left out) and, at the end, a heading, a short line ending in a colon, a line of
 ``loose_end`` characters that ends no sentence and is no list item (a box's label) —
 unless it signs the text off ("Euer Hans", "xx, die Redaktion": ``signoff_text``) — or
 a short line with an e-mail address or a phone number (a press contact). Pure.
@@ -74,12 +74,13 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
 
 
 def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
-    """A sharing prompt, a "Posted by", a date line, a picture's credit, or a notice
-    asking the reader to switch on JavaScript ("Bitte aktiviere Javascript ...")."""
+    """A sharing prompt, a "Posted by", a date line, a picture's credit, a bar of fields,
+    or a site's notice (``notice_text``: "Bitte aktiviere Javascript ...", "... Alle
+    Rechte vorbehalten")."""
     low = text.lower()
     if (len(text) <= 120 and low.startswith(vocab.lines)) or stamp(text):
         return True
-    if len(text) <= 300 and any(notice in low for notice in vocab.script_notices):
+    if len(text) <= 300 and any(notice in low for notice in vocab.notices):
         return True
     return _field_bar(text) or (len(text) <= caption and any(word in low
                                                              for word in vocab.credits))

@@ -46,7 +46,7 @@ class BoilerplateWords:
     promos: tuple[str, ...] = ()
     closers: frozenset[str] = frozenset()
     signoffs: tuple[str, ...] = ()
-    script_notices: tuple[str, ...] = ()
+    notices: tuple[str, ...] = ()
     #: class and id -> its words' verdicts (:func:`_class_words`), found once each
     memo: dict[str, tuple[bool, bool]] = field(default_factory=dict, compare=False,
                                                repr=False)
@@ -80,7 +80,7 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                        tuple(k.lower() for k in signals.get("promo_text", {})),
                        frozenset(k.lower() for k in signals.get("closing_lines", {})),
                        tuple(k.lower() for k in signals.get("signoff_text", {})),
-                       tuple(k.lower() for k in signals.get("script_notice", {})))
+                       tuple(k.lower() for k in signals.get("notice_text", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 

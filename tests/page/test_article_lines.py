@@ -74,15 +74,17 @@ def test_a_cjk_last_sentence_closed_by_a_full_width_bracket_stays() -> None:
     assert text.splitlines()[-1] == last
 
 
-def test_a_notice_asking_for_javascript_is_left_out() -> None:
+def test_a_notice_asking_for_javascript_or_reserving_rights_is_left_out() -> None:
     story = _prose(4, "harbour")
+    rights = "DER HAFENBOTE 52/2018 Alle Rechte vorbehalten Vervielfältigung nur mit Genehmigung"
     notice = ("Sorry, but your browser needs Javascript to use this site. If you're not "
               "sure how to activate it, please refer to this site: "
               "https://www.enable-javascript.com/")
     html = _page(f"<div class='main'><div class='no_js_message'><span>{notice}</span></div>"
-                 f"<h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</div>")
+                 f"<h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story)
+                 + f"<p>{rights}</p><p>{story[0]} Again.</p></div>")
     text = _text(html)
-    assert notice not in text
+    assert notice not in text and rights not in text
     assert all(p in text for p in story)
 
 
