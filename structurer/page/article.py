@@ -182,20 +182,19 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
     # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point
     # is the letter and its nukta, as other texts and searches write it
     text = unicodedata.normalize("NFC", "\n".join(
-        [*_standfirst(anchor, best, vocab, th.lead_line, th.lead_most, descriptions(tree)),
-         *lines]))
+        [*_standfirst(anchor, best, vocab, th.lead_line, th.lead_most, tree), *lines]))
     if not text:
         return None
     return density.ContentFound(best, text, scores.get(best, 0.0))
 
 
 def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: BoilerplateWords,
-                least: int, most: int, leads: frozenset[str] = frozenset()) -> list[str]:
+                least: int, most: int, page: HtmlElement | None = None) -> list[str]:
     """The sentences of ``least`` characters or more between the headline and the
     article's container when that container does not hold the headline: a standfirst or
     a lead in the headline's ``<header>`` (none when they pass ``most`` characters: no
     lead; not a line of tags, a caption or a video's title, which end no sentence — unless
-    the line is the page's own description, ``leads``: a standfirst without a full stop)."""
+    the line is the ``page``'s own description: a standfirst without a full stop)."""
     if anchor is None or anchor is best:
         return []
     above = set(best.iterancestors())
@@ -217,11 +216,13 @@ def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: Boilerplat
         if isinstance(el.tag, str):
             walk.visit(el, False)
     walk.flush()
-    out = [text for text, linked, _, _ in walk.lines[walk.headline or 0:]
-           if len(text) >= least and linked < 0.5 * len(text) and not stamp(text)
-           and (text.rstrip().endswith(SENTENCE_ENDS) or text in leads)
-           and not text.lower().startswith(vocab.lines)]
-    return out if sum(map(len, out)) <= most else []
+    lines = [text for text, linked, _, _ in walk.lines[walk.headline or 0:]
+             if len(text) >= least and linked < 0.5 * len(text) and not stamp(text)
+             and not text.lower().startswith(vocab.lines)]
+    if any(not text.rstrip().endswith(SENTENCE_ENDS) for text in lines):
+        leads = descriptions(page) if page is not None else frozenset()   # read when asked
+        lines = [t for t in lines if t.rstrip().endswith(SENTENCE_ENDS) or t in leads]
+    return lines if sum(map(len, lines)) <= most else []
 
 
 def _headline_containers(anchor: HtmlElement | None, levels: int) -> set[HtmlElement]:
