@@ -33,6 +33,7 @@ SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」』）】〉》')
 _HEADING_MOST = 100      # characters of a heading: a longer one is a paragraph set as one
 _SERIES = 3              # empty headings one after the other: a listicle's items
 _BAR_MOST, _FIELD_MOST = 200, 40     # characters of a bar of fields, of each of its fields
+_RANKED, _RANKED_HEADLINE = 3, 150   # numbers of a ranking of stories; its headlines' length
 
 
 def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
@@ -61,6 +62,8 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
     _headings_over_nothing(walk.lines, kept)
     out = [(text, level > 0, item)
            for (text, _, level, item), keep in zip(walk.lines, kept, strict=True) if keep]
+    for i in sorted(_ranking([text for text, _, _ in out]), reverse=True):
+        del out[i]
     for i in reversed(promo_tail([text for text, _, _ in out], vocab, promo, 300, resume)):
         del out[i]
     # a heading (or a short line announcing a list) that heads nothing of the text ends
@@ -71,6 +74,34 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
                                                     or _contact(out[-1][0])))):
         out.pop()
     return [text for text, _, _ in out]
+
+
+def _ranking(lines: list[str]) -> set[int]:
+    """A ranking of the site's stories ("Most read": 1, 2, 3 ... and their headlines): the
+    lines of ``_RANKED`` bare numbers or more counting up from 1, with the line between
+    two of them (one at most) and as many after the last, each a headline
+    (``_RANKED_HEADLINE`` characters at most, ending no sentence). Numbered steps of a
+    recipe are sentences, a table of contents gives a title and its pages: no ranking."""
+    def headline(text: str) -> bool:
+        return not text.isdigit() and len(text) <= _RANKED_HEADLINE and \
+            not text.rstrip().endswith(SENTENCE_ENDS)
+
+    out: set[int] = set()
+    for start in (i for i, text in enumerate(lines) if text == "1"):
+        numbers, i = [start], start + 1
+        while i < len(lines) and (lines[i] == str(len(numbers) + 1) or (
+                headline(lines[i]) and i - numbers[-1] <= 1)):
+            if lines[i].isdigit():
+                numbers.append(i)
+            i += 1
+        if len(numbers) < _RANKED:
+            continue
+        after = numbers[-1] + 1
+        while after < len(lines) and after - numbers[-1] <= len(numbers) and \
+                headline(lines[after]):
+            after += 1
+        out.update(range(start, after))
+    return out
 
 
 def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:

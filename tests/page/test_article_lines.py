@@ -131,3 +131,22 @@ def test_a_bar_of_fields_between_pipes_is_no_text() -> None:
                         + f"<p>{prices}</p><p>{story[0]} Again.</p><p>{footer}</p>"))
     assert meta not in text and footer not in text
     assert prices in text and all(p in text for p in story)
+
+
+def test_a_ranking_of_stories_is_left_out_numbered_steps_stay() -> None:
+    """"Most read" as 1, 2, 3 ... each beside a headline (no links the filter could see):
+    the site's ranking, not the text; numbered steps of sentences stay."""
+    story = _prose(4, "harbour")
+    heads = ["Ferry strike: what travellers need to know now",
+             "The new bridge opens in spring, says the mayor",
+             "Cats and their owners: a harbour love story",
+             "Five walks along the old docks for the weekend"]
+    ranking = "".join(f"<div class='rank'><span>{n}</span><div>{h}</div></div>"
+                      for n, h in enumerate(heads, 1))
+    steps = _prose(3, "step")
+    numbered = "".join(f"<div><span>{n}</span><p>{p}</p></div>"
+                       for n, p in enumerate(steps, 1))
+    text = _text(_story("".join(f"<p>{p}</p>" for p in story) + numbered
+                        + f"<div class='box'>{ranking}</div>"))
+    assert not any(h in text for h in heads)
+    assert all(p in text for p in story + steps) and "1" in text.splitlines()
