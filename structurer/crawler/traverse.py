@@ -66,13 +66,18 @@ from structurer.structured import JsonLd
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SKIPS", "PageReader", "count_page", "expand_for", "fingerprint", "mode_for",
-           "render_modes", "unreadable"]
+__all__ = ["SKIPS", "TRANSIENT", "PageReader", "count_page", "expand_for",
+           "fingerprint", "mode_for", "render_modes", "unreadable"]
 
 Modes = dict[tuple[int, int], RenderMode]
 # fetch refusals that are not failures, and a guessed next page that is not there
 SKIPS = frozenset({"robots", "offsite", "past_last_page"})
 GONE = frozenset({"http 404", "http 410"})
+# failures a page is asked for again (at most ``crawl_retries`` times, by both runtimes)
+# after its fetcher's own retries: a browser running out of time on a page is transient
+# too (a busy machine renders slowly)
+TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
+                       "http 502", "http 503", "http 504"})
 _TEXT_RUNS = re.compile(r">([^<]+)<")
 
 

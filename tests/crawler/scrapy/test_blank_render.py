@@ -58,4 +58,6 @@ def test_a_blank_rendered_list_page_is_asked_again(
     assert sorted(r["name"] for r in records(out)) == ["One!", "Two!"]
     assert pages.asked == 2
     stats = json.loads(out.with_name(f"{out.name}.stats.json").read_text())
-    assert stats["retries"] == 1 and stats["empty_lists"] == 0 and stats["complete"]
+    # asked again as a blank render, not an HTTP request retried
+    assert (stats["requeued"], stats["blank_renders"], stats["retries"]) == (1, 1, 0)
+    assert stats["empty_lists"] == 0 and stats["complete"]
