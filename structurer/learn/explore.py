@@ -111,7 +111,7 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
     if ex.sampler.unavailable:
         report.notes.append(f"render modes not checked ({ex.sampler.unavailable}); "
                             "every level is taken as static")
-    report.rendered = ex.sampler.renders
+    report.rendered, report.rerendered = ex.sampler.renders, ex.sampler.rerenders
     report.seconds = round(time.monotonic() - started, 2)
     report.notes.extend(layouts.main.notes)
     if detail_layouts:
