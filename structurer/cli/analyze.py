@@ -53,7 +53,9 @@ def cmd_analyze(args: argparse.Namespace) -> int:
         for note in report.notes:
             print(f"note: {note}", file=sys.stderr, flush=True)
         walked = f" (and {report.walked} to verify pagination)" if report.walked else ""
-        say(f"analyzed {report.fetched} pages{walked} in {report.seconds:.1f} s")
+        again = f", {report.rerendered} rendered again" if report.rerendered else ""
+        rendered = f"; {report.rendered} rendered{again}" if report.rendered else ""
+        say(f"analyzed {report.fetched} pages{walked}{rendered} in {report.seconds:.1f} s")
     print_rules_summary(rules)
     path = save_rules(rules, Path(args.out) / name)
     say(f"wrote {path}")

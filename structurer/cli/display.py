@@ -220,7 +220,9 @@ def crawl_table(stats: CrawlStats, title: str = "crawl") -> Table:
     table.add_row("failures", _counts(stats.failures) or "none")
     if stats.skipped:
         table.add_row("skipped links", _counts(stats.skipped))
-    table.add_row("retries", f"{stats.retries} HTTP, {stats.requeued} pages requeued")
+    blank = f" ({stats.blank_renders} rendered blank)" if stats.blank_renders else ""
+    table.add_row("retries", f"{stats.retries} HTTP requests, {stats.requeued} pages asked "
+                             f"again{blank}")
     table.add_row("elapsed", f"{stats.elapsed:.1f} s, {stats.pages_per_second:.1f} pages/s")
     return table
 

@@ -43,6 +43,7 @@ from structurer.crawler.products import emit_records, trusted_trail, unemitted
 from structurer.crawler.sinks import Sink, sync
 from structurer.crawler.stats import CrawlProgress, CrawlStats
 from structurer.crawler.traverse import (
+    TRANSIENT,
     PageReader,
     count_page,
     expand_for,
@@ -62,9 +63,6 @@ __all__ = ["COMMIT_EVERY", "EMIT_CHUNK", "PROGRESS_EVERY", "TRANSIENT",
 
 FetcherFactory = Callable[[RenderMode, Settings], Fetcher]
 ProgressCallback = Callable[[CrawlProgress], None]
-# a browser running out of time on a page is transient too: a busy machine renders slowly
-TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
-                       "http 502", "http 503", "http 504"})
 COMMIT_EVERY = 0.25     # seconds between state commits while work keeps coming
 EMIT_CHUNK = 500        # records built per transaction when many are due at once
 PROGRESS_EVERY = 0.25   # seconds between progress reports at least (a live status refresh)
@@ -99,7 +97,8 @@ class Crawler:
         self.reader = PageReader(compiled, self.guards, self._first_seen)
         for key, url, level, path in frontier.listish_urls():
             self.known.add(key)
-            self.guards.count_pattern(url)
+            if key != self.reader.start_key:   # queued, not linked: no page of the budget
+                self.guards.count_pattern(url)
             if level == CATEGORY:
                 self.reader.register(url, path)
         self.base_elapsed = stats.elapsed
@@ -152,7 +151,6 @@ class Crawler:
         if page.rendered and task.tries < self.settings.crawl_retries \
                 and self.reader.blank(o, page.settled):
             log.info("%s: the rendered page is blank; asking again", task.url)
-            self.base_retries += 1
             return Outcome(task, error="blank_render", retry=True,
                            links=[ln for ln in o.links if ln.level != DETAIL])
         return o
@@ -263,6 +261,7 @@ class Crawler:
             if o.retry:
                 stats.skipped.update(o.skipped)
                 stats.requeued += 1
+                stats.blank_renders += o.error == "blank_render"
                 continue
             count_page(stats, o)
         stats.retries = self.base_retries + sum(

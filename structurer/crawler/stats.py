@@ -6,11 +6,13 @@ items, records, per-field fill rates (per level and over records), the price err
 rate (records whose price is empty, non-numeric or garbled — the paper's quality
 measure — or suspicious: an instalment or range text, an amount the page's structured
 data or the list page contradicts; by kind), failures by kind, skipped links by reason,
-retries, elapsed time, pages/s and a timeline of (elapsed, pages, items, records)
-samples for the crawl report's chart — as a dict (stored in the crawl state so a
-resumed crawl keeps counting, and written as JSON beside the output,
-``<output name>.stats.json``); and :class:`CrawlProgress`, what a running crawl hands
-its progress callback (showing it is the command line's: :mod:`structurer.cli.display`).
+retries (HTTP requests the fetcher retried; pages the crawl asked again, and of those
+the rendered pages that came back blank), elapsed time, pages/s and a timeline of
+(elapsed, pages, items, records) samples for the crawl report's chart — as a dict
+(stored in the crawl state so a resumed crawl keeps counting, and written as JSON
+beside the output, ``<output name>.stats.json``); and :class:`CrawlProgress`, what a
+running crawl hands its progress callback (showing it is the command line's:
+:mod:`structurer.cli.display`).
 """
 
 from __future__ import annotations
@@ -118,8 +120,9 @@ class CrawlStats:
     counted: Counter[str] = field(default_factory=Counter)          # level -> records
     failures: Counter[str] = field(default_factory=Counter)
     skipped: Counter[str] = field(default_factory=Counter)
-    retries: int = 0
-    requeued: int = 0
+    retries: int = 0            # HTTP requests retried (by the fetcher, or Scrapy's retry)
+    requeued: int = 0           # pages the crawl asked again: a transient failure, or ...
+    blank_renders: int = 0      # ... a rendered page its script left blank
     bytes: int = 0
     elapsed: float = 0.0
     fields: dict[str, list[str]] = field(default_factory=dict)     # level -> its fields
@@ -200,7 +203,8 @@ class CrawlStats:
             "price_errors": dict(self.price_errors),
             "fill_rates": {level: self.fill_rates(level) for level in sorted(self.counted)},
             "failures": dict(self.failures), "skipped": dict(self.skipped),
-            "retries": self.retries, "requeued": self.requeued, "bytes": self.bytes,
+            "retries": self.retries, "requeued": self.requeued,
+            "blank_renders": self.blank_renders, "bytes": self.bytes,
             "elapsed": round(self.elapsed, 3), "pages_per_second": round(self.pages_per_second, 1),
             "timeline": [s._asdict() for s in self.timeline],
             "_filled": {k: dict(v) for k, v in self.filled.items()},
@@ -225,6 +229,7 @@ class CrawlStats:
         stats.skipped.update(data.get("skipped", {}))
         stats.retries = int(data.get("retries", 0))
         stats.requeued = int(data.get("requeued", 0))
+        stats.blank_renders = int(data.get("blank_renders", 0))
         stats.bytes = int(data.get("bytes", 0))
         stats.elapsed = float(data.get("elapsed", 0.0))
         stats.timeline = [Sample(float(s["elapsed"]), int(s["pages"]), int(s["items"]),
@@ -245,7 +250,7 @@ class CrawlStats:
             for level, filled in part.filled.items():
                 total.filled.setdefault(level, Counter()).update(filled)
             for name in ("list_pages", "categories_listed", "empty_lists", "items", "records",
-                         "retries", "requeued", "bytes"):
+                         "retries", "requeued", "blank_renders", "bytes"):
                 setattr(total, name, getattr(total, name) + getattr(part, name))
             total.elapsed = max(total.elapsed, part.elapsed)
         return total

@@ -56,6 +56,7 @@ from structurer.replay.extract import (
     ListResult,
     extract_categories,
     extract_detail,
+    extract_item_links,
     extract_list,
 )
 from structurer.replay.pagination import guesses
@@ -66,13 +67,17 @@ from structurer.structured import JsonLd
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SKIPS", "PageReader", "count_page", "expand_for", "fingerprint", "mode_for",
-           "render_modes", "unreadable"]
+__all__ = ["SKIPS", "TRANSIENT", "PageReader", "count_page", "expand_for",
+           "fingerprint", "mode_for", "render_modes", "unreadable"]
 
 Modes = dict[tuple[int, int], RenderMode]
 # fetch refusals that are not failures, and a guessed next page that is not there
 SKIPS = frozenset({"robots", "offsite", "past_last_page"})
 GONE = frozenset({"http 404", "http 410"})
+# failures both runtimes ask a page again for (``crawl_retries``), a render running out
+# of time too (a busy machine renders slowly)
+TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
+                       "http 502", "http 503", "http 504"})
 _TEXT_RUNS = re.compile(r">([^<]+)<")
 
 
@@ -240,9 +245,15 @@ class PageReader:
                 if said:
                     o.detail[STRUCTURED_PRICE] = said[0]
         else:
-            listed = extract_list(self.c, tree, url, budget=self.budget) \
-                if self.c.has_list and task.level in (CATEGORY, LIST) else None
-            found = self._categories(task, tree, url, listed)
+            lists = self.c.has_list and task.level in (CATEGORY, LIST)
+            # the start page's product grids ("featured") are not a category's products
+            # (unless product breadcrumbs lead to categories, or it has no category link)
+            whole = lists and (task.level == LIST or task.depth > 0
+                               or self.discovery.breadcrumb is not None)
+            listed = extract_list(self.c, tree, url, budget=self.budget) if whole else None
+            found = self._categories(task, tree, url, listed, lists)
+            if lists and not found and listed is None:
+                listed = extract_list(self.c, tree, url, budget=self.budget)
             for name, link in found:
                 if not well_formed(link):       # one bad link does not cost the page
                     skipped.append("malformed")
@@ -253,10 +264,7 @@ class PageReader:
                     self.register(ln.url, ln.path)
                     o.links.append(ln)
             self._start_links(task, o)
-            # the start page's product grids ("featured") are not a category's products
-            # (unless product breadcrumbs lead to categories: the grid's products do too)
-            if listed is not None and (task.level == LIST or task.depth > 0 or not found
-                                    or self.discovery.breadcrumb is not None):
+            if listed is not None:
                 self._items(task, listed, tree, url, o, skipped)
             if self.fingerprints:
                 o.content = record_hash({"items": [i.fields for i in o.items or []],
@@ -280,20 +288,27 @@ class PageReader:
         return not settled or ((o.task.level == LIST or o.task.depth > 0) and not o.links
                                and o.next_url is None)
 
-    def _categories(self, task: Task, tree: Any, url: str,
-                    listed: ListResult | None) -> list[tuple[str, str]]:
-        """A category page's links: the menu XPath's, then the sources' (URLs once); the
-        start page also leads to the rule file's sitemaps. A link of one of the page's
-        list items is that product's, not a category (a menu XPath like ``main/ul//a``
-        learned where the only list in ``main`` was the tiles selects a grid's products
-        too), unless a category URL pattern matches it."""
+    def _categories(self, task: Task, tree: Any, url: str, listed: ListResult | None,
+                    lists: bool) -> list[tuple[str, str]]:
+        """A category page's links: the menu XPath's, then the sources' (URLs once). A
+        link of one of the page's list items (``listed``'s, else read when ``lists``) is
+        that product's, not a category (a menu XPath like ``main/ul//a`` learned where
+        the only list in ``main`` was the tiles selects a grid's products too), unless a
+        category URL pattern matches it."""
         if task.level != CATEGORY:
             return []
         found = extract_categories(self.c, tree, url, budget=self.budget)
         seen = {link for _, link in found}
         found += [(n, u) for n, u in page_links(self.discovery, tree, url) if u not in seen]
-        items = {canonical(link) for i in (listed.items if listed else [])
-                 if isinstance(link := i.get("url"), str) and well_formed(link)}
+        if not found:
+            return found
+        links = [i.get("url") for i in listed.items] if listed is not None else \
+            extract_item_links(self.c, tree, url, budget=self.budget) if lists else []
+        if links is None:       # the items' URLs may be a field's: read them whole
+            whole = extract_list(self.c, tree, url, budget=self.budget)
+            links = [i.get("url") for i in whole.items]
+        items = {canonical(link) for link in links
+                 if isinstance(link, str) and well_formed(link)}
         return [(n, u) for n, u in found if not well_formed(u) or canonical(u) not in items
                 or url_matches(self.discovery.patterns, u)]
 

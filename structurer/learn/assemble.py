@@ -112,11 +112,13 @@ def detail_level(layouts: Layouts | None, render: RenderDecision) -> DetailLevel
 
 
 def category_level(entry: PageView, group: LinkGroup, lists: Sequence[PageView],
-                   render: RenderDecision) -> CategoryLevel:
-    """The entry page's category links: the group whose links led to the list pages."""
+                   render: RenderDecision, item_xpath: str | None = None) -> CategoryLevel:
+    """The entry page's category links: the group whose links led to the list pages
+    (an XPath that selects no link inside their items, ``item_xpath``'s)."""
     good = {p.url for p in lists}
+    items = [(p.tree, item_xpath) for p in lists if item_xpath]
     return CategoryLevel(
-        link_xpath=category_xpath(entry, group, good), render=render,
+        link_xpath=category_xpath(entry, group, good, items), render=render,
         confidence=round(sum(u in good for u in group.urls) / max(len(group.urls), 1), 2),
         samples=[t for _, t, _ in group.links if t][:5])
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urljoin, urlsplit
 
+from lxml import etree
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
@@ -103,13 +105,17 @@ def link_groups(page: PageView, limit: int = 8) -> list[LinkGroup]:
     return groups[:limit]
 
 
-def category_xpath(page: PageView, group: LinkGroup, good: set[str]) -> str:
+def category_xpath(page: PageView, group: LinkGroup, good: set[str],
+                   lists: Sequence[tuple[HtmlElement, str]] = ()) -> str:
     """The XPath selecting the group's category links.
 
     Menus mix category links with search shortcuts, offers and account links. The links
     known to lead to lists (``good``) tell the category URL families; links of
     other families are unwanted, and narrower XPaths (by the anchors' own
     parent step, or a union of two) compete with "every link in the container".
+    ``lists``: list pages (tree, item XPath); an XPath that selects links inside their
+    items there (``main/ul//a`` learned where the only list in ``main`` was the tiles) is
+    kept clear of the items (:func:`clear_of_items`).
     """
     known = [a for url, _, a in group.links if url in good]
     families = {url_family(url) for url, _, _ in group.links if url in good}
@@ -124,9 +130,60 @@ def category_xpath(page: PageView, group: LinkGroup, good: set[str]) -> str:
         candidates += _narrow(bases[:3], wanted)
         candidates += [f"{c}//a[contains(@href, {xpaths.quote(t)})]" for c in bases[:3]
                        for t in _href_tokens(wanted, unwanted)]
-    best = xpaths.best_xpath(candidates, [(page.tree, wanted)],
-                             score=lambda tp, fp, fn: tp / (tp + fp + fn))
-    return best[0] if best else candidates[-1]
+    def score(tp: int, fp: int, fn: int) -> float:
+        return tp / (tp + fp + fn)
+
+    best = xpaths.best_xpath(candidates, [(page.tree, wanted)], score=score)
+    chosen = best[0] if best else candidates[-1]
+    if not _into_items(chosen, lists):
+        return chosen
+    guarded = [g for c in candidates if "|" not in c for g in clear_of_items(c, lists)]
+    clear = xpaths.best_xpath(guarded, [(page.tree, wanted)], score=score)
+    if clear is None or (best is not None and clear[1] < best[1] - 1e-9) \
+            or _into_items(clear[0], lists):
+        return chosen
+    return clear[0]
+
+
+def clear_of_items(xpath: str, lists: Sequence[tuple[HtmlElement, str]]) -> list[str]:
+    """``xpath`` kept from the anchors inside list items: one candidate per step of an
+    item XPath ``//container/item`` that names something (a predicate)."""
+    out: list[str] = []
+    for item_xpath in dict.fromkeys(x for _, x in lists):
+        steps = _steps(item_xpath)
+        for step in steps[-2:]:
+            if "[" in step and "::" not in step:
+                out.append(f"{xpath}[not(ancestor::{step})]")
+    return list(dict.fromkeys(out))
+
+
+def _steps(xpath: str) -> list[str]:
+    """The steps of a plain absolute path ``//a[..]/b[..]`` (none for anything else)."""
+    if not xpath.startswith("//") or "|" in xpath:
+        return []
+    steps, depth, current = [], 0, ""
+    for ch in xpath[2:]:
+        depth += (ch == "[") - (ch == "]")
+        if ch == "/" and depth == 0:
+            steps.append(current)
+            current = ""
+        else:
+            current += ch
+    return [*steps, current] if all(steps) and current else []
+
+
+def _into_items(xpath: str, lists: Sequence[tuple[HtmlElement, str]]) -> bool:
+    """Whether ``xpath`` selects a link inside a list item on one of the list pages."""
+    for tree, item_xpath in lists:
+        try:
+            items = set(xpaths.evaluate(item_xpath, tree))
+            found = xpaths.evaluate(xpath, tree)
+        except etree.XPathError:
+            continue
+        if any(isinstance(a, HtmlElement) and any(p in items for p in a.iterancestors())
+               for a in found):
+            return True
+    return False
 
 
 def _href_tokens(wanted: list[HtmlElement], unwanted: list[HtmlElement]) -> list[str]:

@@ -91,7 +91,8 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
     sample, detail_layouts = await _details(ex, list_sources(lists, layouts))
     decision = ex.sampler.decision
     levels = Levels(
-        category=category_level(entry, group, lists, decision("category"))
+        category=category_level(entry, group, lists, decision("category"),
+                                layouts.main.item_xpath)
         if group is not None else None,
         list=list_levels(layouts, lists, pagination, ex.lexicon.pagination,
                          decision("list")),
@@ -111,7 +112,7 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
     if ex.sampler.unavailable:
         report.notes.append(f"render modes not checked ({ex.sampler.unavailable}); "
                             "every level is taken as static")
-    report.rendered = ex.sampler.renders
+    report.rendered, report.rerendered = ex.sampler.renders, ex.sampler.rerenders
     report.seconds = round(time.monotonic() - started, 2)
     report.notes.extend(layouts.main.notes)
     if detail_layouts:

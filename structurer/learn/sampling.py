@@ -67,7 +67,8 @@ class RenderSampler:
         self.rendered_pages: dict[str, Page] = {}
         self.browser: BrowserFetcher | None = None
         self.unavailable: str | None = None    # why no browser could be used
-        self.renders = 0
+        self.renders = 0                       # pages rendered ...
+        self.rerenders = 0                     # ... and renderings asked for again
         self.restless = False                  # a page stayed unsettled through its retries
         self.scope = HostScope(settings.allowed_hosts)
 
@@ -126,7 +127,7 @@ class RenderSampler:
         return await self._settled(lambda: browser.fetch_expanded(key, expand))
 
     async def _settled(self, fetch: Callable[[], Awaitable[Page]]) -> Page:
-        """A browser's page (:func:`_twice`), rendered again, at most ``crawl_retries``
+        """A browser's page (:meth:`_twice`), rendered again, at most ``crawl_retries``
         times, while the browser hands it over before its network went quiet (a busy
         machine; the crawl asks again for such a page too), so that the rules learned
         from it and the level's render decision do not depend on machine load. The last
@@ -134,13 +135,27 @@ class RenderSampler:
         site's pages are taken as they come (they never go quiet: polling, a chat
         widget), so such a site costs ``crawl_retries`` renders more, not three times
         its renders."""
-        page = await _twice(fetch)
+        page = await self._twice(fetch)
         tries = self.settings.crawl_retries if self.restless else 0
         while not page.settled and tries < self.settings.crawl_retries:
-            page = await _twice(fetch)
+            self.rerenders += 1
+            page = await self._twice(fetch)
             tries += 1
         self.restless = self.restless or not page.settled
         return page
+
+    async def _twice(self, fetch: Callable[[], Awaitable[Page]]) -> Page:
+        """A browser's page, asked for once more after a 5xx (as HTTP retries one) or
+        after running out of time (a busy machine renders slowly): what analysis learns
+        should not depend on how loaded the machine was."""
+        try:
+            return await fetch()
+        except FetchError as error:
+            if error.kind != "render_timeout" and (error.kind != "http"
+                                                   or (error.status or 0) < 500):
+                raise
+        self.rerenders += 1
+        return await fetch()
 
     def both_ways(self, url: str) -> tuple[Page | None, Page | None]:
         """``url`` as fetched and as rendered, where analysis has them (a page is found
@@ -255,15 +270,3 @@ class RenderSampler:
             return None
         return (raw, rendered) if rendered is not None else None
 
-
-async def _twice(fetch: Callable[[], Awaitable[Page]]) -> Page:
-    """A browser's page, asked for once more after a 5xx (as HTTP retries one) or after
-    running out of time (a busy machine renders slowly): what analysis learns should
-    not depend on how loaded the machine was."""
-    try:
-        return await fetch()
-    except FetchError as error:
-        if error.kind != "render_timeout" and (error.kind != "http"
-                                               or (error.status or 0) < 500):
-            raise
-    return await fetch()

@@ -44,7 +44,8 @@ from structurer.structured import JsonLd
 from structurer.values import Base, element_text, link_target
 
 __all__ = ["PAGE_BUDGET", "CompiledRules", "ListResult", "PageResult", "RuleTimeout",
-           "compile_rules", "extract_categories", "extract_detail", "extract_list", "extract_page"]
+           "compile_rules", "extract_categories", "extract_detail", "extract_item_links",
+           "extract_list", "extract_page"]
 
 Level = Literal["list", "detail", "other"]
 Budget = float | None
@@ -231,6 +232,31 @@ def extract_list(compiled: CompiledRules, tree: Any, url: str, *,
     clock = Clock(url, budget)
     layout = _layout(compiled.lists, root, clock)
     return _list(compiled, root, url, layout, _item_nodes(layout, root, clock), clock, jsonld)
+
+
+def extract_item_links(compiled: CompiledRules, tree: Any, url: str, *,
+                       budget: Budget = PAGE_BUDGET) -> list[str | None] | None:
+    """Each item's ``url`` as :func:`extract_list` gives it (its detail link), without
+    reading the items' other fields; None when an item without a detail link may take
+    its URL from a ``url`` field (only :func:`extract_list` tells then)."""
+    if not compiled.lists:
+        raise RuleError("the rule file has no list level", site=compiled.rules.site)
+    root = _root(tree)
+    clock = Clock(url, budget)
+    layout = _layout(compiled.lists, root, clock)
+    plan, at = layout.plan, layout.link
+    by_field = any(f.name == "url" for f in plan.fields)
+    if at is None and by_field:
+        return None
+    base, links = _base(root, url), []
+    for node in _item_nodes(layout, root, clock):
+        link = first_link(clock.run(plan.labels[at], plan.xpaths[at], node), base) \
+            if at is not None else None
+        if link is None and by_field:
+            return None
+        links.append(link)
+    clock.check()
+    return links
 
 
 def _detail(root: Any, url: str, layout: CompiledDetail, clock: Clock,

@@ -65,8 +65,9 @@ class StatsFile(BaseModel):
     fill_rates: dict[str, dict[str, float]] = Field(default_factory=dict)
     failures: dict[str, int] = Field(default_factory=dict)
     skipped: dict[str, int] = Field(default_factory=dict)
-    retries: int = 0
-    requeued: int = 0
+    retries: int = 0            # HTTP requests retried
+    requeued: int = 0           # pages asked again (a transient failure, a blank render)
+    blank_renders: int = 0      # ... of them rendered pages that came back blank
     bytes: int = 0
     elapsed: float
     pages_per_second: float = 0.0

@@ -255,3 +255,50 @@ def test_a_menu_xpath_reaching_into_the_grid_leaves_its_products_to_the_detail_l
     records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert {n: r["sku"] for n, r in records.items()} == {p: f"SKU-{p}" for p in "abc"}
     assert ["Top", "Sub"] in records["c"]["categories"]
+
+
+READER_RULES = rule_text("shop.test", """
+  category:
+    link_xpath: /html/body/main/ul//a
+  list:
+    item_xpath: //ul[@id='products']/li
+    detail_link_xpath: ./a
+    fields:
+      name: {xpath: ./a, kind: text}
+  detail:
+    fields:
+      name: {xpath: //h1, kind: text}
+""")
+FEATURED = ("<html><body><main><ul><li><a href='/c/top/'>Top</a></li></ul>"
+            "<ul id='products'><li><a href='/p/a.html'>a</a></li></ul></main></body></html>")
+
+
+@pytest.mark.parametrize("item_url", ["detail link", "url field"])
+def test_the_start_pages_grid_is_read_only_for_its_links(
+        item_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The start page's product grid ("featured") gives no items (they are the
+    categories'); its items' links are read, to tell them from category links, but not
+    their fields (before: a whole list read per crawl, thrown away) — unless an item's
+    URL may come from a ``url`` field. A category page below is read whole."""
+    from structurer.crawler import traverse
+    from structurer.crawler.frontier import CATEGORY, Guards, Task
+    from structurer.replay.extract import compile_rules
+
+    text = READER_RULES if item_url == "detail link" else READER_RULES.replace(
+        "    detail_link_xpath: ./a\n", "").replace(
+        "      name: {xpath: ./a, kind: text}\n",
+        "      name: {xpath: ./a, kind: text}\n      url: {xpath: ./a/@href, kind: url}\n")
+    reader = traverse.PageReader(compile_rules(rules_from_text(text, "r.yaml")),
+                                 Guards(Settings(), {"shop.test"}, "http://shop.test/", 5),
+                                 lambda key: True)
+    read: list[str] = []
+    whole = traverse.extract_list
+    monkeypatch.setattr(traverse, "extract_list",
+                        lambda c, tree, url, **kw: read.append(url) or whole(c, tree, url, **kw))
+    for depth, url in enumerate(["http://shop.test/", "http://shop.test/c/top/"]):
+        o = reader.read(Task(0, url, url, CATEGORY, depth, ()), FEATURED, url, len(FEATURED))
+        # the grid's product is no category, at either depth
+        assert [ln.url for ln in o.links if ln.level == CATEGORY] == ["http://shop.test/c/top/"]
+        assert [i.fields["name"] for i in o.items or []] == ([] if depth == 0 else ["a"])
+    assert read == (["http://shop.test/c/top/"] if item_url == "detail link" else
+                    ["http://shop.test/", "http://shop.test/c/top/"])

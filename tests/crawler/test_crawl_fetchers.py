@@ -185,6 +185,8 @@ def test_a_rendered_page_its_script_left_blank_is_asked_for_again(
     assert [(r["name"], r["availability"]) for r in records] == [("One!", "in_stock"),
                                                                 ("Two!", "out_of_stock")]
     assert result.stats.requeued == 3 and not result.stats.failures
+    # asked again as blank renders, not HTTP requests retried
+    assert result.stats.blank_renders == 3 and result.stats.retries == 0
 
 
 def test_a_page_blank_every_time_stands_after_the_retries(
@@ -237,7 +239,7 @@ def test_a_list_page_rendered_before_its_data_arrived_is_asked_again(
     assert sorted(r["name"] for r in records) == ["One!", "Two!"]
     assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * 2
     assert result.stats.empty_lists == 0 and not result.stats.failures
-    assert result.stats.retries == 1
+    assert (result.stats.requeued, result.stats.blank_renders, result.stats.retries) == (1, 1, 0)
 
 
 class UnsettledOnceBrowser(FakeBrowser):
@@ -268,7 +270,7 @@ def test_a_page_asked_again_keeps_the_categories_it_linked_to(
     records = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
     assert sorted(r["name"] for r in records) == ["One!", "Two!"]
     assert sorted(url.split("/", 3)[3] for url in FakeBrowser.fetched) == ["", "", "c/a/"]
-    assert result.stats.retries == 1 and not result.stats.failures
+    assert (result.stats.blank_renders, result.stats.retries) == (1, 0) and not result.stats.failures
 
 
 class SkeletonBrowser(FakeBrowser):
@@ -301,4 +303,4 @@ def test_a_list_page_rendered_as_skeleton_cards_is_asked_again(
     assert sorted((r["url"].split("/", 3)[3], r["name"]) for r in records) == [
         ("p/1", "One!"), ("p/2", "Two!")]
     assert [url.split("/", 3)[3] for url in FakeBrowser.fetched] == ["c/a/"] * 2
-    assert result.stats.retries == 1 and not result.stats.failures
+    assert (result.stats.blank_renders, result.stats.retries) == (1, 0) and not result.stats.failures

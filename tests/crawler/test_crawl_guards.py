@@ -11,10 +11,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
 from structurer.crawler.frontier import url_pattern
+from structurer.fetch import open_fetcher
+from structurer.fetch.base import Fetcher, Page
 from structurer.rules import rules_from_text
+from structurer.schema import RenderMode
 from tests.conftest import rule_text
 
 RULES = rule_text("{site}", """
@@ -133,3 +138,47 @@ def test_queued_links_follow_the_fetchers_host_rule() -> None:
                     ("http://evilshop.example/p/1", False), ("http://10.0.0.1/p", False),
                     ("http://127.0.0.1:8001/p", True), ("http://127.0.0.1:8002/p", False)):
         assert (guards.check(url, DETAIL, 0) is None) is ok, url
+
+
+
+class Killed(Exception):
+    """The crawl's process dies while a page is being fetched."""
+
+
+def test_a_resumed_crawl_counts_url_patterns_as_the_first_session_did(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """The start page is no page of its URL pattern's budget (it is queued, not linked):
+    a resumed crawl, which counts the pages its state holds, does not count it either,
+    or a category the uninterrupted crawl reaches (``/caps/``, the third four-letter
+    name under ``max_pages_per_pattern: 3``) is refused after a resume."""
+    menu = '<nav><a href="/bags/">Bags</a><a href="/hats/">Hats</a></nav>'
+    pages = {"/shop/": menu, "/hats/": '<ul><li><a href="/p/h">Hat</a></li></ul>',
+             "/bags/": '<nav><a href="/caps/">Caps</a></nav>'
+                       '<ul><li><a href="/p/b">Bag</a></li></ul>',
+             "/caps/": '<ul><li><a href="/p/c">Cap</a></li></ul>'}
+    site = tiny_site(pages).split("//")[1]
+    text = RULES.format(site=site).replace(f"start_url: http://{site}/",
+                                           f"start_url: http://{site}/shop/")
+    rules = rules_from_text(text, "resume.yaml")
+    settings = Settings(max_pages_per_pattern=3)
+    whole = crawl_site(rules, tmp_path / "whole.jsonl", settings)
+    assert whole.finished and not whole.stats.skipped
+
+    def dying(mode: RenderMode, settings: Settings) -> Fetcher:
+        fetcher = open_fetcher(mode, settings)
+        fetch = fetcher.fetch
+
+        async def fetch_or_die(url: str, **kwargs: Any) -> Page:
+            if url.endswith("/bags/"):
+                raise Killed
+            return await fetch(url, **kwargs)
+
+        fetcher.fetch = fetch_or_die  # type: ignore[method-assign]
+        return fetcher
+
+    out = tmp_path / "resumed.jsonl"
+    with pytest.raises(Killed):         # the start page is read, its links queued
+        crawl_site(rules, out, settings, factory=dying)
+    resumed = crawl_site(rules, out, settings, resume=True)
+    assert resumed.finished and not resumed.stats.skipped
+    assert sorted(r["name"] for r in _records(out)) == ["Bag", "Cap", "Hat"]

@@ -75,3 +75,29 @@ def test_url_family(a: str, b: str, same: bool) -> None:
 
 def test_url_shape_blanks_numbers_and_query_values() -> None:
     assert url_shape("http://s/list-3-1.html?page=2&sort=a") == "/list-0-0.html?page&sort"
+
+
+def test_a_menu_xpath_is_kept_clear_of_the_list_items_of_category_pages() -> None:
+    """Learned on a home page whose only list in ``main`` is the category tiles, the
+    plain path ``/html/body/div/main/ul//a`` also selects the product grid's links on a
+    category page (tiles of sub-categories, then the grid): the XPath analysis keeps
+    stays clear of the list items the list level learned there."""
+    def page(main: str) -> str:
+        return f"<html><body><div><main>{main}</main></div></body></html>"
+
+    tiles = "<ul>" + "".join(f"<li><a href='/c/{n}/'>{n.title()}</a></li>"
+                             for n in ("women", "men", "kids")) + "</ul>"
+    grid = "<ul id='products'>" + "".join(
+        f"<li><h3><a href='/p/{i}'>Dress {i}</a></h3><span>{i},95 €</span></li>"
+        for i in range(6)) + "</ul>"
+    entry = _view(page(tiles))
+    category = PageView.from_html(f"{BASE}c/women/", page(tiles + grid), load_lexicon("ecommerce"))
+    group = link_groups(entry)[0]
+    good = {f"{BASE}c/women/", f"{BASE}c/men/"}
+    item = "//ul[@id='products']/li"
+    plain = category_xpath(entry, group, good)
+    assert plain == "/html/body/div/main/ul//a"
+    assert len(_selected(category, plain)) == 9          # the grid's products too
+    xpath = category_xpath(entry, group, good, [(category.tree, item)])
+    assert sorted(_selected(entry, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
+    assert sorted(_selected(category, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]

@@ -47,6 +47,8 @@ def test_a_rendering_that_ran_out_of_time_is_asked_again() -> None:
     page = asyncio.run(sampler.rendered("http://s.test/c/x"))
     assert page is not None and page.text == HTML
     assert browser.asked == {"http://s.test/c/x": 2}
+    # one page rendered, its rendering asked for again: the report says both
+    assert (sampler.renders, sampler.rerenders) == (1, 1)
 
 
 def test_a_list_expanded_after_running_out_of_time_once() -> None:
@@ -54,6 +56,7 @@ def test_a_list_expanded_after_running_out_of_time_once() -> None:
     page = asyncio.run(sampler.expanded("http://s.test/c/x", Expand("scroll", "//li")))
     assert page is not None and page.rounds == 2
     assert browser.asked == {"http://s.test/c/x": 2, "http://s.test/c/x#expanded": 2}
+    assert sampler.rerenders == 2
 
 
 SHELL = "<html><body><ul></ul><p>Loading</p></body></html>"
@@ -106,6 +109,7 @@ def test_a_rendering_handed_over_unsettled_is_rendered_again() -> None:
     sampler, browser, page = _decide(early=1)
     assert page.settled and "<li>" in page.text
     assert browser.asked == {"http://s.test/c/1/": 2, "http://s.test/c/2/": 2}
+    assert (sampler.renders, sampler.rerenders) == (2, 2)
     assert sampler.by_content("list", _items).mode == "browser"
     idle, _, _ = _decide(early=0)
     assert sampler.by_content("list", _items) == idle.by_content("list", _items)
@@ -118,3 +122,4 @@ def test_a_site_that_never_goes_quiet_costs_a_few_renders_more() -> None:
     assert sampler.restless and not sampler.rendered_pages["http://s.test/c/1/"].settled
     assert browser.asked == {"http://s.test/c/1/": 1 + Settings().crawl_retries,
                              "http://s.test/c/2/": 1}
+    assert (sampler.renders, sampler.rerenders) == (2, Settings().crawl_retries)

@@ -34,8 +34,8 @@ from structurer.rules.model import SiteRules
 
 SHOP = "ledger"       # 81 products, 98 pages: about 2 s at 20 ms between requests
 SCALARS = ("pages_total", "list_pages", "empty_lists", "items", "items_per_list_page",
-           "records", "price_error_rate", "retries", "requeued", "bytes", "elapsed",
-           "pages_per_second")
+           "records", "price_error_rate", "retries", "requeued", "blank_renders", "bytes",
+           "elapsed", "pages_per_second")
 
 
 def _broken_sku(rules: SiteRules) -> SiteRules:
@@ -83,7 +83,7 @@ def _synthetic(tmp_path: Path) -> Path:
         stats.sample()
     stats.failures.update({"http 404": 3, "timeout": 1, "parse": 1})
     stats.skipped.update({"robots": 7, "offsite": 2, "pattern": 5})
-    stats.retries, stats.requeued, stats.bytes = 6, 2, 1_234_567
+    stats.retries, stats.requeued, stats.blank_renders, stats.bytes = 6, 2, 1, 1_234_567
     path = tmp_path / "synthetic.stats.json"
     stats.write_json(path, {"site": "shop.example", "complete": False,
                             "drift": ["detail.sku: filled on 0% of 40 detail pages, "

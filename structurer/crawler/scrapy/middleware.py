@@ -13,7 +13,11 @@ Playwright and the Chromium :mod:`structurer.fetch.chromium` finds,
 on the asyncio reactor), so both runtimes render pages the same way: one rendering
 path, the same waiting for network idle, the same robots.txt and host checks; a
 rendered response is flagged ``rendered``, and ``unsettled`` when the browser handed the
-page over before its network went quiet (the spider may ask for it again).
+page over before its network went quiet (the spider may ask for it again). A render that
+failed transiently (ran out of time, a 5xx, a connection error: ``TRANSIENT``, as
+``structurer crawl`` requeues them) is asked again at most ``crawl_retries`` times
+(:func:`requeue`, counted under ``REQUEUE`` in Scrapy's statistics, apart from
+``retry/``, its own retries of HTTP requests).
 :func:`failure_kind` names a failure the way ``structurer crawl`` does.
 """
 
@@ -22,6 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from scrapy import signals
+from scrapy.downloadermiddlewares.retry import get_retry_request
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 from scrapy.spidermiddlewares.httperror import HttpError
@@ -29,20 +34,25 @@ from twisted.internet.error import ConnectError, DNSLookupError, TCPTimedOutErro
 from twisted.web._newclient import ResponseFailed
 
 from structurer.config import Settings
+from structurer.crawler.traverse import TRANSIENT
 from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
 from structurer.fetch.base import Expand, Expanding, Fetcher
 from structurer.fetch.scope import HostScope, same_host
 from structurer.schema import RenderMode
 
-__all__ = ["EXPAND", "RENDER", "RENDERED", "UNSETTLED", "BrowserMiddleware", "GuardMiddleware",
-           "Refused", "failure_kind"]
+__all__ = ["EXPAND", "RENDER", "RENDERED", "REQUEUE", "UNSETTLED", "BrowserMiddleware",
+           "GuardMiddleware", "Refused", "failure_kind", "requeue"]
 
 RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
 EXPAND = "structurer_expand"     # request.meta: an Expand's fields (load more / scroll)
 SITE = "structurer_site"         # request.meta: the rule file's site
 RENDERED = "rendered"            # response.flags: a browser produced the page
 UNSETTLED = "unsettled"          # response.flags: handed over before its network went quiet
+# Scrapy statistics of pages asked again by the crawl itself (a render that failed
+# transiently, a blank render), as structurer crawl requeues them: REQUEUE/count,
+# REQUEUE/reason_count/<kind>; Scrapy's own retries of HTTP requests stay under retry/
+REQUEUE = "structurer/requeue"
 
 
 class Refused(IgnoreRequest):
@@ -68,6 +78,13 @@ def failure_kind(error: BaseException) -> str:
     if isinstance(error, FetchError):   # the browser fetcher's
         return error.failure
     return type(error).__name__
+
+
+def requeue(request: Any, spider: Any, reason: str, times: int) -> Any:
+    """``request`` asked again (a copy, counted under ``REQUEUE``), or None once it was
+    asked ``times`` times already: then the page stands as it came (or failed)."""
+    return get_retry_request(request, spider=spider, reason=reason, max_retry_times=times,
+                             stats_base_key=REQUEUE)
 
 
 class GuardMiddleware:
@@ -139,6 +156,16 @@ class BrowserMiddleware:
         return HtmlResponse(page.final_url, status=page.status, body=page.text.encode("utf-8"),
                             encoding="utf-8", request=request, flags=flags,
                             headers={"Content-Type": "text/html; charset=utf-8"})
+
+    def process_exception(self, request: Any, exception: BaseException,
+                          spider: Any = None) -> Any:
+        """A render that failed transiently is asked again, at most ``crawl_retries``
+        times (``structurer crawl`` requeues it alike); then it fails as it did."""
+        if request.meta.get(RENDER) != RenderMode.BROWSER or not isinstance(
+                exception, FetchError) or exception.failure not in TRANSIENT:
+            return None
+        return requeue(request, self.crawler.spider, exception.failure,
+                       self.settings.crawl_retries)
 
     async def close(self, spider: Any = None) -> None:
         if self.fetcher is not None:

@@ -30,7 +30,6 @@ from typing import Any
 
 import scrapy
 from scrapy import signals
-from scrapy.downloadermiddlewares.retry import get_retry_request
 from scrapy.exceptions import DontCloseSpider
 from twisted.internet.task import LoopingCall
 
@@ -40,9 +39,11 @@ from structurer.crawler.scrapy.middleware import (
     EXPAND,
     RENDER,
     RENDERED,
+    REQUEUE,
     SITE,
     UNSETTLED,
     failure_kind,
+    requeue,
 )
 from structurer.crawler.scrapy.queue import RECOVERED, TOKENS, Workers
 from structurer.crawler.scrapy.sink import RecordSink
@@ -135,15 +136,14 @@ class RuleSpider(scrapy.Spider):
     def again(self, site: Site, o: Outcome, response: Any) -> bool:
         """Ask again, through Scrapy's retry, for a rendered page its script left blank
         (:meth:`~structurer.crawler.traverse.PageReader.blank`, the check ``structurer
-        crawl`` makes), at most ``crawl_retries`` times (counted in ``retry/count``); the
-        last time it stands as it is. The category and list pages it did link to are
-        kept, as a detail page's are."""
+        crawl`` makes), at most ``crawl_retries`` times (counted under ``REQUEUE``, reason
+        ``blank_render``); the last time it stands as it is. The category and list pages
+        it did link to are kept, as a detail page's are."""
         request, flags = response.request, response.flags
         if RENDERED not in flags or request.meta.get("retry_times", 0) >= \
                 site.guards.s.crawl_retries or not site.reader.blank(o, UNSETTLED not in flags):
             return False
-        retry = get_retry_request(request, spider=self, reason="blank_render",
-                                  max_retry_times=site.guards.s.crawl_retries)
+        retry = requeue(request, self, "blank_render", site.guards.s.crawl_retries)
         if retry is None:
             return False
         log.info("%s: the rendered page is blank; asking again", o.task.url)
@@ -199,10 +199,18 @@ class RuleSpider(scrapy.Spider):
     def count(self, o: Outcome) -> None:
         stats = self.crawl_stats
         count_page(stats, o)
-        # Scrapy's retries: HTTP failures (its RetryMiddleware) and blank renders
-        stats.retries = int(self.crawler.stats.get_value("retry/count", 0))
+        self.count_retries()
         stats.elapsed = time.monotonic() - self.started
         stats.sample()          # the report's timeline, as structurer crawl keeps it
+
+    def count_retries(self) -> None:
+        """HTTP requests Scrapy's RetryMiddleware retried; pages the crawl asked again (a
+        render that failed transiently, a blank render), as structurer crawl counts them."""
+        stats, scrapy_stats = self.crawl_stats, self.crawler.stats
+        stats.retries = int(scrapy_stats.get_value("retry/count", 0))
+        stats.requeued = int(scrapy_stats.get_value(f"{REQUEUE}/count", 0))
+        stats.blank_renders = int(scrapy_stats.get_value(
+            f"{REQUEUE}/reason_count/blank_render", 0))
 
     # ----- signals ------------------------------------------------------------------------
     def on_opened(self, spider: Any = None) -> None:
@@ -245,6 +253,7 @@ class RuleSpider(scrapy.Spider):
             self.complete = reason == "finished"
         elif not self.complete:       # --max-pages, Ctrl-C: the others carry on
             self.workers.leave()
+        self.count_retries()
         self.crawl_stats.elapsed = time.monotonic() - self.started
         self.crawl_stats.sample()
         self.sink.close()

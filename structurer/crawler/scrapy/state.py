@@ -86,10 +86,12 @@ class MemoryState:
     def lists_done(self, site: str) -> bool:
         return site in self.seeded and not self.pending[site]
 
-    def count_pattern(self, site: str, pattern: str, cap: int) -> bool:
-        counts = self.patterns[site]
-        if counts.get(pattern, 0) >= cap:
-            return False
+    def count_pattern(self, site: str, pattern: str, cap: int, key: str) -> bool:
+        """Count page ``key`` of ``pattern`` (False past ``cap``) unless known: a page read
+        again (after a kill, then its retry) does not count its links twice."""
+        counts, known = self.patterns[site], key in self.known[site]
+        if known or counts.get(pattern, 0) >= cap:
+            return known
         counts[pattern] = counts.get(pattern, 0) + 1
         return True
 
@@ -253,6 +255,7 @@ redis.call('SADD', KEYS[2], ARGV[1]); redis.call('SADD', KEYS[3], ARGV[1]); retu
 """
 SEED_LOCK_MS = 10_000   # lease of the seeding lock: a protocol constant of the workers
 _PATTERN = """
+if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 1 then return 1 end
 local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 if n > tonumber(ARGV[2]) then redis.call('HINCRBY', KEYS[1], ARGV[1], -1); return 0 end
 return 1
@@ -299,9 +302,10 @@ class RedisState:
         seeded, pending = pipe.execute()
         return bool(seeded) and not pending
 
-    def count_pattern(self, site: str, pattern: str, cap: int) -> bool:
-        return bool(self._scripts["pattern"](keys=[self.k(site, "patterns")],
-                                             args=[pattern, cap]))
+    def count_pattern(self, site: str, pattern: str, cap: int, key: str) -> bool:
+        """See :meth:`MemoryState.count_pattern`."""
+        keys = [self.k(site, "patterns"), self.k(site, "known")]
+        return bool(self._scripts["pattern"](keys=keys, args=[pattern, cap, key]))
 
     def prefixes(self, site: str) -> list[Prefix]:
         return [(p, tuple(json.loads(path)))

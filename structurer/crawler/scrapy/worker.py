@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from structurer.config import Settings
-from structurer.crawler.frontier import CATEGORY, Guards, Outcome, Task, url_pattern
+from structurer.crawler.frontier import CATEGORY, Guards, Outcome, Task, canonical, url_pattern
 from structurer.crawler.products import (
     build_product,
     record_columns,
@@ -51,7 +51,7 @@ class SharedGuards(Guards):
 
     def count_pattern(self, url: str) -> bool:
         return self.state.count_pattern(self.site, url_pattern(url),
-                                        self.s.max_pages_per_pattern)
+                                        self.s.max_pages_per_pattern, canonical(url))
 
 
 class Site:

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 import redis
@@ -71,7 +72,7 @@ def test_two_workers_share_one_crawl(shops: Shops, redis_url: str, tmp_path: Pat
     assert sum(s["records"] for s in stats) == len(shops.expected)
 
 
-def _wait_for(condition: Any, what: str, timeout: float = 60) -> None:
+def _wait_for(condition: Any, what: str, timeout: float = 240) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -85,21 +86,38 @@ def _kill_when(process: subprocess.Popen[bytes], ready: Callable[[], bool], what
     process.wait()
 
 
+VICTIM = "structurer-test-victim"      # the killed worker's User-Agent: the shops know it
+
+
 def test_a_killed_worker_loses_nothing(shops: Shops, redis_url: str, tmp_path: Path) -> None:
     """Kill one worker while it holds pages taken from the queue — first early in the
-    crawl, then once it has written records — and start it again each time."""
+    crawl, then once it has written records — and start it again each time; then a
+    second worker joins it. Each kill lands while the victim holds pages by
+    construction, however loaded the machine: the shops hold their answers (to the
+    victim's every request, then to one product page) until it is killed, so the crawl
+    cannot end before."""
     victim, other = tmp_path / "victim.jsonl", tmp_path / "other.jsonl"
     crawl = crawl_name([load_rules(p) for p in shops.rules])
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     inflight = f"{crawl}:inflight:{worker_id(victim)}"
+    claims = f"{crawl}:claims:{worker_id(victim)}"
+    as_victim = ("--delay", DELAY, "-s", f"user_agent={VICTIM}")
+    held = min(urlsplit(url)._replace(scheme="", netloc="").geturl()
+               for url in shops.expected if url.isascii())
+    # 1. alone, its answers held: it is killed holding the start pages it took
+    shops.gate.hold(lambda path, agent: agent == VICTIM)
+    _kill_when(worker(shops.rules, victim, redis_url, *as_victim),
+               lambda: client.hlen(inflight) > 0, "kill point 0")
+    # 2. restarted, it takes back what it held and crawls alone; one product page is held:
+    # it is killed holding it, with every other record claimed
+    shops.gate.hold(lambda path, agent: path == held)
+    _kill_when(worker(shops.rules, victim, redis_url, *as_victim),
+               lambda: client.hlen(inflight) > 0 and client.llen(claims) >= 3, "kill point 1")
+    assert client.llen(claims) < len(shops.expected)
+    # 3. nothing held: restarted once more, with a second worker
+    shops.gate.release()
+    process = worker(shops.rules, victim, redis_url, *as_victim)
     survivor = worker(shops.rules, other, redis_url, "--delay", DELAY)
-    process = worker(shops.rules, victim, redis_url, "--delay", DELAY)
-    kills = [lambda: client.hlen(inflight) > 0,
-             lambda: client.hlen(inflight) > 0 and client.llen(
-                 f"{crawl}:claims:{worker_id(victim)}") >= 3]
-    for n, ready in enumerate(kills):
-        _kill_when(process, ready, f"kill point {n}")
-        process = worker(shops.rules, victim, redis_url, "--delay", DELAY)
     finish(process, victim)
     finish(survivor, other)
     _same_as_lightweight(records(victim, other), shops)

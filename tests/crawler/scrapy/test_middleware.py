@@ -123,6 +123,36 @@ def test_a_page_handed_over_unsettled_says_so(monkeypatch: pytest.MonkeyPatch) -
     assert response.flags == ["rendered", "unsettled"]
 
 
+def test_a_render_that_failed_transiently_is_asked_again() -> None:
+    """As ``structurer crawl`` requeues a page whose render ran out of time (or met a 5xx,
+    or lost its connection), at most ``crawl_retries`` times, and counts it among the
+    pages asked again, not among Scrapy's HTTP retries; other failures and static
+    requests are not the browser middleware's to retry."""
+    from scrapy import Spider
+    from scrapy.utils.test import get_crawler
+
+    crawler = get_crawler(Spider)
+    spider = Spider.from_crawler(crawler, name="t")
+    mw = BrowserMiddleware(SimpleNamespace(spider=spider), Settings(crawl_retries=2))
+    timeout = RenderTimeout("page did not finish loading within 30s")
+    asked = [Request("http://shop.test/b", meta={RENDER: "browser"})]
+    while (again := mw.process_exception(asked[-1], timeout)) is not None:
+        asked.append(again)
+    assert len(asked) == 3 and all(r.url == "http://shop.test/b" for r in asked)
+    stats = crawler.stats
+    assert stats.get_value("structurer/requeue/count") == 2
+    assert stats.get_value("structurer/requeue/reason_count/render_timeout") == 2
+    assert stats.get_value("retry/count") is None
+    gateway = FetchError("HTTP 502 Bad Gateway", kind="http", status=502)
+    assert mw.process_exception(Request("http://shop.test/c", meta={RENDER: "browser"}),
+                                gateway) is not None
+    gone = FetchError("HTTP 404 Not Found", kind="http", status=404)
+    assert mw.process_exception(Request("http://shop.test/d", meta={RENDER: "browser"}),
+                                gone) is None
+    assert mw.process_exception(Request("http://shop.test/e", meta={RENDER: "static"}),
+                                timeout) is None
+
+
 def test_failures_are_named_like_the_lightweight_crawl() -> None:
     response = Response("http://shop.test/x", status=503, request=Request("http://shop.test/x"))
     browser_errors = (RenderTimeout("page did not finish loading within 30s"),

@@ -11,11 +11,15 @@ from typing import Any
 import pytest
 import redis
 
-from structurer.crawler.frontier import CATEGORY, Item, Link
+from structurer.config import Settings
+from structurer.crawler.frontier import CATEGORY, Item, Link, Task
 from structurer.crawler.products import build_product
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.state import MemoryState, RedisState
+from structurer.crawler.scrapy.worker import Site
 from structurer.errors import StructurerError
+from structurer.rules import rules_from_text
+from tests.conftest import rule_text
 
 SITE = "shop.test:80"
 HOME, SHOES, TRAIL = "http://shop.test/", "http://shop.test/c/shoes/", "http://shop.test/c/shoes/trail/"
@@ -84,6 +88,38 @@ def test_an_idle_sweep_emits_what_no_page_could(backend: str,
     a.mark_seeded(SITE)
     assert [row[0] for row in b.sweep([SITE])[SITE]] == [TAG]
     assert a.sweep([SITE]) == {SITE: []}
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_a_page_read_again_does_not_count_its_links_twice(backend: str,
+                                                           request: pytest.FixtureRequest) -> None:
+    """``max_pages_per_pattern`` counts category and list pages, once each: a page read
+    again (taken back from a killed worker, and asked again as its render came back
+    blank: the retry carries the ``recovered`` mark) links to pages already counted.
+    Before, each reading counted them again, and the third refused a claimed page."""
+    state, _ = _pair(request.getfixturevalue("redis_url") if backend == "redis" else None)
+    rules = rules_from_text(rule_text("shop.test", """
+      category:
+        link_xpath: //nav//a
+      list:
+        item_xpath: //ul/li
+        detail_link_xpath: ./a
+    """), "r.yaml")
+    site = Site(rules, Settings(max_pages_per_pattern=3), state)
+    home = "http://shop.test/"
+    state.seed(site.name, home)
+    state.mark_seeded(site.name)
+    html = '<nav><a href="/c/shoes/">Shoes</a><a href="/c/boots/">Boots</a></nav>'
+    for recovered in (False, True, True):
+        outcome = site.read(Task(0, home, home, CATEGORY, 0, ()), html, home, len(html),
+                            recovered)
+        assert outcome.skipped == []
+        state.store_page(site.name, home, (), outcome.links, recovered, None, site.registered)
+    assert [link.url for link in outcome.links] == ["http://shop.test/c/shoes/",
+                                                   "http://shop.test/c/boots/"]
+    # one more page of the pattern fits, the next does not
+    assert site.guards.count_pattern("http://shop.test/c/socks/")
+    assert not site.guards.count_pattern("http://shop.test/c/coats/")
 
 
 def test_a_finished_page_clears_its_in_flight_tokens(redis_url: str) -> None:
