@@ -100,7 +100,7 @@ def _heading_text(anchor: HtmlElement) -> str:
 def priced_here(view: PageView) -> bool:
     """A page without structured data whose price is labelled or named (or that sells
     right there: a buy button of its own) near its title."""
-    title = titles.title_of(view.tree)
+    title = view.title
     anchor = _title_element(view, title.text if title else "")
     found = best_price(view, anchor)
     return found is not None and found.score >= 1.8 and (found.named or can_buy(view))
@@ -179,7 +179,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put(name, value, "microdata")
     for name, value in opengraph_fields(view.tree, lexicon.opengraph_names()).items():
         put(name, value, "opengraph")
-    title = titles.title_of(view.tree)
+    title = view.title
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
     if anchor is not None:
         put("name", _heading_text(anchor), str(anchor.tag))
@@ -318,7 +318,7 @@ def template_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     lexicon = view.lexicon
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    title = titles.title_of(view.tree)
+    title = view.title
     anchor = _title_element(view, title.text if title else "")
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
