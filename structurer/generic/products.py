@@ -15,6 +15,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
+from structurer.generic.describe import labelled_description
 from structurer.generic.prices import best_price, price_text
 from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
 from structurer.kinds import parse_identifier
@@ -203,6 +204,10 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or ""),
                                  compile_words(lexicon.vocabulary)), "near-title")
+    prose = lexicon.fields.get("description")
+    if prose is not None and prose.prose and "description" not in values:
+        put("description", labelled_description(scope, prose, lexicon.thresholds.min_block_text),
+            "label")
     if "description" not in values:
         content = density.main_content(view.tree, lexicon.thresholds.min_block_text)
         if content is not None:
