@@ -11,12 +11,13 @@ density; values as the crawl gives them (:func:`normalize`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from lxml.html import HtmlElement
 
 from structurer.generic.describe import labelled_description
-from structurer.generic.prices import best_price, price_text
+from structurer.generic.prices import best_price, old_price_text, price_text
 from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
 from structurer.kinds import parse_identifier
 from structurer.lexicon import FieldSpec, Lexicon
@@ -187,6 +188,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor), "near-title")
+    _old_price(view, anchor, values, put)
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(spec) and name not in values:
@@ -213,6 +215,20 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _old_price(view: PageView, anchor: HtmlElement | None, values: dict[str, Any],
+               put: Callable[[str, Any, str], None]) -> None:
+    """The price before a discount shown beside the price (:func:`old_price_text`), for
+    the lexicon's struck money field, where structured data gave none."""
+    name = next((n for n, f in view.lexicon.fields.items() if f.kind == "money" and f.struck),
+                None)
+    if name is None or name in values or values.get("price") in (None, ""):
+        return
+    now = parse_money(str(values["price"]), values.get("currency"),
+                      compile_words(view.lexicon.vocabulary)).amount
+    if now is not None:
+        put(name, old_price_text(view, anchor, float(now)), "near-title")
 
 
 def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:
@@ -298,6 +314,8 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
             out[key] = plain_text(str(value))
         elif kind in ("integer", "rating"):
             out[key] = field_value(value, ValueSpec(kind, words=words), base)
+        elif kind == "money" and key != "price":     # an old price: its amount
+            out[key] = parse_money(str(value), values.get("currency"), words).amount
     if out.get("price") is not None:
         money = parse_money(str(out["price"]), out.get("currency"), words)
         out["price_text"] = str(out["price"])
