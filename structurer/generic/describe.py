@@ -18,6 +18,7 @@ from structurer.generic.stock import SKIP_SECTIONS
 from structurer.lexicon import FieldSpec
 from structurer.page.dom import text_of
 from structurer.page.match import squash
+from structurer.values import element_text
 
 #: elements that may carry a description's label or heading (a link is a tab, its
 #: text elsewhere on the page)
@@ -60,7 +61,7 @@ def _after(label: HtmlElement) -> tuple[str, int] | None:
         if sibling.tag in _HEADINGS or ((sibling.tag, sibling.get("class")) == shape
                                          and len(text_of(sibling)) <= 40):
             break
-        parts.append(text_of(sibling))
+        parts.append(element_text(sibling))
         linked += sum(len(text_of(a)) for a in sibling.iter("a"))
         parts.append((sibling.tail or "").strip())
     text = " ".join(" ".join(p for p in parts if p).split()).lstrip(_SEP)

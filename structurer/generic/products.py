@@ -25,7 +25,7 @@ from structurer.page import density, titles
 from structurer.page.dom import text_of
 from structurer.page.match import label_match, label_value, lexicon_match, squash
 from structurer.page.productkind import can_buy
-from structurer.page.scope import buy_control, main_region
+from structurer.page.scope import buy_control, main_region, prose_run
 from structurer.page.view import PageView
 from structurer.structured import (
     jsonld_value,
@@ -38,6 +38,7 @@ from structurer.values import (
     Words,
     compile_phrases,
     compile_words,
+    element_text,
     field_value,
     image_source,
     parse_availability,
@@ -206,15 +207,32 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or ""),
                                  compile_words(lexicon.vocabulary)), "near-title")
-    prose = lexicon.fields.get("description")
-    if prose is not None and prose.prose and "description" not in values:
-        put("description", labelled_description(scope, prose, lexicon.thresholds.min_block_text),
-            "label")
+    if "description" not in values:
+        put("description", *_named_description(view, anchor, scope))
     if "description" not in values:
         content = density.main_content(view.tree, lexicon.thresholds.min_block_text)
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _named_description(view: PageView, anchor: HtmlElement | None,
+                       scope: HtmlElement) -> tuple[str | None, str]:
+    """(the description the page names, its source): the text under or after a label of
+    the description field (:func:`labelled_description`), else the prose run right under
+    the title block (:func:`~structurer.page.scope.prose_run`, as analysis learns a
+    description with no heading); (None, "") for neither (text density decides)."""
+    spec, lexicon = view.lexicon.fields.get("description"), view.lexicon
+    if spec is None or not spec.prose:
+        return None, ""
+    least = lexicon.thresholds.min_block_text
+    found = labelled_description(scope, spec, least)
+    if found is not None:
+        return found, "label"
+    stock = view.lexicon.spec_of("availability")
+    run = prose_run(scope, anchor, least, compile_phrases(stock.values) if stock else None) \
+        if anchor is not None else []
+    return (" ".join(element_text(n) for n in run), "under-title") if run else (None, "")
 
 
 def _old_price(view: PageView, anchor: HtmlElement | None, values: dict[str, Any],

@@ -19,13 +19,12 @@ from structurer.learn import xpaths
 from structurer.learn.scoped import scoped_candidates, selects_first
 from structurer.learn.stars import learn_rating, learn_review_count
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, text_of, tokens
-from structurer.page.match import label_value
-from structurer.page.scope import buy_control, main_region
+from structurer.page.dom import text_of, tokens
+from structurer.page.scope import buy_control, main_region, prose_run
 from structurer.page.view import PageView
 from structurer.replay.records import value_spec
 from structurer.rules.model import FieldRule
-from structurer.values import Base, Phrases, compile_phrases, field_value, parse_availability
+from structurer.values import Base, compile_phrases, field_value, parse_availability
 
 
 def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
@@ -170,41 +169,6 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     return None
 
 
-_PROSE = ("p", "ul", "ol")
-_NOTICE_WORDS = 8   # a stock notice is short; a description's sentence may name the stock
-_NOT_PROSE = frozenset({"form", "a", "li", "table", "label", "button", "h1", "h2", "h3"})
-
-
-def _prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int,
-               stock: Phrases | None = None) -> list[HtmlElement]:
-    """The paragraph (and the lists and paragraphs right after it) under the product's
-    title block: the first ``<p>`` after the heading, in a block holding the heading,
-    reading as a sentence (not a label pair, no amount of money, no short stock notice
-    such as "This product is currently unavailable." that ``stock`` phrases read), the
-    run's text at least ``min_text`` characters."""
-    holders = list(anchor.iterancestors())[:3]
-    after = False
-    for el in region.iter():
-        if el is anchor:
-            after = True
-        if not after or el.tag != "p" or el.getparent() not in holders:
-            continue
-        text = text_of(el)
-        if len(text.split()) < 4 or MONEY_RE.search(text) or label_value(el) is not None \
-                or any(n.tag in _NOT_PROSE for n in el.iter()) or (
-                    stock is not None and len(text.split()) <= _NOTICE_WORDS
-                    and parse_availability(text, stock) not in (None, "unknown")):
-            continue
-        run = [el]
-        nxt = el.getnext()
-        while nxt is not None and nxt.tag in _PROSE and text_of(nxt):
-            run.append(nxt)
-            nxt = nxt.getnext()
-        if sum(len(text_of(n)) for n in run) >= min_text:
-            return run   # a short line ("In stock (28)") is not the description: go on
-    return []
-
-
 def _reads_part(xpath: str, pages: Sequence[PageView], runs: Sequence[list[HtmlElement]]
                 ) -> bool:
     """Whether ``xpath`` reads, on every page, one element of the prose run after its
@@ -222,12 +186,13 @@ def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: st
                            cards: Sequence[list[HtmlElement]], scope: str | None,
                            part: str | None = None) -> FieldRule | None:
     """A description with no heading, class or label: the prose run under the title block
-    (:func:`_prose_run`) on every page, its paragraph and lists joined, found by one XPath
-    (the first paragraph and the siblings after it) whose text varies across pages. With
+    (:func:`~structurer.page.scope.prose_run`) on every page, its paragraph and lists
+    joined, found by one XPath (the first paragraph and the siblings after it) whose text
+    varies across pages. With
     ``part`` (a learned rule's XPath), only where that XPath reads a part of the run."""
     stock = next((compile_phrases(s.values) for s in lexicon.fields.values()
                   if s.kind == "availability"), None)
-    runs = [_prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text, stock)
+    runs = [prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text, stock)
             if a is not None else [] for p, a, c in zip(pages, anchors, cards, strict=True)]
     if not all(runs) or len(pages) < 2 or (part is not None and not _reads_part(part, pages,
                                                                                runs)):

@@ -49,3 +49,19 @@ def test_a_description_tab_of_links_is_no_description() -> None:
     out = extract_page_generic(page(main), URL, LEX)
     assert out["fields"]["description"] == OVERVIEW
     assert out["sources"]["description"] == "density"
+
+
+def test_the_prose_under_the_title_block_without_a_heading() -> None:
+    # no heading nor label: the paragraph and its list right under the buy form, joined
+    # as replay joins them, not a cookie notice nor the densest single line
+    html = ("<html><head><title>Secret Picture Book | Penrose</title></head><body>"
+            "<div class='cookie'><p>We use cookies to improve your experience and to show "
+            "you offers. Read our privacy policy to learn more.</p></div><main><div>"
+            "<h1>Secret Picture Book C826</h1><p class='price'>£12.99</p><p>In stock</p>"
+            "<form action='/cart/add'><button>Add to cart</button></form>"
+            f"<p>{FIRST}</p><ul><li>{SECOND}</li><li>Printed on recycled paper.</li></ul>"
+            "</div><section><h2>Specifications</h2><table><tr><th>MPN</th><td>RL99</td></tr>"
+            "</table></section></main></body></html>")
+    out = extract_page_generic(html, URL, LEX)
+    assert out["fields"]["description"] == f"{OVERVIEW} Printed on recycled paper."
+    assert out["sources"]["description"] == "under-title"
