@@ -18,7 +18,9 @@ from structurer.generic.stock import SKIP_SECTIONS
 from structurer.lexicon import FieldSpec
 from structurer.page.dom import text_of
 from structurer.page.match import squash
-from structurer.values import element_text
+from structurer.page.scope import prose_run
+from structurer.page.view import PageView
+from structurer.values import compile_phrases, element_text
 
 #: elements that may carry a description's label or heading (a link is a tab, its
 #: text elsewhere on the page)
@@ -66,3 +68,22 @@ def _after(label: HtmlElement) -> tuple[str, int] | None:
         parts.append((sibling.tail or "").strip())
     text = " ".join(" ".join(p for p in parts if p).split()).lstrip(_SEP)
     return (text, linked) if text else None
+
+
+def named_description(view: PageView, anchor: HtmlElement | None,
+                      scope: HtmlElement) -> tuple[str | None, str]:
+    """(the description the page names, its source): the text under or after a label of
+    the description field (:func:`labelled_description`), else the prose run right under
+    the title block (:func:`~structurer.page.scope.prose_run`, as analysis learns a
+    description with no heading); (None, "") for neither (text density decides)."""
+    spec, lexicon = view.lexicon.fields.get("description"), view.lexicon
+    if spec is None or not spec.prose:
+        return None, ""
+    least = lexicon.thresholds.min_block_text
+    found = labelled_description(scope, spec, least)
+    if found is not None:
+        return found, "label"
+    stock = view.lexicon.spec_of("availability")
+    run = prose_run(scope, anchor, least, compile_phrases(stock.values) if stock else None) \
+        if anchor is not None else []
+    return (" ".join(element_text(n) for n in run), "under-title") if run else (None, "")

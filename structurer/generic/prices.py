@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -217,3 +218,17 @@ def old_price_text(view: PageView, anchor: HtmlElement | None, price: float | No
         if best is None or score > best[0]:
             best = (score, chunk.text if len(chunk.text) <= 40 else money.group(0))
     return best[1] if best is not None and best[0] >= 0.5 else None
+
+
+def old_price_field(view: PageView, anchor: HtmlElement | None, values: dict[str, Any]
+                    ) -> tuple[str, str] | None:
+    """(the lexicon's struck money field, the price before a discount shown beside the
+    price: :func:`old_price_text`) where structured data gave none; None for none."""
+    name = next((n for n, f in view.lexicon.fields.items() if f.kind == "money" and f.struck),
+                None)
+    if name is None or name in values or values.get("price") in (None, ""):
+        return None
+    now = parse_money(str(values["price"]), values.get("currency"),
+                      compile_words(view.lexicon.vocabulary)).amount
+    text = old_price_text(view, anchor, float(now)) if now is not None else None
+    return (name, text) if text is not None else None

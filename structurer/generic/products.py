@@ -11,13 +11,13 @@ density; values as the crawl gives them (:func:`normalize`).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.generic.describe import labelled_description
-from structurer.generic.prices import best_price, old_price_text, price_text
+from structurer.generic.describe import named_description
+from structurer.generic.prices import best_price, old_price_field, price_text
+from structurer.generic.reviews import star_fields
 from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
 from structurer.kinds import parse_identifier
 from structurer.lexicon import FieldSpec, Lexicon
@@ -25,7 +25,7 @@ from structurer.page import density, titles
 from structurer.page.dom import text_of
 from structurer.page.match import label_match, label_value, lexicon_match, squash
 from structurer.page.productkind import can_buy
-from structurer.page.scope import buy_control, main_region, prose_run
+from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
 from structurer.structured import (
     jsonld_value,
@@ -38,7 +38,6 @@ from structurer.values import (
     Words,
     compile_phrases,
     compile_words,
-    element_text,
     field_value,
     image_source,
     parse_availability,
@@ -189,7 +188,9 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor), "near-title")
-    _old_price(view, anchor, values, put)
+    old = old_price_field(view, anchor, values)
+    if old is not None:
+        put(*old, "near-title")
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(spec) and name not in values:
@@ -208,45 +209,14 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put("image", _image_near(anchor, str(values.get("name") or ""),
                                  compile_words(lexicon.vocabulary)), "near-title")
     if "description" not in values:
-        put("description", *_named_description(view, anchor, scope))
+        put("description", *named_description(view, anchor, scope))
+    for name, value in star_fields(view, scope, values).items():
+        put(name, value, "markup")
     if "description" not in values:
         content = density.main_content(view.tree, lexicon.thresholds.min_block_text)
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
-
-
-def _named_description(view: PageView, anchor: HtmlElement | None,
-                       scope: HtmlElement) -> tuple[str | None, str]:
-    """(the description the page names, its source): the text under or after a label of
-    the description field (:func:`labelled_description`), else the prose run right under
-    the title block (:func:`~structurer.page.scope.prose_run`, as analysis learns a
-    description with no heading); (None, "") for neither (text density decides)."""
-    spec, lexicon = view.lexicon.fields.get("description"), view.lexicon
-    if spec is None or not spec.prose:
-        return None, ""
-    least = lexicon.thresholds.min_block_text
-    found = labelled_description(scope, spec, least)
-    if found is not None:
-        return found, "label"
-    stock = view.lexicon.spec_of("availability")
-    run = prose_run(scope, anchor, least, compile_phrases(stock.values) if stock else None) \
-        if anchor is not None else []
-    return (" ".join(element_text(n) for n in run), "under-title") if run else (None, "")
-
-
-def _old_price(view: PageView, anchor: HtmlElement | None, values: dict[str, Any],
-               put: Callable[[str, Any, str], None]) -> None:
-    """The price before a discount shown beside the price (:func:`old_price_text`), for
-    the lexicon's struck money field, where structured data gave none."""
-    name = next((n for n, f in view.lexicon.fields.items() if f.kind == "money" and f.struck),
-                None)
-    if name is None or name in values or values.get("price") in (None, ""):
-        return
-    now = parse_money(str(values["price"]), values.get("currency"),
-                      compile_words(view.lexicon.vocabulary)).amount
-    if now is not None:
-        put(name, old_price_text(view, anchor, float(now)), "near-title")
 
 
 def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:
