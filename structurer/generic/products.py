@@ -15,6 +15,7 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
+from structurer.generic.crumbs import breadcrumb_field
 from structurer.generic.describe import named_description
 from structurer.generic.prices import best_price, old_price_field, price_text
 from structurer.generic.reviews import star_fields
@@ -170,17 +171,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
             sources[name] = source
 
     lexicon = view.lexicon
-    paths = lexicon.structured_paths()
-    if view.product is not None:
-        for name, value in _offer(view).items():
-            put(name, value, "jsonld")
-        for name, options in paths.items():
-            for path in options:
-                put(name, jsonld_value(view.product, path), "jsonld")
-    for name, value in microdata_fields(view.tree, paths).items():
-        put(name, value, "microdata")
-    for name, value in opengraph_fields(view.tree, lexicon.opengraph_names()).items():
-        put(name, value, "opengraph")
+    for name, value, source in _structured(view):
+        put(name, value, source)
     title = view.title
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
     if anchor is not None:
@@ -188,9 +180,10 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor), "near-title")
-    old = old_price_field(view, anchor, values)
-    if old is not None:
-        put(*old, "near-title")
+    for found, source in ((breadcrumb_field(view, str(values.get("name") or "")), "breadcrumb"),
+                          (old_price_field(view, anchor, values), "near-title")):
+        if found is not None:
+            put(*found, source)
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(spec) and name not in values:
@@ -217,6 +210,22 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _structured(view: PageView) -> list[tuple[str, Any, str]]:
+    """(field, value, source) as the page's structured data gives them, best first: its
+    JSON-LD Product (the offer a shopper sees first), microdata, OpenGraph."""
+    out: list[tuple[str, Any, str]] = []
+    paths = view.lexicon.structured_paths()
+    if view.product is not None:
+        out += [(name, value, "jsonld") for name, value in _offer(view).items()]
+        out += [(name, jsonld_value(view.product, path), "jsonld")
+                for name, options in paths.items() for path in options]
+    out += [(name, value, "microdata")
+            for name, value in microdata_fields(view.tree, paths).items()]
+    out += [(name, value, "opengraph") for name, value in
+            opengraph_fields(view.tree, view.lexicon.opengraph_names()).items()]
+    return out
 
 
 def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:
