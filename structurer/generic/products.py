@@ -180,10 +180,12 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor), "near-title")
-    for found, source in ((breadcrumb_field(view, str(values.get("name") or "")), "breadcrumb"),
-                          (old_price_field(view, anchor, values), "near-title")):
+    extra: list[tuple[tuple[str, Any] | None, str]] = [
+        (breadcrumb_field(view, str(values.get("name") or "")), "breadcrumb"),
+        (old_price_field(view, anchor, values), "near-title")]
+    for found, source in extra:
         if found is not None:
-            put(*found, source)
+            put(found[0], found[1], source)
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(spec) and name not in values:
