@@ -28,11 +28,13 @@ _LABELS = ("h2", "h3", "h4", "h5", "h6", "p", "div", "span", "b", "strong", "dt"
            "font", "label", "em")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SEP = ": \u00a0\t\n：-–—"
+_GRIDS = ("table", "dl")
 
 
 def labelled_description(scope: HtmlElement, spec: FieldSpec, min_text: int) -> str | None:
     """The description under or after the first of the field's labels in ``scope`` whose
-    text runs ``min_text`` characters or more and is not mostly links."""
+    text runs ``min_text`` characters or more and is not mostly links nor a grid of
+    specifications (tables, definition lists: "Product details" over a table)."""
     labels = {squash(label) for label in spec.labels}
     for el in scope.iter(*_LABELS):
         text = text_of(el)
@@ -41,13 +43,15 @@ def labelled_description(scope: HtmlElement, spec: FieldSpec, min_text: int) -> 
         if any(a.tag in SKIP_SECTIONS or a.tag == "a" for a in el.iterancestors()):
             continue
         found = _after(el)
-        if found is not None and len(found[0]) >= min_text and 2 * found[1] <= len(found[0]):
+        if found is not None and len(found[0]) >= min_text and 2 * found[1] <= len(found[0]) \
+                and found[2] < 0.6 * len(found[0]):
             return found[0]
     return None
 
 
-def _after(label: HtmlElement) -> tuple[str, int] | None:
-    """(the text after ``label`` in its block, how much of it is link text): the label's
+def _after(label: HtmlElement) -> tuple[str, int, int] | None:
+    """(the text after ``label`` in its block, how much of it is link text, how much is
+    in tables or definition lists): the label's
     wrappers of the same text climbed (``<font><b>Description:</b></font>``), then the
     siblings after it up to a heading or an element shaped like the label (the next
     section's), with the text between them."""
@@ -55,7 +59,7 @@ def _after(label: HtmlElement) -> tuple[str, int] | None:
     parent = holder.getparent()
     while parent is not None and text_of(parent) == text_of(holder):
         holder, parent = parent, parent.getparent()
-    parts, linked = [(holder.tail or "").strip(" \u00a0\t\n")], 0
+    parts, linked, grids = [(holder.tail or "").strip(" \u00a0\t\n")], 0, 0
     shape = (holder.tag, holder.get("class"))
     for sibling in holder.itersiblings():
         if not isinstance(sibling.tag, str):
@@ -65,9 +69,11 @@ def _after(label: HtmlElement) -> tuple[str, int] | None:
             break
         parts.append(element_text(sibling))
         linked += sum(len(text_of(a)) for a in sibling.iter("a"))
+        grids += len(text_of(sibling)) if sibling.tag in _GRIDS or any(
+            True for _ in sibling.iterdescendants(*_GRIDS)) else 0
         parts.append((sibling.tail or "").strip())
     text = " ".join(" ".join(p for p in parts if p).split()).lstrip(_SEP)
-    return (text, linked) if text else None
+    return (text, linked, grids) if text else None
 
 
 def named_description(view: PageView, anchor: HtmlElement | None,

@@ -65,3 +65,11 @@ def test_the_prose_under_the_title_block_without_a_heading() -> None:
     out = extract_page_generic(html, URL, LEX)
     assert out["fields"]["description"] == f"{OVERVIEW} Printed on recycled paper."
     assert out["sources"]["description"] == "under-title"
+
+
+def test_a_table_under_a_details_heading_is_no_description() -> None:
+    # "Product details" over a grid of specifications: the prose under the title block
+    main = (f"<p>{OVERVIEW}</p><h2>Product details</h2><table><tr><th>Height</th>"
+            "<td>22 cm</td></tr><tr><th>Cover</th><td>washable at 40 degrees</td></tr></table>")
+    out = extract_page_generic(page(main), URL, LEX)
+    assert out["fields"]["description"] == OVERVIEW
