@@ -26,7 +26,7 @@ from structurer.page import density, titles
 from structurer.page.dom import text_of
 from structurer.page.match import label_match, label_value, lexicon_match, squash
 from structurer.page.productkind import can_buy
-from structurer.page.scope import buy_control, main_region
+from structurer.page.scope import buy_control, field_link, main_region
 from structurer.page.view import PageView
 from structurer.structured import (
     jsonld_value,
@@ -189,7 +189,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(spec) and name not in values:
-            found = _label_value(view, spec, scope)
+            found = _label_value(view, spec, scope) or _linked(view, spec, scope, values)
             if found and (spec.kind != "availability" or stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
     if "availability" not in values:
@@ -228,6 +228,18 @@ def _structured(view: PageView) -> list[tuple[str, Any, str]]:
     out += [(name, value, "opengraph") for name, value in
             opengraph_fields(view.tree, view.lexicon.opengraph_names()).items()]
     return out
+
+
+def _linked(view: PageView, spec: FieldSpec, scope: HtmlElement,
+            values: dict[str, Any]) -> tuple[str, str] | None:
+    """(value, "link") of a text field shown only as a link to its own page in the
+    product's own block (the brand as ``<a href="/brands/x">`` with its logo,
+    :func:`~structurer.page.scope.field_link`), not the product's name; never in the
+    whole page (a menu of brands)."""
+    if spec.kind != "text" or spec.identifier or scope is view.body:
+        return None
+    found = field_link(scope, spec.words)
+    return (found[1], "link") if found and found[1] != values.get("name") else None
 
 
 def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:

@@ -11,7 +11,6 @@ None. Split from the detail learner so each stays readable in one sitting.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
@@ -19,8 +18,8 @@ from structurer.learn import xpaths
 from structurer.learn.scoped import scoped_candidates, selects_first
 from structurer.learn.stars import learn_rating, learn_review_count
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import text_of, tokens
-from structurer.page.scope import buy_control, main_region, prose_run
+from structurer.page.dom import text_of
+from structurer.page.scope import buy_control, field_link, main_region, prose_run
 from structurer.page.view import PageView
 from structurer.replay.records import value_spec
 from structurer.rules.model import FieldRule
@@ -120,25 +119,6 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
     return out
 
 
-def _names_field(href: str | None, words: dict[str, float]) -> bool:
-    """Whether a link's path names the field: ``/brands/penrose`` for the brand."""
-    if not href:
-        return False
-    path = [t for part in urlsplit(href).path.lower().split("/")[:-1] for t in tokens(part)]
-    return any(t == w or (len(w) >= 4 and w in t) for t in path
-               for w, weight in words.items() if weight >= 8)
-
-
-def _link_value(link: HtmlElement) -> tuple[HtmlElement, str] | None:
-    """The node holding a link's short value: its text, else its image's alt."""
-    text = text_of(link)
-    if text:
-        return (link, text) if len(text) <= 60 else None
-    img = next(link.iter("img"), None)
-    alt = " ".join((img.get("alt") or img.get("title") or "").split()) if img is not None else ""
-    return (img, alt) if img is not None and alt and len(alt) <= 60 else None
-
-
 def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
                      anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
                      scope: str | None) -> FieldRule | None:
@@ -150,9 +130,7 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     found: list[tuple[HtmlElement, str] | None] = []
     for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
         region = main_region(page, anchor, page_cards)
-        link = next((a for a in region.iter("a") if _names_field(a.get("href"), spec.words)),
-                    None)
-        value = _link_value(link) if link is not None else None
+        value = field_link(region, spec.words)
         title = text_of(anchor) if anchor is not None else ""
         found.append(value if value and value[1] != title else None)
     present = [f for f in found if f is not None]
