@@ -30,7 +30,7 @@ from typing import Any
 
 from lxml import etree
 
-from structurer.values import element_text
+from structurer.values import element_text, image_source
 
 log = logging.getLogger(__name__)
 
@@ -217,7 +217,11 @@ def _owner(el: Any) -> Any:
 
 
 def _own_value(el: Any) -> str:
-    """The value a plain (not itemscope) property element gives."""
+    """The value a plain (not itemscope) property element gives; a picture's at the best
+    size the page offers (:func:`~structurer.values.image_source`: a zoom link around it,
+    the widest ``srcset`` entry), never a placeholder."""
+    if el.tag == "img" and el.get("content") is None:
+        return image_source(el) or ""
     return str(el.get("content") or el.get("href") or el.get("src") or el.get("datetime")
                or element_text(el))
 

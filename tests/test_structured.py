@@ -127,6 +127,20 @@ def test_microdata_does_not_take_a_reviews_rating_or_a_sellers_name() -> None:
     assert found == {"name": "Vise", "price": "30.00"}
 
 
+@pytest.mark.parametrize(("img", "image"), [
+    ('<a href="/media/7/full.png" data-lightbox="p"><img itemprop="image" '
+     'src="/media/7/full.png?w=600"></a>', "/media/7/full.png"),          # a zoom link
+    ('<img itemprop="image" src="/m/7-300.jpg" srcset="/m/7-300.jpg 300w, /m/7-1200.jpg '
+     '1200w">', "/m/7-1200.jpg"),                                           # the widest
+    ('<img itemprop="image" src="/img/placeholder.gif" data-src="/m/7.jpg">', "/m/7.jpg"),
+    ('<img itemprop="image" src="/m/7.jpg">', "/m/7.jpg"),
+])
+def test_a_microdata_picture_at_its_best_size(img: str, image: str) -> None:
+    tree = lxml_html.fromstring('<div itemscope itemtype="http://schema.org/Product">'
+                                f'<span itemprop="name">Vise</span>{img}</div>')
+    assert microdata_fields(tree, {"image": ["image"]}) == {"image": image}
+
+
 def test_opengraph_names_in_order() -> None:
     tree = lxml_html.fromstring(
         '<html><head><meta property="og:price:amount" content="5"><meta property='

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -180,3 +181,54 @@ def _by_place(score: float, chunk: _Chunk, anchor: HtmlElement | None,
     else:
         score -= 0.002 * chunk.order
     return score
+
+
+def old_price_text(view: PageView, anchor: HtmlElement | None, price: float | None
+                   ) -> str | None:
+    """The price before a discount that the page shows beside its own price: a money text
+    struck through, labelled (``RRP:``, ``Was``) or marked by the old price's words,
+    outside other products' cards, nearest the title, and more than ``price`` (a saving,
+    an instalment or a shipping charge is none; without a price, no old price either)."""
+    old = view.lexicon.spec_of("money", struck=True)
+    if old is None or price is None or anchor is None:
+        return None
+    vocab = compile_words(view.lexicon.vocabulary)
+    not_price = view.lexicon.signals.get("not_price", {})
+    chunks = list(text_chunks(view.body))
+    inside = {id(x) for x in anchor.iter()}
+    anchor_order = max((c.order for c in chunks if id(c.owner) in inside), default=None)
+    best: tuple[float, str] | None = None
+    previous = ""
+    for chunk in chunks:
+        label, previous = previous, chunk.text
+        money = vocab.money.search(chunk.text)
+        if money is None or chunk.owner in view.listed:
+            continue
+        amount = parse_money(chunk.text, words=vocab).amount
+        said = f"{label[-40:]} {chunk.text[:money.start()]}"
+        after = chunk.text[money.end():][:30]
+        if amount is None or float(amount) <= price or vocab.multiplier.search(said) or \
+                phrase_in(f"{said} {after}", not_price):
+            continue
+        if not (_struck(chunk.owner) or label_text_match(label[-40:], old)[0] > 0
+                or label_text_match(chunk.text[:money.start()], old)[0] > 0
+                or lexicon_match(chunk.owner, old, view.lexicon, 0.5, depth=1)[0] > 0):
+            continue
+        score = _by_place(0.0, chunk, anchor, anchor_order)
+        if best is None or score > best[0]:
+            best = (score, chunk.text if len(chunk.text) <= 40 else money.group(0))
+    return best[1] if best is not None and best[0] >= 0.5 else None
+
+
+def old_price_field(view: PageView, anchor: HtmlElement | None, values: dict[str, Any]
+                    ) -> tuple[str, str] | None:
+    """(the lexicon's struck money field, the price before a discount shown beside the
+    price: :func:`old_price_text`) where structured data gave none; None for none."""
+    name = next((n for n, f in view.lexicon.fields.items() if f.kind == "money" and f.struck),
+                None)
+    if name is None or name in values or values.get("price") in (None, ""):
+        return None
+    now = parse_money(str(values["price"]), values.get("currency"),
+                      compile_words(view.lexicon.vocabulary)).amount
+    text = old_price_text(view, anchor, float(now)) if now is not None else None
+    return (name, text) if text is not None else None

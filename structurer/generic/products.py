@@ -15,7 +15,10 @@ from typing import Any
 
 from lxml.html import HtmlElement
 
-from structurer.generic.prices import best_price, price_text
+from structurer.generic.crumbs import breadcrumb_field
+from structurer.generic.describe import named_description
+from structurer.generic.prices import best_price, old_price_field, price_text
+from structurer.generic.reviews import star_fields
 from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
 from structurer.kinds import parse_identifier
 from structurer.lexicon import FieldSpec, Lexicon
@@ -23,7 +26,7 @@ from structurer.page import density, titles
 from structurer.page.dom import text_of
 from structurer.page.match import label_match, label_value, lexicon_match, squash
 from structurer.page.productkind import can_buy
-from structurer.page.scope import buy_control, main_region
+from structurer.page.scope import buy_control, field_link, main_region
 from structurer.page.view import PageView
 from structurer.structured import (
     jsonld_value,
@@ -100,7 +103,7 @@ def _heading_text(anchor: HtmlElement) -> str:
 def priced_here(view: PageView) -> bool:
     """A page without structured data whose price is labelled or named (or that sells
     right there: a buy button of its own) near its title."""
-    title = titles.title_of(view.tree)
+    title = view.title
     anchor = _title_element(view, title.text if title else "")
     found = best_price(view, anchor)
     return found is not None and found.score >= 1.8 and (found.named or can_buy(view))
@@ -168,28 +171,25 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
             sources[name] = source
 
     lexicon = view.lexicon
-    paths = lexicon.structured_paths()
-    if view.product is not None:
-        for name, value in _offer(view).items():
-            put(name, value, "jsonld")
-        for name, options in paths.items():
-            for path in options:
-                put(name, jsonld_value(view.product, path), "jsonld")
-    for name, value in microdata_fields(view.tree, paths).items():
-        put(name, value, "microdata")
-    for name, value in opengraph_fields(view.tree, lexicon.opengraph_names()).items():
-        put(name, value, "opengraph")
-    title = titles.title_of(view.tree)
+    for name, value, source in _structured(view):
+        put(name, value, source)
+    title = view.title
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
     if anchor is not None:
         put("name", _heading_text(anchor), str(anchor.tag))
     if title is not None:
         put("name", title.text, title.source)
     put("price", price_text(view, anchor), "near-title")
+    extra: list[tuple[tuple[str, Any] | None, str]] = [
+        (breadcrumb_field(view, str(values.get("name") or "")), "breadcrumb"),
+        (old_price_field(view, anchor, values), "near-title")]
+    for found, source in extra:
+        if found is not None:
+            put(found[0], found[1], source)
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(spec) and name not in values:
-            found = _label_value(view, spec, scope)
+            found = _label_value(view, spec, scope) or _linked(view, spec, scope, values)
             if found and (spec.kind != "availability" or stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
     if "availability" not in values:
@@ -204,10 +204,42 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put("image", _image_near(anchor, str(values.get("name") or ""),
                                  compile_words(lexicon.vocabulary)), "near-title")
     if "description" not in values:
+        put("description", *named_description(view, anchor, scope))
+    for name, value in star_fields(view, scope, values).items():
+        put(name, value, "markup")
+    if "description" not in values:
         content = density.main_content(view.tree, lexicon.thresholds.min_block_text)
         if content is not None:
             put("description", content.text, "density")
     return normalize(values, view), sources
+
+
+def _structured(view: PageView) -> list[tuple[str, Any, str]]:
+    """(field, value, source) as the page's structured data gives them, best first: its
+    JSON-LD Product (the offer a shopper sees first), microdata, OpenGraph."""
+    out: list[tuple[str, Any, str]] = []
+    paths = view.lexicon.structured_paths()
+    if view.product is not None:
+        out += [(name, value, "jsonld") for name, value in _offer(view).items()]
+        out += [(name, jsonld_value(view.product, path), "jsonld")
+                for name, options in paths.items() for path in options]
+    out += [(name, value, "microdata")
+            for name, value in microdata_fields(view.tree, paths).items()]
+    out += [(name, value, "opengraph") for name, value in
+            opengraph_fields(view.tree, view.lexicon.opengraph_names()).items()]
+    return out
+
+
+def _linked(view: PageView, spec: FieldSpec, scope: HtmlElement,
+            values: dict[str, Any]) -> tuple[str, str] | None:
+    """(value, "link") of a text field shown only as a link to its own page in the
+    product's own block (the brand as ``<a href="/brands/x">`` with its logo,
+    :func:`~structurer.page.scope.field_link`), not the product's name; never in the
+    whole page (a menu of brands)."""
+    if spec.kind != "text" or spec.identifier or scope is view.body:
+        return None
+    found = field_link(scope, spec.words)
+    return (found[1], "link") if found and found[1] != values.get("name") else None
 
 
 def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:
@@ -293,6 +325,8 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
             out[key] = plain_text(str(value))
         elif kind in ("integer", "rating"):
             out[key] = field_value(value, ValueSpec(kind, words=words), base)
+        elif kind == "money" and key != "price":     # an old price: its amount
+            out[key] = parse_money(str(value), values.get("currency"), words).amount
     if out.get("price") is not None:
         money = parse_money(str(out["price"]), out.get("currency"), words)
         out["price_text"] = str(out["price"])
@@ -318,7 +352,7 @@ def template_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     lexicon = view.lexicon
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
-    title = titles.title_of(view.tree)
+    title = view.title
     anchor = _title_element(view, title.text if title else "")
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():

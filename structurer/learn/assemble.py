@@ -18,7 +18,6 @@ from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from structurer._version import __version__
-from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.fetch.scope import address
 from structurer.learn.categories import LinkGroup, category_xpath
@@ -130,7 +129,7 @@ def _list_baseline(compiled: CompiledRules, fields: Sequence[str],
     paged = 0
     filled: dict[str, int] = dict.fromkeys(fields, 0)
     for page in pages:
-        result = extract_list(compiled, parse_html(page.html, base_url=page.url), page.url)
+        result = extract_list(compiled, page.tree, page.url, jsonld=page.jsonld)
         items = result.items
         counts.append(len(items))
         paged += result.next_url is not None
@@ -148,7 +147,7 @@ def _detail_baseline(compiled: CompiledRules, fields: Sequence[str],
                      pages: Sequence[PageView]) -> Baseline:
     filled = dict.fromkeys(fields, 0)
     for page in pages:
-        record = extract_detail(compiled, parse_html(page.html, base_url=page.url), page.url)
+        record = extract_detail(compiled, page.tree, page.url, jsonld=page.jsonld)
         for name in filled:
             filled[name] += record.get(name) not in (None, "", [])
     return Baseline(pages=len(pages), fill_rates={

@@ -62,9 +62,13 @@ def _drops_currency(part: str | None, whole: str | None) -> bool:
         and w.currency is not None
 
 
-def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
-    """Put first a close runner-up whose values sit inside the leader's in most records:
-    the leader is a container ("Acme / 2008 / Paperback"), the runner-up the value."""
+Promotion = Callable[["FieldChoice", list[str | None], "FieldChoice"], str | None]
+
+
+def _promote(choices: list[FieldChoice], margin: float, why: Promotion) -> list[FieldChoice]:
+    """Put first the first runner-up within ``margin`` of the leader's score for which
+    ``why(leader, the leader's values, runner-up)`` gives a reason (the evidence it
+    earns); the order unchanged where none does."""
     if len(choices) < 2:
         return choices
     lead = choices[0]
@@ -72,20 +76,34 @@ def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
     for other in choices[1:]:
         if other.score < lead.score - margin:
             break
-        if (other.view in ("text", "own")) != (lead.view in ("text", "own")):
-            continue   # a visible text and an attribute copy are not container and part
-        values = other.slot.values(other.view)
-        if len(set(filter(None, values))) <= 1 < sum(1 for v in values if v):
-            continue   # the same text everywhere ("by", "Price:") is a label, not the value
-        pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
-        if any(_cuts_amount(v, w) or _drops_currency(v, w) for v, w in pairs):
-            continue   # a piece of an amount ("€ 50" of "€ 50,95", "50" of "€ 50")
-        strict = sum(_inside(v, w) and norm_value(v) != norm_value(w) for v, w in pairs)
-        if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
-                pairs) >= 0.8 * sum(1 for w in lead_values if w):
-            other.evidence.append("more specific than a container holding it")
+        reason = why(lead, lead_values, other)
+        if reason is not None:
+            other.evidence.append(reason)
             return [other, *[c for c in choices if c is not other]]
     return choices
+
+
+def prefer_specific(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
+    """Put first a close runner-up whose values sit inside the leader's in most records:
+    the leader is a container ("Acme / 2008 / Paperback"), the runner-up the value."""
+    return _promote(choices, margin, _more_specific)
+
+
+def _more_specific(lead: FieldChoice, lead_values: list[str | None],
+                   other: FieldChoice) -> str | None:
+    if (other.view in ("text", "own")) != (lead.view in ("text", "own")):
+        return None   # a visible text and an attribute copy are not container and part
+    values = other.slot.values(other.view)
+    if len(set(filter(None, values))) <= 1 < sum(1 for v in values if v):
+        return None   # the same text everywhere ("by", "Price:") is a label, not the value
+    pairs = [(v, w) for v, w in zip(values, lead_values, strict=True) if v and w]
+    if any(_cuts_amount(v, w) or _drops_currency(v, w) for v, w in pairs):
+        return None   # a piece of an amount ("€ 50" of "€ 50,95", "50" of "€ 50")
+    strict = sum(_inside(v, w) and norm_value(v) != norm_value(w) for v, w in pairs)
+    if pairs and strict and sum(_inside(v, w) for v, w in pairs) >= 0.8 * len(pairs) and len(
+            pairs) >= 0.8 * sum(1 for w in lead_values if w):
+        return "more specific than a container holding it"
+    return None
 
 
 def prefer_labelled(choices: list[FieldChoice], margin: float = 0.25) -> list[FieldChoice]:
@@ -93,23 +111,22 @@ def prefer_labelled(choices: list[FieldChoice], margin: float = 0.25) -> list[Fi
     what the leader, a place, reads on every page the place holds a value, and reads it on
     more pages: the place is where the value sits on some pages only (an optional line
     before it shifts it down), the label goes wherever the value does."""
-    if len(choices) < 2 or choices[0].slot.label is not None:
+    if choices and choices[0].slot.label is not None:
         return choices
-    lead = choices[0]
-    lead_values = lead.slot.values(lead.view)
-    for other in choices[1:]:
-        if other.score < lead.score - margin:
-            break
-        if other.slot.label is None:
-            continue
-        values = other.slot.values(other.view)
-        pairs = [(w, v) for w, v in zip(lead_values, values, strict=True) if w]
-        if pairs and all(v and norm_value(v) == norm_value(w) for w, v in pairs) and sum(
-                1 for v in values if v) > len(pairs):
-            other.evidence.append(f"beside its label on {sum(1 for v in values if v)} pages, "
-                                  f"the place ahead of it on {len(pairs)}")
-            return [other, *[c for c in choices if c is not other]]
-    return choices
+    return _promote(choices, margin, _labelled_wider)
+
+
+def _labelled_wider(lead: FieldChoice, lead_values: list[str | None],
+                    other: FieldChoice) -> str | None:
+    if other.slot.label is None:
+        return None
+    values = other.slot.values(other.view)
+    pairs = [(w, v) for w, v in zip(lead_values, values, strict=True) if w]
+    shown = sum(1 for v in values if v)
+    if pairs and all(v and norm_value(v) == norm_value(w) for w, v in pairs) and shown > len(
+            pairs):
+        return f"beside its label on {shown} pages, the place ahead of it on {len(pairs)}"
+    return None
 
 
 def assign(ranked: dict[str, list[FieldChoice]], lexicon: Lexicon,

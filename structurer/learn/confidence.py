@@ -27,7 +27,6 @@ from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
-from structurer.clean import parse_html
 from structurer.kinds import (
     compile_words,
     currency_code,
@@ -295,13 +294,13 @@ def confirm_lists(rules: SiteRules, lists: Sequence[PageView], details: Sequence
     by_url = {page.url: page for page in details}
     items: list[tuple[dict[str, Any], PageView]] = []
     for page in lists:
-        for item in extract_list(compiled, parse_html(page.html, base_url=page.url),
-                                 page.url).items:
+        for item in extract_list(compiled, page.tree, page.url,
+                                 jsonld=page.jsonld).items:
             if isinstance(item.get("url"), str) and item["url"] in by_url:
                 items.append((item, by_url[item["url"]]))
     if not items:
         return rules
-    records = {url: extract_detail(compiled, parse_html(p.html, base_url=p.url), url)
+    records = {url: extract_detail(compiled, p.tree, url, jsonld=p.jsonld)
                for url, p in by_url.items()} if detail_level is not None else {}
     fields = dict(level.fields)
     for name, rule in level.fields.items():

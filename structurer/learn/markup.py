@@ -11,7 +11,6 @@ None. Split from the detail learner so each stays readable in one sitting.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
@@ -19,13 +18,12 @@ from structurer.learn import xpaths
 from structurer.learn.scoped import scoped_candidates, selects_first
 from structurer.learn.stars import learn_rating, learn_review_count
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE, text_of, tokens
-from structurer.page.match import label_value
-from structurer.page.scope import buy_control, main_region
+from structurer.page.dom import text_of
+from structurer.page.scope import buy_control, field_link, main_region, prose_run
 from structurer.page.view import PageView
 from structurer.replay.records import value_spec
 from structurer.rules.model import FieldRule
-from structurer.values import Base, Phrases, compile_phrases, field_value, parse_availability
+from structurer.values import Base, compile_phrases, field_value, parse_availability
 
 
 def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
@@ -121,25 +119,6 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
     return out
 
 
-def _names_field(href: str | None, words: dict[str, float]) -> bool:
-    """Whether a link's path names the field: ``/brands/penrose`` for the brand."""
-    if not href:
-        return False
-    path = [t for part in urlsplit(href).path.lower().split("/")[:-1] for t in tokens(part)]
-    return any(t == w or (len(w) >= 4 and w in t) for t in path
-               for w, weight in words.items() if weight >= 8)
-
-
-def _link_value(link: HtmlElement) -> tuple[HtmlElement, str] | None:
-    """The node holding a link's short value: its text, else its image's alt."""
-    text = text_of(link)
-    if text:
-        return (link, text) if len(text) <= 60 else None
-    img = next(link.iter("img"), None)
-    alt = " ".join((img.get("alt") or img.get("title") or "").split()) if img is not None else ""
-    return (img, alt) if img is not None and alt and len(alt) <= 60 else None
-
-
 def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
                      anchors: Sequence[HtmlElement | None], cards: Sequence[list[HtmlElement]],
                      scope: str | None) -> FieldRule | None:
@@ -151,9 +130,7 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     found: list[tuple[HtmlElement, str] | None] = []
     for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
         region = main_region(page, anchor, page_cards)
-        link = next((a for a in region.iter("a") if _names_field(a.get("href"), spec.words)),
-                    None)
-        value = _link_value(link) if link is not None else None
+        value = field_link(region, spec.words)
         title = text_of(anchor) if anchor is not None else ""
         found.append(value if value and value[1] != title else None)
     present = [f for f in found if f is not None]
@@ -168,41 +145,6 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
                              samples=[v for _, v in present[:3]],
                              evidence=[f"a link to the {name}'s own page ({xpath})"])
     return None
-
-
-_PROSE = ("p", "ul", "ol")
-_NOTICE_WORDS = 8   # a stock notice is short; a description's sentence may name the stock
-_NOT_PROSE = frozenset({"form", "a", "li", "table", "label", "button", "h1", "h2", "h3"})
-
-
-def _prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int,
-               stock: Phrases | None = None) -> list[HtmlElement]:
-    """The paragraph (and the lists and paragraphs right after it) under the product's
-    title block: the first ``<p>`` after the heading, in a block holding the heading,
-    reading as a sentence (not a label pair, no amount of money, no short stock notice
-    such as "This product is currently unavailable." that ``stock`` phrases read), the
-    run's text at least ``min_text`` characters."""
-    holders = list(anchor.iterancestors())[:3]
-    after = False
-    for el in region.iter():
-        if el is anchor:
-            after = True
-        if not after or el.tag != "p" or el.getparent() not in holders:
-            continue
-        text = text_of(el)
-        if len(text.split()) < 4 or MONEY_RE.search(text) or label_value(el) is not None \
-                or any(n.tag in _NOT_PROSE for n in el.iter()) or (
-                    stock is not None and len(text.split()) <= _NOTICE_WORDS
-                    and parse_availability(text, stock) not in (None, "unknown")):
-            continue
-        run = [el]
-        nxt = el.getnext()
-        while nxt is not None and nxt.tag in _PROSE and text_of(nxt):
-            run.append(nxt)
-            nxt = nxt.getnext()
-        if sum(len(text_of(n)) for n in run) >= min_text:
-            return run   # a short line ("In stock (28)") is not the description: go on
-    return []
 
 
 def _reads_part(xpath: str, pages: Sequence[PageView], runs: Sequence[list[HtmlElement]]
@@ -222,12 +164,13 @@ def learn_bare_description(pages: Sequence[PageView], lexicon: Lexicon, name: st
                            cards: Sequence[list[HtmlElement]], scope: str | None,
                            part: str | None = None) -> FieldRule | None:
     """A description with no heading, class or label: the prose run under the title block
-    (:func:`_prose_run`) on every page, its paragraph and lists joined, found by one XPath
-    (the first paragraph and the siblings after it) whose text varies across pages. With
+    (:func:`~structurer.page.scope.prose_run`) on every page, its paragraph and lists
+    joined, found by one XPath (the first paragraph and the siblings after it) whose text
+    varies across pages. With
     ``part`` (a learned rule's XPath), only where that XPath reads a part of the run."""
     stock = next((compile_phrases(s.values) for s in lexicon.fields.values()
                   if s.kind == "availability"), None)
-    runs = [_prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text, stock)
+    runs = [prose_run(main_region(p, a, c), a, lexicon.thresholds.min_block_text, stock)
             if a is not None else [] for p, a, c in zip(pages, anchors, cards, strict=True)]
     if not all(runs) or len(pages) < 2 or (part is not None and not _reads_part(part, pages,
                                                                                runs)):

@@ -8,7 +8,6 @@ any language, the scale first or last) and the review count right after it, or N
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from lxml.html import HtmlElement
@@ -17,12 +16,13 @@ from structurer.learn import xpaths
 from structurer.learn.choose import scale_first_post
 from structurer.learn.scoped import reads_where_missing, scoped_candidates, selects_first
 from structurer.lexicon import Lexicon
-from structurer.page.dom import MONEY_RE, NUMBER_RE, text_of
+from structurer.page.dom import text_of
 from structurer.page.match import lexicon_match
 from structurer.page.scope import main_region
+from structurer.page.stars import count_beside, out_of_five, stars_value
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
-from structurer.values import parse_rating, rating_source
+from structurer.values import rating_source
 
 
 def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
@@ -33,18 +33,18 @@ def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     markup holds a rating 0-5 (:func:`rating_source`), on half the pages or more, found
     by one XPath on each. Where no word points at one (utility classes only), an
     ``aria-label``/``title`` stating a rating out of 5 in any language (``Noté 4,7 sur
-    5``, :func:`_out_of_five`) is one, when the pages' ratings differ."""
+    5``, :func:`out_of_five`) is one, when the pages' ratings differ."""
     spec = lexicon.fields[name]
     regions = [main_region(page, anchor, page_cards)
                for page, anchor, page_cards in zip(pages, anchors, cards, strict=True)]
 
     def worded(el: HtmlElement) -> bool:
         return lexicon_match(el, spec, lexicon, lexicon.partial_ratio(name),
-                             depth=0)[0] >= 0.3 and _stars(rating_source(el))
+                             depth=0)[0] >= 0.3 and stars_value(rating_source(el))
 
     for test, evidence in ((worded, "a rating in the markup (class, width or attribute) "
                                     "where the field's words point"),
-                           (_out_of_five, "an aria-label or title stating a rating out of 5")):
+                           (out_of_five, "an aria-label or title stating a rating out of 5")):
         found = [next((el for el in region.iter() if isinstance(el.tag, str) and test(el)),
                       None) for region in regions]
         told = {rating_source(el) for el in found if el is not None}
@@ -53,16 +53,6 @@ def learn_rating(pages: Sequence[PageView], lexicon: Lexicon, name: str,
             if rule is not None:
                 return rule
     return None
-
-
-def _out_of_five(el: HtmlElement) -> bool:
-    """Whether ``el``'s ``aria-label`` or ``title`` states a rating out of 5: two numbers,
-    one the scale 5, the other at most 5 (``Rated 4.5 out of 5``, ``5点中4点``)."""
-    for attr in ("aria-label", "title"):
-        numbers = [float(n.replace(",", ".")) for n in NUMBER_RE.findall(el.get(attr) or "")]
-        if len(numbers) == 2 and 5.0 in numbers and all(0 <= n <= 5 for n in numbers):
-            return True
-    return False
 
 
 def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
@@ -86,34 +76,10 @@ def _rating_rule(pages: Sequence[PageView], found: Sequence[HtmlElement | None],
     return None
 
 
-#: a count of reviews as shops write it: "(264)", "469 отзывов", "12 reviews", "1,200"
-_COUNT_RE = re.compile(r"^\(?\s*(?:\d{1,3}(?:[,.\s]\d{3})+|\d+)\s*\)?(?:\s*[^\d\s][^\d]{0,24})?$")
-
-
-def _count_beside(rating: HtmlElement) -> tuple[HtmlElement, int] | None:
-    """The element right after the rating (or after its parent or grandparent) holding
-    only a count: where shops put the number of reviews the rating averages; with the
-    levels gone up from the rating to reach it."""
-    node: HtmlElement | None = rating
-    for up in range(3):
-        if node is None:
-            return None
-        nxt = node.getnext()
-        while nxt is not None and not isinstance(nxt.tag, str):
-            nxt = nxt.getnext()
-        if nxt is not None:
-            text = text_of(nxt)
-            if text and _COUNT_RE.match(text) and not MONEY_RE.search(text):
-                return nxt, up
-            return None
-        node = node.getparent()
-    return None
-
-
 def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
                        scope: str | None) -> FieldRule | None:
     """The review count where no word names it: the count right after each page's rating
-    element (:func:`_count_beside`), on half the pages or more, varying across pages and
+    element (:func:`count_beside`), on half the pages or more, varying across pages and
     found by one XPath that selects nothing where there is none: read from the rating
     (``RATING/following-sibling::*[1]``) where it can be, so that a page without a
     rating gives none (not what then stands at the count's place)."""
@@ -123,7 +89,7 @@ def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
     for page in pages:
         got = [n if isinstance(n, HtmlElement) else getattr(n, "getparent", lambda: None)()
                for n in xpaths.evaluate(rating.xpath, page.tree)[:1]]
-        beside.append(_count_beside(got[0]) if got and got[0] is not None else None)
+        beside.append(count_beside(got[0]) if got and got[0] is not None else None)
     found = [b[0] if b is not None else None for b in beside]
     present = [el for el in found if el is not None]
     if len(present) < max(2, 0.5 * len(pages)) or len({text_of(el) for el in present}) < 2:
@@ -142,10 +108,5 @@ def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
 
 def _reads_stars(xpath: str, tree: HtmlElement) -> bool:
     """Whether ``xpath`` selects an element whose markup holds a rating 0-5."""
-    return any(isinstance(n, HtmlElement) and _stars(rating_source(n))
+    return any(isinstance(n, HtmlElement) and stars_value(rating_source(n))
                for n in xpaths.evaluate(xpath, tree))
-
-
-def _stars(raw: str | None) -> bool:
-    value = parse_rating(raw) if raw else None
-    return value is not None and 0 <= value <= 5

@@ -14,8 +14,9 @@ are weighed against the article's own text is :func:`structurer.page.article.pru
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lxml.html import HtmlElement
 
@@ -30,11 +31,12 @@ _SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BoilerplateWords:
     """The lexicon's words for an article's boilerplate (see the module doc), the class/id
     words compiled: ``strong`` those of weight ``thresholds.strong_boilerplate`` or more (a
-    word that names boilerplate even beside an article word), ``weak`` the rest."""
+    word that names boilerplate even beside an article word), ``weak`` the rest. Compiled
+    once per lexicon and compared by identity (a cache key: :func:`_class_verdicts`)."""
     strong: re.Pattern[str] | None
     weak: re.Pattern[str] | None
     body: frozenset[str]
@@ -47,9 +49,6 @@ class BoilerplateWords:
     closers: frozenset[str] = frozenset()
     signoffs: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
-    #: class and id -> its words' verdicts (:func:`_class_words`), found once each
-    memo: dict[str, tuple[bool, bool]] = field(default_factory=dict, compare=False,
-                                               repr=False)
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -102,7 +101,10 @@ def _words_pattern(words: list[str]) -> re.Pattern[str] | None:
 
 def attribute_tokens(el: HtmlElement) -> list[str]:
     """The words of an element's class and id ("commentList" -> comment, list)."""
-    raw = f"{el.get('class') or ''} {el.get('id') or ''}"
+    return _tokens(f"{el.get('class') or ''} {el.get('id') or ''}")
+
+
+def _tokens(raw: str) -> list[str]:
     return [t for t in _TOKENS.split(_CAMEL.sub(" ", raw).lower()) if t]
 
 
@@ -110,18 +112,17 @@ def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
     """(a strong boilerplate word, a weaker one without an article word beside it) among
     the words of the element's class and id: read once per class and id (a page repeats
     a few hundred of them over thousands of elements; the patterns are long)."""
-    raw = f"{el.get('class') or ''} {el.get('id') or ''}"
-    known = vocab.memo.get(raw)
-    if known is None:
-        tokens = " ".join(attribute_tokens(el))
-        weak = vocab.weak
-        known = (vocab.strong is not None and vocab.strong.search(tokens) is not None,
-                 bool(tokens) and weak is not None and weak.search(tokens) is not None
-                 and not vocab.body.intersection(weak.sub(" ", tokens).split()))
-        if len(vocab.memo) >= 100_000:
-            vocab.memo.clear()
-        vocab.memo[raw] = known
-    return known
+    return _class_verdicts(vocab, f"{el.get('class') or ''} {el.get('id') or ''}")
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _class_verdicts(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
+    """:func:`_class_words` of a class and id joined by a space (``raw``)."""
+    tokens = " ".join(_tokens(raw))
+    weak = vocab.weak
+    return (vocab.strong is not None and vocab.strong.search(tokens) is not None,
+            bool(tokens) and weak is not None and weak.search(tokens) is not None
+            and not vocab.body.intersection(weak.sub(" ", tokens).split()))
 
 
 def surely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:

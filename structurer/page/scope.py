@@ -13,15 +13,18 @@ related product's. Pure.
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from lxml.html import HtmlElement
 
-from structurer.page.dom import MONEY_RE, text_of
+from structurer.kinds import Phrases, parse_availability
+from structurer.page.dom import MONEY_RE, text_of, tokens
 from structurer.page.lists import left_out
-from structurer.page.match import buy_words
+from structurer.page.match import buy_words, label_value
 from structurer.page.view import PageView
 
-__all__ = ["buy_control", "card_holders", "inside", "main_region", "other_products",
-           "sibling_cards"]
+__all__ = ["buy_control", "card_holders", "field_link", "inside", "main_region", "other_products",
+           "prose_run", "sibling_cards"]
 
 
 def other_products(page: PageView) -> list[HtmlElement]:
@@ -144,3 +147,65 @@ def buy_control(region: HtmlElement, vocab: dict[str, float]) -> HtmlElement | N
         if buy_words(el, vocab):
             return el
     return None
+
+
+_PROSE = ("p", "ul", "ol")
+_NOTICE_WORDS = 8   # a stock notice is short; a description's sentence may name the stock
+_NOT_PROSE = frozenset({"form", "a", "li", "table", "label", "button", "h1", "h2", "h3"})
+
+
+def prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int,
+               stock: Phrases | None = None) -> list[HtmlElement]:
+    """The paragraph (and the lists and paragraphs right after it) under the product's
+    title block: the first ``<p>`` after the heading, in a block holding the heading,
+    reading as a sentence (not a label pair, no amount of money, no short stock notice
+    such as "This product is currently unavailable." that ``stock`` phrases read), the
+    run's text at least ``min_text`` characters."""
+    holders = list(anchor.iterancestors())[:3]
+    after = False
+    for el in region.iter():
+        if el is anchor:
+            after = True
+        if not after or el.tag != "p" or el.getparent() not in holders:
+            continue
+        text = text_of(el)
+        if len(text.split()) < 4 or MONEY_RE.search(text) or label_value(el) is not None \
+                or any(n.tag in _NOT_PROSE for n in el.iter()) or (
+                    stock is not None and len(text.split()) <= _NOTICE_WORDS
+                    and parse_availability(text, stock) not in (None, "unknown")):
+            continue
+        run = [el]
+        nxt = el.getnext()
+        while nxt is not None and nxt.tag in _PROSE and text_of(nxt):
+            run.append(nxt)
+            nxt = nxt.getnext()
+        if sum(len(text_of(n)) for n in run) >= min_text:
+            return run   # a short line ("In stock (28)") is not the description: go on
+    return []
+
+
+def _names_field(href: str | None, words: dict[str, float]) -> bool:
+    """Whether a link's path names the field: ``/brands/penrose`` for the brand."""
+    if not href:
+        return False
+    path = [t for part in urlsplit(href).path.lower().split("/")[:-1] for t in tokens(part)]
+    return any(t == w or (len(w) >= 4 and w in t) for t in path
+               for w, weight in words.items() if weight >= 8)
+
+
+def _link_value(link: HtmlElement) -> tuple[HtmlElement, str] | None:
+    """The node holding a link's short value: its text, else its image's alt."""
+    text = text_of(link)
+    if text:
+        return (link, text) if len(text) <= 60 else None
+    img = next(link.iter("img"), None)
+    alt = " ".join((img.get("alt") or img.get("title") or "").split()) if img is not None else ""
+    return (img, alt) if img is not None and alt and len(alt) <= 60 else None
+
+
+def field_link(region: HtmlElement, words: dict[str, float]) -> tuple[HtmlElement, str] | None:
+    """(the node, the value) of a field shown only as a link to its own page (the brand
+    as ``<a href="/brands/x">``, its text or logo): the region's first link whose path
+    the field's ``words`` name (:func:`_names_field`), its text or its image's alt."""
+    link = next((a for a in region.iter("a") if _names_field(a.get("href"), words)), None)
+    return _link_value(link) if link is not None else None

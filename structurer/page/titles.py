@@ -19,7 +19,7 @@ from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, visible_text
 from structurer.page.dom import text_length, text_of
-from structurer.words import default_words
+from structurer.words import Words, default_words
 
 _TITLE_METAS = ("og:title", "twitter:title", "title", "sailthru.title", "dc.title",
                 "parsely-title", "headline")
@@ -141,15 +141,15 @@ def site_name(host: str, suffixes: frozenset[str]) -> str | None:
     return labels[end - 1]
 
 
-def _site_only(title: str, tree: HtmlElement) -> bool:
+def _site_only(title: str, tree: HtmlElement, suffixes: frozenset[str]) -> bool:
     """``title`` names only the site: each of its parts is the site's name (og:site_name
     and kin), a host name (the page's, or one in the title) or a host's registrable name
-    (:func:`site_name`: "retrosixty - retrosixty.co.uk"), or one part repeated."""
+    (:func:`site_name` by ``suffixes``: "retrosixty - retrosixty.co.uk"), or one part
+    repeated."""
     parts = [p for p in _split_title(title) if p.strip()]
     hosts = [urlsplit(tree.getroottree().docinfo.URL or "").hostname or ""]
     hosts += [m.group(1) for p in parts if (m := _HOST.match(p.strip()))]
     names = {_squeezed(name) for _, name in meta_contents(tree, _SITE_METAS)}
-    suffixes = default_words().host_suffixes
     for host in filter(None, hosts):
         name = site_name(host, suffixes)
         names |= {_squeezed(host), *([_squeezed(name)] if name else [])}
@@ -159,12 +159,15 @@ def _site_only(title: str, tree: HtmlElement) -> bool:
                                (len(squeezed) > 1 and len(set(squeezed)) == 1))
 
 
-def title_of(tree: HtmlElement) -> TitleFound | None:
+def title_of(tree: HtmlElement, words: Words | None = None) -> TitleFound | None:
     """The page's title: a meta title, else the h1-h3 most like <title>, else <title>;
     a site name beside a separator is removed (the heading that remains wins). A meta
-    title that names only the site says nothing about the page: it is passed over."""
+    title that names only the site says nothing about the page: it is passed over.
+    ``words``: the run's vocabulary (its ``host_suffixes``), the shipped one if None."""
     headings = [visible_text(h) for h in _headings(tree)]
-    found = [kv for kv in meta_contents(tree, _TITLE_METAS) if not _site_only(kv[1], tree)]
+    suffixes = (words or default_words()).host_suffixes
+    found = [kv for kv in meta_contents(tree, _TITLE_METAS)
+             if not _site_only(kv[1], tree, suffixes)]
     if found:
         text = found[0][1]
         return TitleFound(_heading_inside(text, headings) or _without_site(text, tree),

@@ -40,6 +40,7 @@ from structurer.structured import (
     product_object,
 )
 from structurer.values import Base
+from structurer.words import compile_words
 
 if TYPE_CHECKING:  # loaded when first asked for: an article's kind needs neither
     from structurer.page.linkclusters import LinkCluster
@@ -154,7 +155,7 @@ class PageView:
     @cached_property
     def title(self) -> TitleFound | None:
         """The page's title (:func:`structurer.page.titles.title_of`), found once."""
-        return title_of(self.tree)
+        return title_of(self.tree, compile_words(self.lexicon.vocabulary))
 
     @cached_property
     def content(self) -> density.ContentFound | None:

@@ -3,10 +3,14 @@ before its public suffix) is the site's, never a subdomain's word (``shop``, ``e
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from structurer.clean import parse_html
+from structurer.lexicon import load_lexicon
 from structurer.page.titles import site_name, title_of
+from structurer.page.view import PageView
 from structurer.words import default_words
 
 
@@ -36,3 +40,22 @@ def test_the_registrable_name_is_the_sites() -> None:
         == "Mango Chutney, 250 g"
     assert _page("https://www.retrosixty.co.uk/p/1", "retrosixty - retrosixty.co.uk",
                  "retrosixty - Lamp, c1960s") == "Lamp, c1960s"
+
+
+def test_the_runs_lexicon_names_the_host_suffixes(tmp_path: Path) -> None:
+    # a user's lexicon (a templates/ copy) that knows "shop" before a country code
+    # (acme.shop.pl): the site's name is "acme", so a meta title "Acme" names only the site
+    text = (Path(__file__).resolve().parents[2] / "templates" / "ecommerce.yaml").read_text(
+        encoding="utf-8")
+    assert "  host_suffixes: [co, " in text
+    (tmp_path / "shop.yaml").write_text(text.replace("  host_suffixes: [co, ",
+                                                     "  host_suffixes: [shop, co, ", 1),
+                                        encoding="utf-8")
+    html = ("<html><head><title>Mango Chutney, 250 g | Acme</title>"
+            "<meta property='og:title' content='Acme'></head>"
+            "<body><p>Fresh from the farm, picked this week.</p></body></html>")
+    url = "https://www.acme.shop.pl/p/1"
+    shipped = PageView.from_html(url, html, load_lexicon()).title
+    edited = PageView.from_html(url, html, load_lexicon(tmp_path / "shop.yaml")).title
+    assert shipped is not None and shipped.text == "Acme"
+    assert edited is not None and edited.text == "Mango Chutney, 250 g"

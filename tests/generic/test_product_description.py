@@ -1,0 +1,75 @@
+"""A product page's description where the page names it: the paragraphs under a heading
+of the description field ("Product Overview") up to the next heading like it, or the text
+after its label ("Description:"), not the page's densest block (a testimonial in a side
+column, a delivery notice)."""
+
+from __future__ import annotations
+
+from structurer.generic.extract import extract_page_generic
+from structurer.lexicon import load_lexicon
+
+LEX = load_lexicon()
+URL = "http://shop.test/p/lamp-7.html"
+SIDE = ("<td class='side'><p class='sideTitle'>Testimonials</p><p>My husband and I just "
+        "spent our first night on our new mattress, and we are thrilled at the terrific "
+        "night's rest we both had, better than any hotel we have stayed in.</p></td>")
+FIRST = "The Deluxe Mattress combines pressure relief with a soft-touch cover."
+SECOND = "It not only looks luxurious, but also offers enhanced comfort."
+OVERVIEW = f"{FIRST} {SECOND}"
+
+
+def page(main: str) -> str:
+    return ("<html><head><title>Deluxe Mattress | Sleepwell</title></head><body><table><tr>"
+            f"{SIDE}<td class='main'><h1>Deluxe Mattress</h1><p><b>Price:</b> £1,049.00</p>"
+            f"<form action='/cart'><button>Add to basket</button></form>{main}</td></tr>"
+            "</table></body></html>")
+
+
+def test_the_paragraphs_under_a_description_heading() -> None:
+    main = (f"<p class='sub'>Product Overview</p><p class='body'>{FIRST}</p>"
+            f"<p class='body'>{SECOND}</p><p class='sub'>Product Specification</p>"
+            "<ul><li>Height 22 cm</li><li>Cover washable at 40 degrees</li></ul>")
+    out = extract_page_generic(page(main), URL, LEX)
+    assert out["fields"]["description"] == OVERVIEW
+    assert out["sources"]["description"] == "label"
+
+
+def test_the_text_after_a_description_label() -> None:
+    main = (f"<p><font><b>Description: </b></font><span>{OVERVIEW}</span></p>"
+            "<p><b>Shipping:</b> £7 to mainland UK. Please enquire for other locations.</p>")
+    out = extract_page_generic(page(main), URL, LEX)
+    assert out["fields"]["description"] == OVERVIEW
+
+
+def test_a_description_tab_of_links_is_no_description() -> None:
+    # a heading "Description" over links (a tab bar) says nothing: density decides
+    main = ("<div class='tabs'><h3>Description</h3><ul><li><a href='#d'>Read the full "
+            "description</a></li><li><a href='#r'>Reviews and questions (3)</a></li></ul>"
+            f"</div><div class='pane'><p>{OVERVIEW}</p></div>")
+    out = extract_page_generic(page(main), URL, LEX)
+    assert out["fields"]["description"] == OVERVIEW
+    assert out["sources"]["description"] == "density"
+
+
+def test_the_prose_under_the_title_block_without_a_heading() -> None:
+    # no heading nor label: the paragraph and its list right under the buy form, joined
+    # as replay joins them, not a cookie notice nor the densest single line
+    html = ("<html><head><title>Secret Picture Book | Penrose</title></head><body>"
+            "<div class='cookie'><p>We use cookies to improve your experience and to show "
+            "you offers. Read our privacy policy to learn more.</p></div><main><div>"
+            "<h1>Secret Picture Book C826</h1><p class='price'>£12.99</p><p>In stock</p>"
+            "<form action='/cart/add'><button>Add to cart</button></form>"
+            f"<p>{FIRST}</p><ul><li>{SECOND}</li><li>Printed on recycled paper.</li></ul>"
+            "</div><section><h2>Specifications</h2><table><tr><th>MPN</th><td>RL99</td></tr>"
+            "</table></section></main></body></html>")
+    out = extract_page_generic(html, URL, LEX)
+    assert out["fields"]["description"] == f"{OVERVIEW} Printed on recycled paper."
+    assert out["sources"]["description"] == "under-title"
+
+
+def test_a_table_under_a_details_heading_is_no_description() -> None:
+    # "Product details" over a grid of specifications: the prose under the title block
+    main = (f"<p>{OVERVIEW}</p><h2>Product details</h2><table><tr><th>Height</th>"
+            "<td>22 cm</td></tr><tr><th>Cover</th><td>washable at 40 degrees</td></tr></table>")
+    out = extract_page_generic(page(main), URL, LEX)
+    assert out["fields"]["description"] == OVERVIEW

@@ -1,0 +1,48 @@
+"""The price before a discount on a product page without rules: struck through, labelled
+(RRP, Was) or named by the old price's words beside the product's own price; never a
+related product's old price, a saving, a free-shipping threshold or an amount below the
+price."""
+
+from __future__ import annotations
+
+import pytest
+
+from structurer.generic.extract import extract_page_generic
+from structurer.lexicon import load_lexicon
+
+LEX = load_lexicon()
+URL = "http://shop.test/p/tv-5.html"
+
+
+def page(prices: str, after: str = "") -> str:
+    return ("<html><head><title>Vexa 37in LCD TV | Harbour</title></head><body><main>"
+            "<div class='gallery'><img src='/img/5.jpg' alt='Vexa 37in LCD TV'></div>"
+            f"<div class='info'><h1>Vexa 37in LCD TV</h1>{prices}"
+            "<form action='/cart'><button>Add to basket</button></form></div>"
+            f"{after}</main></body></html>")
+
+
+RELATED = ("<section><h2>Customers also bought</h2><ul>" + "".join(
+    f"<li><a href='/p/other-{i}.html'>Vexa Wall Bracket {i}</a><s>£{i}9.99</s>"
+    f"<b>£{i}4.99</b></li>" for i in range(3, 7)) + "</ul></section>")
+
+
+@pytest.mark.parametrize(("prices", "old"), [
+    ("<h6><span>£579.99</span> Free Delivery</h6><p class='saving'><span>RRP: "
+     "<strong>£749.99</strong></span> | <span>You save: <strong>£170.00</strong></span></p>",
+     749.99),
+    ("<p class='price'><del>£649.00</del> <ins>£579.99</ins></p>", 649.0),
+    ("<p>Was £699.00</p><p class='price'>£579.99</p>", 699.0),
+    ("<p class='price'>£579.99</p><p>Free delivery on orders over £750</p>", None),
+    ("<p class='price'>£579.99</p><p>or 6 × £96.67 interest free</p>", None),
+])
+def test_the_old_price_beside_the_price(prices: str, old: float | None) -> None:
+    out = extract_page_generic(page(prices, RELATED), URL, LEX)
+    assert out["fields"]["price"] == 579.99
+    assert out["fields"]["original_price"] == old
+
+
+def test_a_related_products_old_price_is_not_the_products() -> None:
+    out = extract_page_generic(page("<p class='price'>£5.99</p>", RELATED), URL, LEX)
+    assert out["fields"]["price"] == 5.99
+    assert out["fields"]["original_price"] is None

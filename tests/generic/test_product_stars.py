@@ -1,0 +1,41 @@
+"""A product's star rating given by markup alone (a class word, a bar's width, an
+aria-label) and the count of reviews right after it, read in the product's own block
+without structured data; a related product's stars are not the product's."""
+
+from __future__ import annotations
+
+import pytest
+
+from structurer.generic.extract import extract_page_generic
+from structurer.lexicon import load_lexicon
+
+LEX = load_lexicon()
+URL = "http://shop.test/p/book-3.html"
+RELATED = ("<section><h2>You may also like</h2><ul>" + "".join(
+    f"<li><a href='/p/other-{i}.html'>Northern Picture Book K48{i}</a>"
+    f"<p class='star-rating Five'></p><span>(1{i})</span><b>£{i}4.99</b></li>"
+    for i in range(3, 7)) + "</ul></section>")
+
+
+def page(stars: str) -> str:
+    return ("<html><head><title>Secret Picture Book | Penrose</title></head><body><main>"
+            "<div class='info'><h1>Secret Picture Book C826</h1>"
+            f"<div class='small'>{stars}</div><p class='price'>£530.50</p>"
+            "<form action='/cart/add'><button>Add to cart</button></form></div>"
+            f"{RELATED}</main></body></html>")
+
+
+@pytest.mark.parametrize(("stars", "rating", "count"), [
+    ("<p class='star-rating Four'><i class='icon-star'></i></p><span>390 reviews</span>",
+     4.0, 390),
+    ("<div class='rating' aria-label='Rated 3.5 out of 5'></div><span>(1,204)</span>",
+     3.5, 1204),
+    ("<div class='stars'><span style='width: 90%'></span></div>", 4.5, None),
+    ("", None, None),
+])
+def test_the_rating_in_the_products_markup(stars: str, rating: float | None,
+                                           count: int | None) -> None:
+    out = extract_page_generic(page(stars), URL, LEX)
+    assert out["fields"]["price"] == 530.5
+    assert out["fields"]["rating"] == rating
+    assert out["fields"]["review_count"] == count
