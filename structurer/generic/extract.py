@@ -108,10 +108,11 @@ def _article_like(view: PageView) -> bool:
     if any("article" in kind for kind in opengraph_types(view.tree)):
         return True
     found = view.content
-    if found is None or (found.text.count("\n") < 2 and len(_SENTENCE.findall(found.text)) < 3):
+    text = found.evidence if found is not None else ""   # its lines before they are tidied
+    if not text or (text.count("\n") < 2 and len(_SENTENCE.findall(text)) < 3):
         return False      # one line is text only when it is sentences (a review, a post)
-    wide = sum(1 for c in found.text if "\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
-    if len(found.text) + 2 * wide < 400:  # a CJK character carries about a word
+    wide = sum(1 for c in text if "\u3040" <= c <= "\u9fff" or "\uac00" <= c <= "\ud7af")
+    if len(text) + 2 * wide < 400:  # a CJK character carries about a word
         return False
     # a long product list is no article (asked last: finding repeated blocks is costly)
     return not (view.product_regions and len(view.product_regions[0]) >= 5)

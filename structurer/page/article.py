@@ -177,15 +177,16 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
     th = lexicon.thresholds
     best = _widened(core, chain, counts, _with_items(start, counts, good), th.article_slack)
     drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
-    lines = article_lines(best, vocab, counts[best], anchor, th.above_headline,
+    lines, read = article_lines(best, vocab, counts[best], anchor, th.above_headline,
                           th.caption_line, th.loose_end, th.promo_lines, th.promo_resume)
     # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point
     # is the letter and its nukta, as other texts and searches write it
-    text = unicodedata.normalize("NFC", "\n".join(
-        [*_standfirst(anchor, best, vocab, th.lead_line, th.lead_most, tree), *lines]))
+    lead = _standfirst(anchor, best, vocab, th.lead_line, th.lead_most, tree)
+    text = unicodedata.normalize("NFC", "\n".join([*lead, *lines]))
     if not text:
         return None
-    return density.ContentFound(best, text, scores.get(best, 0.0))
+    whole = unicodedata.normalize("NFC", "\n".join([*lead, *read]))
+    return density.ContentFound(best, text, scores.get(best, 0.0), whole)
 
 
 def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: BoilerplateWords,

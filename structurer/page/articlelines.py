@@ -38,7 +38,8 @@ _RANKED, _RANKED_HEADLINE = 3, 150   # numbers of a ranking of stories; its head
 
 def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
                   anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
-                  loose: int = 0, promo: int = 0, resume: int = 0) -> list[str]:
+                  loose: int = 0, promo: int = 0, resume: int = 0
+                  ) -> tuple[list[str], list[str]]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
     too unless links are most of its text (a post that is a list of links); lines of
     ``caption`` characters or less naming a picture's credit (``credit_text``); and the
@@ -46,7 +47,9 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
     one of them has ``lead`` characters or more (a paragraph: then it is no headline);
     the promotion among the last ``promo`` lines and what follows it, or its line alone
     when two sentences of ``resume`` characters follow it
-    (:func:`~structurer.page.boilerplate.promo_tail`)."""
+    (:func:`~structurer.page.boilerplate.promo_tail`). Second, the lines below the
+    headline that are not link lines, before any other filter: what the page's kind is
+    judged on (a filter that tidies the text must not turn an article into a list)."""
     walk = Walk(anchor)
     walk.visit(el, False)
     walk.flush()
@@ -55,10 +58,13 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
     if any(len(line[0]) >= lead for line in walk.lines[:top]):
         top = 0       # a paragraph above the heading: the heading is not the headline
     kept: list[bool] = []
+    read: list[str] = []
     for i, (text, linked, _, _) in enumerate(walk.lines):
         squeezed = len("".join(text.split()))
-        kept.append(i >= top and not (linked >= 0.5 * squeezed and not links_are_text)
-                    and not _boilerplate_line(text, vocab, caption))
+        text_line = i >= top and not (linked >= 0.5 * squeezed and not links_are_text)
+        if text_line:
+            read.append(text)
+        kept.append(text_line and not _boilerplate_line(text, vocab, caption))
     _headings_over_nothing(walk.lines, kept)
     out = [(text, level > 0, item)
            for (text, _, level, item), keep in zip(walk.lines, kept, strict=True) if keep]
@@ -73,7 +79,7 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
                             or (not out[-1][2] and (_loose_end(out[-1][0], loose, vocab)
                                                     or _contact(out[-1][0])))):
         out.pop()
-    return [text for text, _, _ in out]
+    return [text for text, _, _ in out], read
 
 
 def _ranking(lines: list[str]) -> set[int]:

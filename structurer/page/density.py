@@ -50,6 +50,15 @@ class ContentFound:
     element: HtmlElement
     text: str
     score: float
+    #: the element's lines before the filters that tidy the text (all but link lines):
+    #: what the page's kind is judged on, so that leaving a boilerplate line out of the
+    #: text never changes the kind; empty: the text itself
+    read: str = ""
+
+    @property
+    def evidence(self) -> str:
+        """The text the page's kind is judged on (``read``, else ``text``)."""
+        return self.read or self.text
 
 
 # ----- content --------------------------------------------------------------------------------

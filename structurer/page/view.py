@@ -217,7 +217,8 @@ def _article_body(page: PageView, against_list: bool = True) -> float:
     Without ``against_list`` the body is only checked to be text rather than links (the
     link clusters are not computed: a page with a headline)."""
     found = page.content
-    size = text_length(found.text) if found is not None else 0
+    text = found.evidence if found is not None else ""    # not the tidied text: its lines
+    size = text_length(text)
     if found is None or size < 200:
         return 0.0
     if not against_list:
@@ -231,10 +232,10 @@ def _article_body(page: PageView, against_list: bool = True) -> float:
         cluster = page.main_links
         shown = _shown(cluster, found, page.url) if cluster is not None else []
         if cluster is not None and len(shown) >= 0.5 * len(cluster) and (
-                sum(map(len, shown)) >= 0.2 * len(found.text)
-                or 4 * len(shown) >= found.text.count("\n") + 1):
+                sum(map(len, shown)) >= 0.2 * len(text)
+                or 4 * len(shown) >= text.count("\n") + 1):
             return 0.0
-    return 2.5 if size >= 800 or (size >= 400 and found.text.count("\n") >= 1) else 1.5
+    return 2.5 if size >= 800 or (size >= 400 and text.count("\n") >= 1) else 1.5
 
 
 def _shown(cluster: LinkCluster, found: density.ContentFound, url: str) -> list[str]:
@@ -245,10 +246,10 @@ def _shown(cluster: LinkCluster, found: density.ContentFound, url: str) -> list[
     repeats is not shown ("Birch" in a sentence, beside "<a>Birch</a> tree description"),
     nor are a few teasers inside a long text; each text once (a gallery's "Full screen"
     links are no titles)."""
-    lines = found.text.splitlines()
+    lines = found.evidence.splitlines()
     titles = set()
     items = sum(text_length(text_of(r)) for r in cluster.records)
-    for a in found.element.iter("a") if 2 * items >= text_length(found.text) else ():
+    for a in found.element.iter("a") if 2 * items >= text_length(found.evidence) else ():
         href = link_href(a)
         block = next((p for p in a.iterancestors() if p.tag not in density.INLINE), None)
         if href is None or block is None:

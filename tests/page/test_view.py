@@ -119,3 +119,22 @@ def test_a_short_pages_cards_are_found_once(demo_truth: dict[str, Any],
     assert found is not None and found.source == "cards" and len(found) == len(truth["items"])
     productkind.can_buy(view)
     assert calls == [url]
+
+
+def test_lines_left_out_of_the_text_leave_the_kind() -> None:
+    """A short post whose meta bar and footer bar (fields between " | ") the line filters
+    leave out of its text: the kind is judged on the post's lines before those filters,
+    so it stays an article (judged on the tidied text, 177 characters, it was 'other')."""
+    title = "Children paint posters to keep the lakes of Berlin clean"
+    html = (f"<html><head><title>{title} – Sailing blog</title></head><body>"
+            f'<div class="post"><h1>{title}</h1>'
+            "<p>Posted 23 February 2020 | Category: News | Tags: Berlin, water | 22 views</p>"
+            "<p>For the sixth time children between six and twelve are asked to paint a "
+            "poster for clean lakes and sends it in by April.</p>"
+            "<p>Sailing blog | Imprint | Privacy | Contact | Newsletter</p></div></body></html>")
+    view = PageView.from_html("http://blog.test/2020/02/posters/", html, load_lexicon("news"))
+    assert view.content is not None
+    assert view.content.text == (f"{title}\nFor the sixth time children between six and "
+                                 "twelve are asked to paint a poster for clean lakes and "
+                                 "sends it in by April.")
+    assert view.kind == "detail"
