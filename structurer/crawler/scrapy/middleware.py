@@ -89,8 +89,10 @@ def failure_kind(error: BaseException) -> str:
 def requeue(request: Any, spider: Any, reason: str) -> Any:
     """``request`` put back in the queue: a copy, counted under ``REQUEUE`` (``reason``:
     the failure kind, or ``blank_render``) and in its ``REQUEUED``; its HTTP retries start
-    again, as a page ``structurer crawl`` requeues is fetched anew."""
-    again = request.replace(dont_filter=True)
+    again, as a page ``structurer crawl`` requeues is fetched anew, and it waits behind
+    its level's other pages as Scrapy's retries do (``RETRY_PRIORITY_ADJUST``)."""
+    adjust = spider.crawler.settings.getint("RETRY_PRIORITY_ADJUST")
+    again = request.replace(dont_filter=True, priority=request.priority + adjust)
     again.meta[REQUEUED] = int(request.meta.get(REQUEUED, 0)) + 1
     again.meta.pop("retry_times", None)
     stats = spider.crawler.stats

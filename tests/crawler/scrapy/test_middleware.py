@@ -139,8 +139,9 @@ def test_a_page_that_failed_transiently_is_asked_again() -> None:
     site = Site(rules_from_text(RULES), Settings(crawl_retries=2), MemoryState())
     spider, queued, settled = RuleSpider(), [], []
     spider.sites = {site.name: site}
+    crawler = get_crawler(Spider)
     spider.crawler = SimpleNamespace(engine=SimpleNamespace(crawl=queued.append),
-                                     stats=get_crawler(Spider).stats)
+                                     stats=crawler.stats, settings=crawler.settings)
     spider.apply = lambda _site, o, _meta: settled.append(o.error)  # type: ignore[method-assign]
 
     def fail(url: str, error: BaseException) -> None:
@@ -157,6 +158,7 @@ def test_a_page_that_failed_transiently_is_asked_again() -> None:
     busy = Response("http://shop.test/a", status=503, request=Request("http://shop.test/a"))
     fail("http://shop.test/a", HttpError(busy, "busy"))
     assert [r.meta[REQUEUED] for r in queued] == [1, 2] and settled == ["http 503"]
+    assert [r.priority for r in queued] == [-1, -2]     # behind the other product pages
     fail("http://shop.test/b", RenderTimeout("page did not finish loading within 30s"))
     assert len(queued) == 4 and settled == ["http 503", "render_timeout"]
     gone = Response("http://shop.test/c", status=404, request=Request("http://shop.test/c"))
