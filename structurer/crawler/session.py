@@ -131,11 +131,8 @@ class Crawler:
                 page = await fetcher.fetch_expanded(task.url, self.expand)
             else:
                 page = await fetcher.fetch(task.url)
-        except FetchError as error:
-            kind = error.failure
-            return self.reader.failed(task, kind,
-                                      retry=kind in TRANSIENT
-                                      and task.tries < self.settings.crawl_retries)
+        except FetchError as error:     # a transient one is asked again (the reader says)
+            return self.reader.failed(task, error.failure)
         try:
             return self.extract(task, page)
         except Exception as error:  # one unreadable page must not end the crawl
@@ -147,12 +144,14 @@ class Crawler:
         # late on a busy machine and the browser handed the page over before its network
         # went quiet) is asked for again like a render that ran out of time, at most
         # ``crawl_retries`` times; the last time it stands as it is. The category and list
-        # pages it did link to are queued (the reader has taken them as seen)
+        # pages it did link to are queued, and the links it refused counted: the reader
+        # has taken them as seen, the next reading will not meet them again
         if page.rendered and task.tries < self.settings.crawl_retries \
                 and self.reader.blank(o, page.settled):
             log.info("%s: the rendered page is blank; asking again", task.url)
             return Outcome(task, error="blank_render", retry=True,
-                           links=[ln for ln in o.links if ln.level != DETAIL])
+                           links=[ln for ln in o.links if ln.level != DETAIL],
+                           skipped=list(self.reader.refused))
         return o
 
     # ----- the loop ------------------------------------------------------------------------

@@ -67,15 +67,14 @@ from structurer.structured import JsonLd
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SKIPS", "TRANSIENT", "PageReader", "count_page", "expand_for",
-           "fingerprint", "mode_for", "render_modes", "unreadable"]
+__all__ = ["SKIPS", "TRANSIENT", "PageReader", "count_page", "expand_for", "fingerprint",
+           "mode_for", "render_modes", "unreadable"]
 
 Modes = dict[tuple[int, int], RenderMode]
 # fetch refusals that are not failures, and a guessed next page that is not there
 SKIPS = frozenset({"robots", "offsite", "past_last_page"})
 GONE = frozenset({"http 404", "http 410"})
-# failures both runtimes ask a page again for (``crawl_retries``), a render running out
-# of time too (a busy machine renders slowly)
+# failures both runtimes ask a page again for (``crawl_retries``; a slow render too)
 TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
                        "http 502", "http 503", "http 504"})
 _TEXT_RUNS = re.compile(r">([^<]+)<")
@@ -166,18 +165,17 @@ class PageReader:
         self.budget = guards.s.rule_budget     # seconds the rules may take on one page
         price = compiled.rules.levels.detail.fields.get("price") \
             if compiled.rules.levels.detail is not None else None
-        # where the page's structured data keeps the price: the rule's path, else
-        # schema.org's Offer.price (a protocol fact)
+        # where structured data keeps the price: the rule's path, else schema.org's Offer.price
         self.price_path = tuple((price.jsonld if price and price.jsonld
                                  else "offers.price").split("."))
         self.prefixes: list[tuple[str, tuple[str, ...]]] = []
         self.listed: set[int] = set()          # the item sets of list pages read so far
+        self.refused: list[str] = []   # why links first seen on the last page were refused
         self.discovery = compile_discovery(compiled.rules)
         self.start_key = canonical(compiled.rules.start_url)
         self.sitemaps = 0                       # sitemap files read by this reader
         self.guessing = any(guesses(layout.pagination) for layout in compiled.lists)
-        detail = compiled.rules.levels.detail
-        self.names = detail is not None and "name" in detail.fields
+        self.names = "name" in getattr(compiled.rules.levels.detail, "fields", {})
 
     # ----- links and category paths ---------------------------------------------------------
     def register(self, url: str, path: tuple[str, ...]) -> None:
@@ -208,24 +206,26 @@ class PageReader:
             reason = "pattern"
         if reason is not None:
             skipped.append(reason)
+            self.refused.append(reason)
             return None
         return Link(key, url, level, depth, path)
 
     # ----- one page ------------------------------------------------------------------------
-    def failed(self, task: Task, kind: str, *, retry: bool = False) -> Outcome:
-        """The outcome of a page that could not be fetched. A next page the URL pattern
-        guessed (after a full page) that is gone ends its category: skipped as
-        ``past_last_page``, not a failure."""
+    def failed(self, task: Task, kind: str) -> Outcome:
+        """An unfetched page: asked again after a ``TRANSIENT`` failure while put back
+        fewer than ``crawl_retries`` times (both runtimes); a guessed next page that is
+        gone ends its category (skipped as ``past_last_page``, not a failure)."""
         if task.level == LIST and kind in GONE and self.guessing:
             return Outcome(task, error="past_last_page")
-        return Outcome(task, error=kind, retry=retry)
+        return Outcome(task, error=kind, retry=kind in TRANSIENT
+                       and task.tries < self.guards.s.crawl_retries)
 
     def read(self, task: Task, text: str, url: str, size: int,
              body: bytes | None = None) -> Outcome:
         """The outcome of ``task`` whose page (decoded ``text``, ``size`` bytes: ``body``)
         ended at ``url`` after redirects. A category-level page that is a sitemap (the
         rule file's sitemap sources) is read as one."""
-        d = self.discovery
+        d, self.refused = self.discovery, []
         if task.level == CATEGORY and d.sitemaps and body is not None and is_sitemap(body):
             return self._sitemap(task, body, url, size)
         tree = parse_html(text, url)

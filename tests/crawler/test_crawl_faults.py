@@ -10,6 +10,7 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import ClassVar
@@ -327,9 +328,11 @@ def test_a_page_whose_rendering_ran_out_of_time_is_asked_again(
 
 
 class _Flaky(BaseHTTPRequestHandler):
-    """A list of two products whose first one answers 503 the first time it is asked."""
+    """A list of two products whose first one answers 503 the first ``fails`` times it is
+    asked."""
 
     hits: ClassVar[Counter[str]] = Counter()
+    fails: ClassVar[int] = 1
 
     def log_message(self, *args: object) -> None:
         return
@@ -339,7 +342,7 @@ class _Flaky(BaseHTTPRequestHandler):
         items = "".join(f"<li><a href='/p/{n}.html'>{NAMES[n]}</a></li>" for n in (1, 2))
         pages = {"/": f"<html><body><ul class='products'>{items}</ul></body></html>",
                  **{f"/p/{n}.html": _detail(n) for n in (1, 2)}}
-        flaky = self.path == "/p/1.html" and self.hits[self.path] == 1
+        flaky = self.path == "/p/1.html" and self.hits[self.path] <= self.fails
         body = pages.get(self.path)
         status = 503 if flaky else 200 if body is not None else 404
         data = (body or "").encode() if status == 200 else b"busy"
@@ -350,16 +353,11 @@ class _Flaky(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
 
-@pytest.mark.parametrize(("argv", "healed"), [([], True), (["-s", "crawl_retries=0"], False)],
-                         ids=["default", "no-requeue"])
-def test_requeueing_a_transient_failure_is_a_setting(argv: list[str], healed: bool,
-                                                     tmp_path: Path) -> None:
-    """A page that failed transiently (its request retries spent: ``retries=0``) goes back
-    to the end of the queue ``crawl_retries`` times (2): it heals on its second visit;
-    with ``-s crawl_retries=0`` it fails for good."""
-    from structurer.cli import main
-
-    _Flaky.hits = Counter()
+@contextmanager
+def flaky_shop(tmp_path: Path, fails: int) -> Iterator[Path]:
+    """Serve :class:`_Flaky` (its first product answering 503 ``fails`` times); yields
+    the path of its rule file."""
+    _Flaky.hits, _Flaky.fails = Counter(), fails
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
@@ -376,11 +374,24 @@ def test_requeueing_a_transient_failure_is_a_setting(argv: list[str], healed: bo
     fields:
       sku: {xpath: "//span[@class='sku']", kind: text}
 """), encoding="utf-8")
-        out = tmp_path / "out.jsonl"
-        main(["crawl", str(rules), "--out", str(out), "-s", "retries=0", *argv])
+        yield rules
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize(("argv", "healed"), [([], True), (["-s", "crawl_retries=0"], False)],
+                         ids=["default", "no-requeue"])
+def test_requeueing_a_transient_failure_is_a_setting(argv: list[str], healed: bool,
+                                                     tmp_path: Path) -> None:
+    """A page that failed transiently (its request retries spent: ``retries=0``) goes back
+    to the end of the queue ``crawl_retries`` times (2): it heals on its second visit;
+    with ``-s crawl_retries=0`` it fails for good."""
+    from structurer.cli import main
+
+    out = tmp_path / "out.jsonl"
+    with flaky_shop(tmp_path, fails=1) as rules:
+        main(["crawl", str(rules), "--out", str(out), "-s", "retries=0", *argv])
     records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert records[NAMES[2]]["sku"] == "SKU-2"
     assert records[NAMES[1]]["sku"] == ("SKU-1" if healed else None)

@@ -242,6 +242,29 @@ def test_a_list_page_rendered_before_its_data_arrived_is_asked_again(
     assert (result.stats.requeued, result.stats.blank_renders, result.stats.retries) == (1, 1, 0)
 
 
+def test_links_a_blank_rendering_refused_are_counted_once(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A link refused while reading a page that is then asked again (its first rendering
+    blank) is counted among the skipped links once, as when the page is read once: the
+    second reading does not meet it again (it is seen), the first one's reasons stand."""
+    menu = '<nav><a href="/c/a/">A</a><a href="http://elsewhere.test/c/b/">B</a></nav>'
+    pages = {**PAGES, "/c/a/": PAGES["/c/a/"].replace('<nav><a href="/c/a/">A</a></nav>', menu)}
+    site = tiny_site(pages).split("//")[1]
+    skipped: dict[str, dict[str, int]] = {}
+    for mode in ("static", "browser"):
+        FakeBrowser.fetched = []
+        rules = rules_from_text(RULES.format(site=site, list_mode=mode), "r.yaml")
+
+        def factory(mode: RenderMode, settings: Settings) -> Fetcher:
+            return LateDataBrowser(settings) if mode == "browser" \
+                else open_fetcher(mode, settings)
+
+        result = crawl_site(rules, tmp_path / f"{mode}.jsonl", Settings(), factory=factory)
+        skipped[mode] = dict(result.stats.skipped)
+    assert FakeBrowser.fetched.count(f"http://{site}/c/a/") == 2     # read twice
+    assert skipped == {"static": {"offsite": 1}, "browser": {"offsite": 1}}
+
+
 class UnsettledOnceBrowser(FakeBrowser):
     """A browser fetcher on a busy machine: each page's first rendering is handed over
     before its network went quiet (whole, as it happens)."""

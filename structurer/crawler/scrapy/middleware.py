@@ -13,12 +13,12 @@ Playwright and the Chromium :mod:`structurer.fetch.chromium` finds,
 on the asyncio reactor), so both runtimes render pages the same way: one rendering
 path, the same waiting for network idle, the same robots.txt and host checks; a
 rendered response is flagged ``rendered``, and ``unsettled`` when the browser handed the
-page over before its network went quiet (the spider may ask for it again). A render that
-failed transiently (ran out of time, a 5xx, a connection error: ``TRANSIENT``, as
-``structurer crawl`` requeues them) is asked again at most ``crawl_retries`` times
-(:func:`requeue`, counted under ``REQUEUE`` in Scrapy's statistics, apart from
-``retry/``, its own retries of HTTP requests).
-:func:`failure_kind` names a failure the way ``structurer crawl`` does.
+page over before its network went quiet (the spider may ask for it again).
+:func:`failure_kind` names a failure the way ``structurer crawl`` does;
+:func:`requeue` puts a page back in the queue (the spider does, when the
+:class:`~structurer.crawler.traverse.PageReader` says a page that failed transiently, or
+a blank render, is asked again: the policy ``structurer crawl`` follows), counted under
+``REQUEUE`` in Scrapy's statistics, apart from ``retry/``, its own retries of HTTP requests.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from __future__ import annotations
 from typing import Any
 
 from scrapy import signals
-from scrapy.downloadermiddlewares.retry import get_retry_request
 from scrapy.exceptions import IgnoreRequest
 from scrapy.http import HtmlResponse
 from scrapy.spidermiddlewares.httperror import HttpError
@@ -34,15 +33,14 @@ from twisted.internet.error import ConnectError, DNSLookupError, TCPTimedOutErro
 from twisted.web._newclient import ResponseFailed
 
 from structurer.config import Settings
-from structurer.crawler.traverse import TRANSIENT
 from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
 from structurer.fetch.base import Expand, Expanding, Fetcher
 from structurer.fetch.scope import HostScope, same_host
 from structurer.schema import RenderMode
 
-__all__ = ["EXPAND", "RENDER", "RENDERED", "REQUEUE", "UNSETTLED", "BrowserMiddleware",
-           "GuardMiddleware", "Refused", "failure_kind", "requeue"]
+__all__ = ["EXPAND", "RENDER", "RENDERED", "REQUEUE", "REQUEUED", "UNSETTLED",
+           "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind", "requeue"]
 
 RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
 EXPAND = "structurer_expand"     # request.meta: an Expand's fields (load more / scroll)
@@ -53,6 +51,12 @@ UNSETTLED = "unsettled"          # response.flags: handed over before its networ
 # transiently, a blank render), as structurer crawl requeues them: REQUEUE/count,
 # REQUEUE/reason_count/<kind>; Scrapy's own retries of HTTP requests stay under retry/
 REQUEUE = "structurer/requeue"
+REQUEUED = "structurer_requeued"   # request.meta: times the page was put back (Task.tries)
+# the errors recent Scrapy download handlers raise in place of Twisted's: by
+# name, so that a release without some of them still runs
+_DOWNLOAD_ERRORS = {"DownloadTimeoutError": "timeout", "DownloadFailedError": "connection",
+                    "DownloadConnectionRefusedError": "connection",
+                    "ResponseDataLossError": "connection", "CannotResolveHostError": "dns"}
 
 
 class Refused(IgnoreRequest):
@@ -71,20 +75,30 @@ def failure_kind(error: BaseException) -> str:
         return f"http {error.response.status}"
     if isinstance(error, IgnoreRequest):
         return "robots" if "robots" in str(error).lower() else "ignored"
+    if isinstance(error, DNSLookupError):
+        return "dns"
     if isinstance(error, (TimeoutError, TCPTimedOutError)):
         return "timeout"
-    if isinstance(error, (ConnectError, DNSLookupError, ResponseFailed, ConnectionError)):
+    if isinstance(error, (ConnectError, ResponseFailed, ConnectionError)):
         return "connection"
     if isinstance(error, FetchError):   # the browser fetcher's
         return error.failure
-    return type(error).__name__
+    return _DOWNLOAD_ERRORS.get(type(error).__name__, type(error).__name__)
 
 
-def requeue(request: Any, spider: Any, reason: str, times: int) -> Any:
-    """``request`` asked again (a copy, counted under ``REQUEUE``), or None once it was
-    asked ``times`` times already: then the page stands as it came (or failed)."""
-    return get_retry_request(request, spider=spider, reason=reason, max_retry_times=times,
-                             stats_base_key=REQUEUE)
+def requeue(request: Any, spider: Any, reason: str) -> Any:
+    """``request`` put back in the queue: a copy, counted under ``REQUEUE`` (``reason``:
+    the failure kind, or ``blank_render``) and in its ``REQUEUED``; its HTTP retries start
+    again, as a page ``structurer crawl`` requeues is fetched anew, and it waits behind
+    its level's other pages as Scrapy's retries do (``RETRY_PRIORITY_ADJUST``)."""
+    adjust = spider.crawler.settings.getint("RETRY_PRIORITY_ADJUST")
+    again = request.replace(dont_filter=True, priority=request.priority + adjust)
+    again.meta[REQUEUED] = int(request.meta.get(REQUEUED, 0)) + 1
+    again.meta.pop("retry_times", None)
+    stats = spider.crawler.stats
+    stats.inc_value(f"{REQUEUE}/count")
+    stats.inc_value(f"{REQUEUE}/reason_count/{reason}")
+    return again
 
 
 class GuardMiddleware:
@@ -156,16 +170,6 @@ class BrowserMiddleware:
         return HtmlResponse(page.final_url, status=page.status, body=page.text.encode("utf-8"),
                             encoding="utf-8", request=request, flags=flags,
                             headers={"Content-Type": "text/html; charset=utf-8"})
-
-    def process_exception(self, request: Any, exception: BaseException,
-                          spider: Any = None) -> Any:
-        """A render that failed transiently is asked again, at most ``crawl_retries``
-        times (``structurer crawl`` requeues it alike); then it fails as it did."""
-        if request.meta.get(RENDER) != RenderMode.BROWSER or not isinstance(
-                exception, FetchError) or exception.failure not in TRANSIENT:
-            return None
-        return requeue(request, self.crawler.spider, exception.failure,
-                       self.settings.crawl_retries)
 
     async def close(self, spider: Any = None) -> None:
         if self.fetcher is not None:

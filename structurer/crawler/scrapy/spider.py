@@ -40,6 +40,7 @@ from structurer.crawler.scrapy.middleware import (
     RENDER,
     RENDERED,
     REQUEUE,
+    REQUEUED,
     SITE,
     UNSETTLED,
     failure_kind,
@@ -134,21 +135,18 @@ class RuleSpider(scrapy.Spider):
             self.apply(site, outcome, meta)
 
     def again(self, site: Site, o: Outcome, response: Any) -> bool:
-        """Ask again, through Scrapy's retry, for a rendered page its script left blank
+        """Put back in the queue (:func:`requeue`) a rendered page its script left blank
         (:meth:`~structurer.crawler.traverse.PageReader.blank`, the check ``structurer
         crawl`` makes), at most ``crawl_retries`` times (counted under ``REQUEUE``, reason
         ``blank_render``); the last time it stands as it is. The category and list pages
         it did link to are kept, as a detail page's are."""
         request, flags = response.request, response.flags
-        if RENDERED not in flags or request.meta.get("retry_times", 0) >= \
-                site.guards.s.crawl_retries or not site.reader.blank(o, UNSETTLED not in flags):
-            return False
-        retry = requeue(request, self, "blank_render", site.guards.s.crawl_retries)
-        if retry is None:
+        if RENDERED not in flags or o.task.tries >= site.guards.s.crawl_retries \
+                or not site.reader.blank(o, UNSETTLED not in flags):
             return False
         log.info("%s: the rendered page is blank; asking again", o.task.url)
         self.keep_links(site, o, bool(request.meta.get(RECOVERED)))
-        self.crawler.engine.crawl(retry)
+        self.crawler.engine.crawl(requeue(request, self, "blank_render"))
         return True
 
     def keep_links(self, site: Site, o: Outcome, recovered: bool) -> None:
@@ -161,9 +159,18 @@ class RuleSpider(scrapy.Spider):
                 self.crawler.engine.crawl(self.request(site, link, dont_filter=True))
 
     def on_error(self, failure: Any) -> None:
+        """A page that could not be fetched (its HTTP retries spent): put back in the
+        queue after a transient failure while the reader says so (as ``structurer crawl``
+        requeues it: :meth:`~structurer.crawler.traverse.PageReader.failed`), else settled
+        as failed."""
         meta = failure.request.meta
         site = self.sites[meta[SITE]]
-        self.apply(site, site.reader.failed(_task(meta), failure_kind(failure.value)), meta)
+        o = site.reader.failed(_task(meta), failure_kind(failure.value))
+        if o.retry and o.error is not None:
+            self.crawler.engine.crawl(requeue(failure.request, self, o.error))
+            self.count_retries()
+            return
+        self.apply(site, o, meta)
 
     def apply(self, site: Site, o: Outcome, meta: dict[str, Any]) -> None:
         """Store a page's outcome, queue what it leads to, emit what it completed."""
@@ -261,5 +268,5 @@ class RuleSpider(scrapy.Spider):
 
 def _task(meta: dict[str, Any]) -> Task:
     key, url, level, depth, path = meta[TASK]
-    return Task(0, key, url, level, depth, tuple(path))
+    return Task(0, key, url, level, depth, tuple(path), int(meta.get(REQUEUED, 0)))
 

@@ -123,34 +123,53 @@ def test_a_page_handed_over_unsettled_says_so(monkeypatch: pytest.MonkeyPatch) -
     assert response.flags == ["rendered", "unsettled"]
 
 
-def test_a_render_that_failed_transiently_is_asked_again() -> None:
-    """As ``structurer crawl`` requeues a page whose render ran out of time (or met a 5xx,
-    or lost its connection), at most ``crawl_retries`` times, and counts it among the
-    pages asked again, not among Scrapy's HTTP retries; other failures and static
-    requests are not the browser middleware's to retry."""
+def test_a_page_that_failed_transiently_is_asked_again() -> None:
+    """As ``structurer crawl`` requeues a page that failed transiently once its HTTP
+    retries are spent (a 5xx, a render that ran out of time, a lost connection), at most
+    ``crawl_retries`` times (the reader's word, one policy for both runtimes), the spider
+    puts it back in the queue with its HTTP retries to start again, and counts it among
+    the pages asked again, not among Scrapy's HTTP retries; other failures are settled."""
     from scrapy import Spider
     from scrapy.utils.test import get_crawler
 
+    from structurer.crawler.frontier import DETAIL, Link
+    from structurer.crawler.scrapy.middleware import REQUEUED
+    from structurer.crawler.scrapy.spider import RuleSpider
+
+    site = Site(rules_from_text(RULES), Settings(crawl_retries=2), MemoryState())
+    spider, queued, settled = RuleSpider(), [], []
+    spider.sites = {site.name: site}
     crawler = get_crawler(Spider)
-    spider = Spider.from_crawler(crawler, name="t")
-    mw = BrowserMiddleware(SimpleNamespace(spider=spider), Settings(crawl_retries=2))
-    timeout = RenderTimeout("page did not finish loading within 30s")
-    asked = [Request("http://shop.test/b", meta={RENDER: "browser"})]
-    while (again := mw.process_exception(asked[-1], timeout)) is not None:
-        asked.append(again)
-    assert len(asked) == 3 and all(r.url == "http://shop.test/b" for r in asked)
-    stats = crawler.stats
-    assert stats.get_value("structurer/requeue/count") == 2
-    assert stats.get_value("structurer/requeue/reason_count/render_timeout") == 2
+    spider.crawler = SimpleNamespace(engine=SimpleNamespace(crawl=queued.append),
+                                     stats=crawler.stats, settings=crawler.settings)
+    spider.apply = lambda _site, o, _meta: settled.append(o.error)  # type: ignore[method-assign]
+
+    def fail(url: str, error: BaseException) -> None:
+        request = spider.request(site, Link(url, url, DETAIL, 1, ()), dont_filter=False)
+        request.meta["retry_times"] = 3          # Scrapy's HTTP retries, spent
+        while True:
+            before = len(queued)
+            spider.on_error(SimpleNamespace(request=request, value=error))
+            if len(queued) == before:
+                return
+            request = queued[-1]
+            assert "retry_times" not in request.meta and request.dont_filter
+
+    busy = Response("http://shop.test/a", status=503, request=Request("http://shop.test/a"))
+    fail("http://shop.test/a", HttpError(busy, "busy"))
+    assert [r.meta[REQUEUED] for r in queued] == [1, 2] and settled == ["http 503"]
+    assert [r.priority for r in queued] == [-1, -2]     # behind the other product pages
+    fail("http://shop.test/b", RenderTimeout("page did not finish loading within 30s"))
+    assert len(queued) == 4 and settled == ["http 503", "render_timeout"]
+    gone = Response("http://shop.test/c", status=404, request=Request("http://shop.test/c"))
+    fail("http://shop.test/c", HttpError(gone, "gone"))
+    fail("http://shop.test/d", IgnoreRequest("Forbidden by robots.txt"))
+    assert len(queued) == 4 and settled[2:] == ["http 404", "robots"]
+    stats = spider.crawler.stats
+    assert stats.get_value("structurer/requeue/count") == 4
+    assert stats.get_value("structurer/requeue/reason_count/http 503") == 2
     assert stats.get_value("retry/count") is None
-    gateway = FetchError("HTTP 502 Bad Gateway", kind="http", status=502)
-    assert mw.process_exception(Request("http://shop.test/c", meta={RENDER: "browser"}),
-                                gateway) is not None
-    gone = FetchError("HTTP 404 Not Found", kind="http", status=404)
-    assert mw.process_exception(Request("http://shop.test/d", meta={RENDER: "browser"}),
-                                gone) is None
-    assert mw.process_exception(Request("http://shop.test/e", meta={RENDER: "static"}),
-                                timeout) is None
+    assert spider.crawl_stats.requeued == 4
 
 
 def test_failures_are_named_like_the_lightweight_crawl() -> None:
@@ -163,6 +182,15 @@ def test_failures_are_named_like_the_lightweight_crawl() -> None:
         TimeoutError(), ConnectionRefusedError(), *browser_errors, ValueError("x"))] == [
         "http 503", "robots", "timeout", "connection", "render_timeout", "http 502",
         "connection", "ValueError"]
+    # what Scrapy's download handlers raise in place of Twisted's errors: the same kinds
+    # (a timeout or a lost connection is transient, a name that does not resolve is not)
+    from scrapy import exceptions
+    from twisted.internet.error import DNSLookupError
+
+    assert [failure_kind(e) for e in (
+        exceptions.DownloadTimeoutError("slow"), exceptions.DownloadConnectionRefusedError(),
+        exceptions.DownloadFailedError(), exceptions.CannotResolveHostError("shop.test"),
+        DNSLookupError())] == ["timeout", "connection", "connection", "dns", "dns"]
 
 
 @pytest.mark.parametrize("session", [False, True])
