@@ -26,11 +26,14 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
 from structurer.values import element_text, image_source
+
+if TYPE_CHECKING:
+    from structurer.words import Words
 
 log = logging.getLogger(__name__)
 
@@ -216,17 +219,18 @@ def _owner(el: Any) -> Any:
     return next((a for a in el.iterancestors() if a.get("itemscope") is not None), None)
 
 
-def _own_value(el: Any) -> str:
+def _own_value(el: Any, words: Words | None) -> str:
     """The value a plain (not itemscope) property element gives; a picture's at the best
     size the page offers (:func:`~structurer.values.image_source`: a zoom link around it,
-    the widest ``srcset`` entry), never a placeholder."""
+    the widest ``srcset`` entry, the vocabulary ``words``' large-rendition attributes),
+    never a placeholder."""
     if el.tag == "img" and el.get("content") is None:
-        return image_source(el) or ""
+        return image_source(el, words) or ""
     return str(el.get("content") or el.get("href") or el.get("src") or el.get("datetime")
                or element_text(el))
 
 
-def _md_value(item: Any, keys: Sequence[str]) -> str | None:
+def _md_value(item: Any, keys: Sequence[str], words: Words | None = None) -> str | None:
     """The first non-empty value at ``keys`` below a microdata item (the item's own
     properties only: nested items are stepped into by the path)."""
     key, rest = keys[0], keys[1:]
@@ -235,13 +239,13 @@ def _md_value(item: Any, keys: Sequence[str]) -> str | None:
             continue
         if el.get("itemscope") is not None:
             if rest:
-                value = _md_value(el, rest)
+                value = _md_value(el, rest, words)
             else:
                 names = el.xpath('.//*[@itemprop="name"]')
                 value = (names[0].get("content") or element_text(names[0])) if names \
                     else element_text(el)
         elif not rest or list(rest) == ["name"]:
-            value = _own_value(el)       # a plain property stands for its own name
+            value = _own_value(el, words)  # a plain property stands for its own name
         else:
             continue
         if value and value.strip():
@@ -249,16 +253,18 @@ def _md_value(item: Any, keys: Sequence[str]) -> str | None:
     return None
 
 
-def microdata_fields(root: Any, paths: Mapping[str, Sequence[str]]) -> dict[str, str]:
+def microdata_fields(root: Any, paths: Mapping[str, Sequence[str]],
+                     words: Words | None = None) -> dict[str, str]:
     """Field -> raw string of the page's first schema.org Product item, each field by
-    the first of its paths that gives a value."""
+    the first of its paths that gives a value; ``words``: the run's vocabulary (a
+    picture's large renditions, placeholders), the shipped one by default."""
     scopes = microdata_items(root, "Product")
     out: dict[str, str] = {}
     if not scopes:
         return out
     for field, options in paths.items():
         for path in options:
-            value = _md_value(scopes[0], path.split("."))
+            value = _md_value(scopes[0], path.split("."), words)
             if value:
                 out[field] = value
                 break

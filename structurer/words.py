@@ -48,6 +48,7 @@ class _Patterns:
     placeholder_folder: re.Pattern[str]
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
     rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
+    rating_text: re.Pattern[str]     # a rating as text ("Rating: 4/5"): group 1 the value
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
     multiplier: re.Pattern[str]      # "or 4 × $308.38": a count times an amount
@@ -202,6 +203,17 @@ def _page_words(v: Vocabulary) -> dict[str, tuple[str, int]]:
     }
 
 
+def _rating_text(v: Vocabulary) -> tuple[str, int]:
+    """A whole text stating a rating out of 5: ``3,5 / 5``, ``4.2 out of 5 stars``,
+    ``Average rating: 4/5`` (the vocabulary's ``rating_labels`` after at most one word,
+    its ``rating_scales``, a word after: "stars"); group 1 the label, group 2 the value."""
+    return _source(
+        rf"^\s*(?:(?:[^\W\d_]+\s+)?({_alternatives(v.rating_labels or ())})\s*[:：]?\s*)?"
+        r"([0-5](?:[.,]\d{1,2})?)\s*"
+        rf"(?:{_alternatives(v.rating_scales or ())})\s*5(?:[.,]0{{1,2}})?(?![\d.,])"
+        r"(?:\s*[^\W\d_]{1,12})?\s*[.!]?\s*$", re.I)
+
+
 def _source(pattern: str, flags: int = 0) -> tuple[str, int]:
     """A pattern of :class:`Words`, compiled when first used."""
     return pattern, int(flags)
@@ -228,6 +240,7 @@ def _compiled(text: str) -> Words:
         "several_items": _source(_whole_ascii(v.several_items or ())),
         "rating_class": _source(rf"^(?:{_alternatives(v.rating_classes or ())})[-_]?([0-5])"
                                 r"(?:[-_.]([0-9]{1,2}))?$"),
+        "rating_text": _rating_text(v),
         "other_money": _source("|".join(
             [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
         "other_money_class": _source(_alternatives(v.other_money_classes or (), dashed=True),

@@ -156,6 +156,23 @@ def test_new_placeholder_words_and_large_image_attributes(tmp_path: Path) -> Non
     assert image_source(big, zoom) == "/m/p1-2000.jpg"
 
 
+def test_extract_page_reads_a_microdata_picture_with_the_runs_vocabulary(
+        tmp_path: Path) -> None:
+    """The microdata picture is read with the loaded lexicon's large-rendition attributes,
+    not the shipped ones."""
+    page = ('<html><body><div itemscope itemtype="https://schema.org/Product">'
+            '<h1 itemprop="name">Bijenwas kaars</h1><img itemprop="image" '
+            'src="/m/p1-300.jpg" data-superzoom="/m/p1-2000.jpg">'
+            '<p>€ 12,95</p></div></body></html>')
+    url = "https://shop.example/p/1"
+    shipped = extract_page_generic(page, url, load_lexicon())["fields"]
+    assert shipped["image"] == "https://shop.example/m/p1-300.jpg"
+    lexicon = _edited(tmp_path, "large_image_attributes", "data-superzoom")
+    edited = extract_page_generic(page, url, lexicon)
+    assert edited["fields"]["image"] == "https://shop.example/m/p1-2000.jpg"
+    assert edited["sources"]["image"] == "microdata"
+
+
 _BUY_PAGE = """<html><body><h1>Bijenwas kaars</h1><p class="prijs">€ 12,95</p>
 <form><button type="submit">{label}</button></form></body></html>"""
 

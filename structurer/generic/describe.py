@@ -61,11 +61,8 @@ def _after(label: HtmlElement) -> tuple[str, int, int] | None:
         holder, parent = parent, parent.getparent()
     parts, linked, grids = [(holder.tail or "").strip(" \u00a0\t\n")], 0, 0
     shape = (holder.tag, holder.get("class"))
-    for sibling in holder.itersiblings():
-        if not isinstance(sibling.tag, str):
-            continue
-        if sibling.tag in _HEADINGS or ((sibling.tag, sibling.get("class")) == shape
-                                         and len(text_of(sibling)) <= 40):
+    for sibling in _section(holder, parent):
+        if ((sibling.tag, sibling.get("class")) == shape and len(text_of(sibling)) <= 40):
             break
         parts.append(element_text(sibling))
         linked += sum(len(text_of(a)) for a in sibling.iter("a"))
@@ -74,6 +71,39 @@ def _after(label: HtmlElement) -> tuple[str, int, int] | None:
         parts.append((sibling.tail or "").strip())
     text = " ".join(" ".join(p for p in parts if p).split()).lstrip(_SEP)
     return (text, linked, grids) if text else None
+
+
+def _section(holder: HtmlElement, parent: HtmlElement | None) -> list[HtmlElement]:
+    """The elements after a label ``holder`` that its description runs over: its
+    siblings up to a heading (of the same level or higher, under a heading label); where
+    the label begins a paragraph (``<p><b>Description:</b> A lamp ...</p>``), then the
+    paragraphs after it up to one beginning with a label of its own (``<p><b>Price:</b>``)
+    or anything else."""
+    level = int(holder.tag[1]) if holder.tag in _HEADINGS else 9
+    out: list[HtmlElement] = []
+    for sibling in holder.itersiblings():
+        if not isinstance(sibling.tag, str):
+            continue
+        if sibling.tag in _HEADINGS and int(sibling.tag[1]) <= level:
+            return out
+        out.append(sibling)
+    if parent is None or parent.tag != "p" or \
+            not text_of(parent).startswith(text_of(holder)):
+        return out
+    for para in parent.itersiblings():
+        if not isinstance(para.tag, str):
+            continue
+        if para.tag != "p" or _starts_labelled(para):
+            break
+        out.append(para)
+    return out
+
+
+def _starts_labelled(para: HtmlElement) -> bool:
+    """Whether a paragraph begins with a bold label of its own (``<b>Price:</b> £60``)."""
+    text = text_of(para)
+    return any(text.startswith(t) for t in (text_of(b) for b in para.iter("b", "strong"))
+               if t and len(t) <= 40)
 
 
 def named_description(view: PageView, anchor: HtmlElement | None,

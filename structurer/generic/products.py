@@ -224,7 +224,8 @@ def _structured(view: PageView) -> list[tuple[str, Any, str]]:
         out += [(name, jsonld_value(view.product, path), "jsonld")
                 for name, options in paths.items() for path in options]
     out += [(name, value, "microdata")
-            for name, value in microdata_fields(view.tree, paths).items()]
+            for name, value in microdata_fields(
+                view.tree, paths, compile_words(view.lexicon.vocabulary)).items()]
     out += [(name, value, "opengraph") for name, value in
             opengraph_fields(view.tree, view.lexicon.opengraph_names()).items()]
     return out

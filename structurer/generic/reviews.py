@@ -10,7 +10,7 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.page.dom import text_of
-from structurer.page.stars import count_beside, rating_element
+from structurer.page.stars import count_beside, rating_element, rating_text
 from structurer.page.view import PageView
 from structurer.values import compile_words, rating_source
 
@@ -26,8 +26,11 @@ def star_fields(view: PageView, scope: HtmlElement, values: dict[str, Any]) -> d
         p.startswith("aggregateRating.") for p in f.structured)), None)
     if rating is None or rating in values or scope is view.body:
         return {}
+    words = compile_words(lexicon.vocabulary)
     el = rating_element(scope, lexicon, rating)
-    raw = rating_source(el, compile_words(lexicon.vocabulary)) if el is not None else None
+    raw = rating_source(el, words) if el is not None else None
+    if el is None or raw is None:
+        el, raw = rating_text(scope, words) or (None, None)
     if el is None or raw is None:
         return {}
     beside = count_beside(el) if count is not None and count not in values else None

@@ -18,6 +18,7 @@ from structurer.lexicon import Lexicon
 from structurer.page.dom import MONEY_RE, NUMBER_RE, text_of
 from structurer.page.match import lexicon_match
 from structurer.values import parse_rating, rating_source
+from structurer.words import Words
 
 
 def stars_value(raw: str | None) -> bool:
@@ -46,6 +47,42 @@ def rating_element(region: HtmlElement, lexicon: Lexicon, name: str) -> HtmlElem
                    >= 0.3 and stars_value(rating_source(el))), None)
     return worded if worded is not None else next(
         (el for el in elements if out_of_five(el)), None)
+
+
+def rating_text(region: HtmlElement, words: Words) -> tuple[HtmlElement, str] | None:
+    """(the first element of ``region`` whose whole text states a rating out of 5 — the
+    vocabulary's ``rating_labels``, ``rating_scales``: ``3,5 / 5``, ``Rating: 4/5`` —, the
+    value as written); never one inside a repeated block of ``region`` (a review of a
+    list, another product's card), nor a bare whole number over 5 (``3 / 5``: a picture
+    counter) without a label or a rating class about it."""
+    for el in region.iter():
+        if not isinstance(el.tag, str) or el.tag in ("script", "style"):
+            continue
+        text = text_of(el)
+        found = words.rating_text.match(text) if text and len(text) <= 40 else None
+        if found is None or any(len(text_of(c)) == len(text) for c in el.iterchildren()):
+            continue                    # the innermost element holding the text
+        bare = not found[1] and not any(ch in found[2] for ch in ".,")
+        if bare and not any(h in (n.get("class") or "").lower() for n in (el, el.getparent())
+                            if n is not None for h in words.rating_hints):
+            continue
+        if not _repeated(el, region):
+            return el, found[2]
+    return None
+
+
+def _repeated(el: HtmlElement, region: HtmlElement) -> bool:
+    """Whether an ancestor of ``el`` below ``region`` has a sibling of its tag and class
+    (one of a list's items)."""
+    for node in el.iterancestors():
+        if node is region:
+            return False
+        shape = (node.tag, node.get("class"))
+        if any((s.tag, s.get("class")) == shape for s in node.itersiblings())  \
+                or any((s.tag, s.get("class")) == shape
+                       for s in node.itersiblings(preceding=True)):
+            return True
+    return False
 
 
 #: a count of reviews as shops write it: "(264)", "469 отзывов", "12 reviews", "1,200"

@@ -73,3 +73,23 @@ def test_a_table_under_a_details_heading_is_no_description() -> None:
             "<td>22 cm</td></tr><tr><th>Cover</th><td>washable at 40 degrees</td></tr></table>")
     out = extract_page_generic(page(main), URL, LEX)
     assert out["fields"]["description"] == OVERVIEW
+
+
+def test_a_labelled_description_runs_on_in_the_paragraphs_after_it() -> None:
+    """retrosixty (scrapely samples): "Description:" begins a paragraph and the text goes
+    on in the next paragraph, up to the one with a label of its own."""
+    main = (f"<p><font><b>Description: </b></font><span>{FIRST}</span></p>"
+            f"<p class=''><span>{SECOND}</span></p>"
+            "<p><font><b>Size:</b></font> 40 x 20 cm, weighing about nine kilograms</p>")
+    out = extract_page_generic(page(main), URL, LEX)
+    assert out["fields"]["description"] == OVERVIEW
+    assert out["sources"]["description"] == "label"
+
+
+def test_a_description_heading_keeps_its_subheadings() -> None:
+    """Under an h2 "Product Description" an h3 is part of it; the next h2 ends it."""
+    main = (f"<h2>Product Description</h2><p>{FIRST}</p><h3>Comfort</h3><p>{SECOND}</p>"
+            "<h2>Delivery</h2><p>We deliver within five working days to most addresses in "
+            "the mainland, free of charge.</p>")
+    out = extract_page_generic(page(main), URL, LEX)
+    assert out["fields"]["description"] == f"{FIRST} Comfort {SECOND}"

@@ -39,3 +39,32 @@ def test_the_rating_in_the_products_markup(stars: str, rating: float | None,
     assert out["fields"]["price"] == 530.5
     assert out["fields"]["rating"] == rating
     assert out["fields"]["review_count"] == count
+
+
+REVIEWS = ("<ul class='reviews'>" + "".join(
+    f"<li><b>Ann {i}</b><span>Rating: {i}/5</span><p>Nice book.</p></li>" for i in (2, 5))
+    + "</ul>")
+
+
+@pytest.mark.parametrize(("stars", "rating", "count"), [
+    ("<span>3,5 / 5</span> <span>469 отзывов</span>", 3.5, 469),      # zoo seed 0
+    ("<span>4.2 out of 5 stars</span><span>(1,204)</span>", 4.2, 1204),
+    ("<p>Rating: 4/5</p>", 4.0, None),
+    ("<span>Bewertung: 4,5 von 5 Sternen</span>", 4.5, None),
+    ("<span>Average rating: 4 out of 5</span>", 4.0, None),
+    ("<span>2 / 5</span>", None, None),              # a bare whole number: a picture counter
+    (REVIEWS, None, None),                           # each review's rating, not the average
+    ("<span>Page 1 of 5</span>", None, None),
+])
+def test_a_rating_written_as_text_in_the_products_block(stars: str, rating: float | None,
+                                                        count: int | None) -> None:
+    out = extract_page_generic(page(stars), URL, LEX)
+    assert out["fields"]["rating"] == rating
+    assert out["fields"]["review_count"] == count
+
+
+def test_a_related_cards_text_rating_is_not_the_products() -> None:
+    related = RELATED.replace("<p class='star-rating Five'></p>", "<span>4.8 / 5</span>")
+    html = page("").replace(RELATED, related)
+    out = extract_page_generic(html, URL, LEX)
+    assert out["fields"]["rating"] is None
