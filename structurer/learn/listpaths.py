@@ -9,7 +9,6 @@ the review count beside it loses to one that reads nothing there. Pure.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from lxml.html import HtmlElement
@@ -74,15 +73,9 @@ def _fitting(slot: Slot, view: str, invalid: Callable[[HtmlElement], bool]
     elements = [None if i in bad else el for i, el in enumerate(slot.elements)]
     views = {name: [None if i in bad else v for i, v in enumerate(column)]
              for name, column in slot.views.items()}
-    marks: set[str] = set.intersection(*({t for t in _MARK_SPLIT.split(v) if t} for v in good))
     misfits = [text_of(el) for i, el in enumerate(slot.elements) if i in bad and el is not None]
-    kept = sorted((m for m in marks if not any(m in text for text in misfits)),
-                  key=lambda m: (-len(m), m))
-    return Slot(slot.key, elements, views, slot.label, slot.shift), tuple(kept[:2])
-
-
-#: what separates the marks of a value: spaces, digits and the number's own punctuation
-_MARK_SPLIT = re.compile(r"[\s\d.,'\u2019\u00a0\u202f]+")
+    marks = xpaths.shared_marks(good, misfits)
+    return Slot(slot.key, elements, views, slot.label, slot.shift), tuple(marks)
 
 
 def _relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
@@ -111,8 +104,7 @@ def _relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     candidates = [_from_first(c, ref[2])
                   for c in xpaths.relative_candidates(ref[0], ref[1]) + shifted]
     if view == "text":
-        candidates += [f"{c}[contains(., {xpaths.quote(m)})]" for m in marks
-                       for c in candidates]
+        candidates += xpaths.guarded(candidates, marks)
     if invalid is None or not absent:
         best = xpaths.best_xpath(candidates, cases, first_only=True)
     else:
