@@ -22,7 +22,7 @@ from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structu
 from structurer.learn.currency import with_local_currency
 from structurer.learn.detailpaths import absolute_xpath, label_rule
 from structurer.learn.fields import FieldChoice, rank_fields, valid
-from structurer.learn.layouts import distinguishing_condition
+from structurer.learn.layouts import distinguishing_condition, site_constants
 from structurer.learn.markup import learn_buy_control, markup_rules
 from structurer.learn.slots import (
     Slot,
@@ -387,4 +387,6 @@ def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
                         chrome=chrome)
     other = learn_detail(bad_pages, lexicon, list_hints=bad_hints, categories=bad_cats,
                          chrome=chrome)
+    for name in site_constants(other.fields, pages, _value):   # the level fills them in
+        del other.fields[name]
     return Layouts(main, [(when, other)], bad)

@@ -92,6 +92,21 @@ def _steps_past(xpath: str, view: str,
     return wrong
 
 
+def _signs(kind: str, view: str, owns: Sequence[tuple[HtmlElement, HtmlElement]]) -> list[str]:
+    """The marks every page's price shows (its sign), to guard a price path with."""
+    if kind != "money" or view != "text":
+        return []
+    return xpaths.shared_marks([text_of(el) for _, el in owns], [])
+
+
+def _stand_in(xpath: str, view: str, owns: Sequence[tuple[HtmlElement, HtmlElement]]) -> float:
+    """A rank's penalty (not a score's) for a price path reading something else where each
+    page's price is taken out, as on a product showing none: it loses to one that reads
+    nothing there (guarded by its sign, or pinned to the price's box)."""
+    return 0.1 * reads_where_missing(xpath, owns, lambda x, tree: xpaths.replayed(
+        x, view, tree) is not None)
+
+
 def _absent_faults(xpath: str, view: str,
                    absent: Sequence[tuple[HtmlElement, set[HtmlElement], str | None]],
                    kind: str, prop: str | None, kinds: set[str]) -> float:
@@ -147,11 +162,14 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     kinds = {_signature(el) for el in slot.elements if el is not None}
     props = {el.get("itemprop") for el in slot.elements if el is not None}
     prop = next(iter(props)) if len(props) == 1 else None
-    best: tuple[str, float] | None = None
+    best: tuple[str, float, float] | None = None   # (xpath, rank, score)
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
     plain = scoped_candidates(ref, scope)   # by position last: unpinned ones before it
     candidates = plain[:-1] + xpaths.unpinned_paths(ref, blocks) + xpaths.shifted_paths(
         [el for _, (el,) in present]) + plain[-1:]
+    marks = _signs(kind, view, owns)
+    candidates += xpaths.guarded(candidates, marks)  # a class-less price beside paragraphs
+    total = max(len(present) + len(absent), 1)
     for xpath in candidates:
         found = xpaths.best_xpath([xpath], present, first_only=True)
         if found is None or (best is not None and found[1] + 0.5 * len(absent) / max(
@@ -164,9 +182,10 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
         if often_missing:
             wrong += reads_where_missing(xpath, owns, lambda x, tree: xpaths.replayed(
                 x, view, tree) is not None)
-        score = found[1] - wrong / max(len(present) + len(absent), 1)
-        if best is None or score > best[1] + 1e-9:
-            best = (xpath, score)
-    if best is None or best[1] < 0.75:
+        score = found[1] - wrong / total
+        rank = score - (_stand_in(xpath, view, owns) / total if marks else 0.0)
+        if best is None or rank > best[1] + 1e-9:
+            best = (xpath, rank, score)
+    if best is None or best[2] < 0.75:
         return None
-    return xpaths.for_view(best[0], view), min(1.0, best[1])
+    return xpaths.for_view(best[0], view), min(1.0, best[2])

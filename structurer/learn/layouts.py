@@ -7,12 +7,13 @@ of the other, which a rule file's ``variants[].when`` uses to pick the rule set.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.page.view import PageView
+from structurer.rules.model import FieldRule
 
 
 def distinguishing_condition(inside: Sequence[PageView], outside: Sequence[PageView],
@@ -31,3 +32,26 @@ def distinguishing_condition(inside: Sequence[PageView], outside: Sequence[PageV
                     xpaths.evaluate(test, p.tree) for p in outside):
                 return f"boolean({test})"
     return None
+
+
+#: field kinds whose one value on every page is the site's, not the product's (as in
+#: :func:`structurer.learn.fields.score_slot`'s "same text in every record")
+_VARYING_KINDS = frozenset({"text", "money", "integer", "rating"})
+
+
+def site_constants(fields: Mapping[str, FieldRule], pages: Sequence[PageView],
+                   read: Callable[[str, PageView], str]) -> list[str]:
+    """Fields of a layout learned on few pages whose XPath reads one same value on every
+    sampled page of the level (three or more, whatever their layout): the shop's name in
+    the header's ``navbar-brand`` taken for the brand on two sold-out pages of one brand.
+    Learning on the whole level would have seen it repeat; its layout alone cannot."""
+    if len(pages) < 3:
+        return []
+    out = []
+    for name, rule in fields.items():
+        if rule.kind not in _VARYING_KINDS or not rule.xpath:
+            continue
+        values = {read(rule.xpath, page) for page in pages}
+        if len(values) == 1 and "" not in values:
+            out.append(name)
+    return out

@@ -41,7 +41,46 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     ``invalid``, an XPath from which replay would read, in a record where the slot holds
     no value (missing, or a sold-out item's blank price), an element that cannot be the
     field (a review count "(37)") loses for it: replay reads the first selected node with
-    a value, so a blank first match is stepped over, and the check steps over it too."""
+    a value, so a blank first match is stepped over, and the check steps over it too.
+
+    A slot that itself holds such an element on some records (class-less cards: the
+    first ``span`` is the price, or the review count where a sold-out card shows no
+    price) is first judged without them, as records where the field is absent; the
+    XPaths then also try a guard on the mark every value shows and no misfit does (the
+    currency sign: ``span[contains(., 'R$')]``). Where nothing reads them as absent,
+    the slot is judged whole, as before."""
+    if invalid is not None:
+        fitting = _fitting(slot, view, invalid)
+        if fitting is not None:
+            found = _relative_xpath(fitting[0], records, view, invalid, fitting[1])
+            if found is not None:
+                return found
+    return _relative_xpath(slot, records, view, invalid, ())
+
+
+def _fitting(slot: Slot, view: str, invalid: Callable[[HtmlElement], bool]
+             ) -> tuple[Slot, tuple[str, ...]] | None:
+    """The slot without its misfit elements, and the marks its values all show that no
+    misfit shows (tokens between numbers and spaces: ``R$``, ``€``, ``kr``); None when
+    the slot holds no misfit or nothing but misfits."""
+    values = slot.values(view)
+    bad = {i for i, el in enumerate(slot.elements) if el is not None and values[i]
+           and invalid(el)}
+    good = [values[i] or "" for i, el in enumerate(slot.elements)
+            if el is not None and values[i] and i not in bad]
+    if not bad or not good:
+        return None
+    elements = [None if i in bad else el for i, el in enumerate(slot.elements)]
+    views = {name: [None if i in bad else v for i, v in enumerate(column)]
+             for name, column in slot.views.items()}
+    misfits = [text_of(el) for i, el in enumerate(slot.elements) if i in bad and el is not None]
+    marks = xpaths.shared_marks(good, misfits)
+    return Slot(slot.key, elements, views, slot.label, slot.shift), tuple(marks)
+
+
+def _relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
+                    invalid: Callable[[HtmlElement], bool] | None,
+                    marks: tuple[str, ...]) -> str | None:
     cases: list[tuple[HtmlElement, list[HtmlElement]]] = []
     absent: list[HtmlElement] = []
     ref: tuple[HtmlElement, HtmlElement, int] | None = None
@@ -64,6 +103,8 @@ def relative_xpath(slot: Slot, records: list[list[HtmlElement]], view: str,
     shifted = xpaths.shifted_paths([c[1][0] for c in cases], members)
     candidates = [_from_first(c, ref[2])
                   for c in xpaths.relative_candidates(ref[0], ref[1]) + shifted]
+    if view == "text":
+        candidates += xpaths.guarded(candidates, marks)
     if invalid is None or not absent:
         best = xpaths.best_xpath(candidates, cases, first_only=True)
     else:

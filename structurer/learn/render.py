@@ -28,9 +28,11 @@ A level is static when the *mean* similarity of its samples (at least two pages)
 at or above the threshold, browser otherwise — unless what the level's rules select
 (list items, detail fields, category links: :func:`rule_counter`) is missing, or far
 rarer, in the pages as fetched than in the rendered ones: then it is browser whatever
-the structure says (``by_content``). A grid a script fills from a JSON endpoint in an
-otherwise large static page changes the structure little (similarity 0.87) and the
-items from 0 to 24. Both measurements stay in the decision's samples.
+the structure says (``by_content``); and a level whose structure moved but whose pages
+as fetched hold as much of it as rendered, on every sample, is static (``by_content``:
+a script built the page's chrome, a menu, not what is crawled). A grid a script fills
+from a JSON endpoint in an otherwise large static page changes the structure little
+(similarity 0.87) and the items from 0 to 24. Both measurements stay in the decision's samples.
 """
 
 from __future__ import annotations
@@ -192,8 +194,10 @@ def decide_level(samples: Sequence[tuple[str, str, str]], threshold: float, *,
     Needs at least ``min_pages`` pages (``ValueError`` otherwise). Static when the mean
     similarity is at or above ``threshold`` and, given ``count`` (what the level's rules
     select on a page), the raw pages hold at least ``content_ratio`` of what the
-    rendered ones do; each page's similarity (rounded to three decimals) and counts are
-    kept in ``samples`` as the evidence the rule file shows.
+    rendered ones do; static too, given ``count``, when the structures differ but every
+    page as fetched holds as much as rendered, and something (a menu a script builds on
+    product pages the server renders whole); each page's similarity (rounded to three
+    decimals) and counts are kept in ``samples`` as the evidence the rule file shows.
     """
     if len(samples) < max(min_pages, 1):
         raise ValueError(f"a level's render mode is decided from at least {min_pages} pages, "
@@ -205,11 +209,18 @@ def decide_level(samples: Sequence[tuple[str, str, str]], threshold: float, *,
                                      found_raw=found[0], found_rendered=found[1]))
     mean = fmean(sample.similarity for sample in evidence)
     mode = RenderMode.STATIC if mean >= threshold else RenderMode.BROWSER
-    by_content = mode == RenderMode.STATIC and count is not None and far_more(
-        [s.found_raw or 0 for s in evidence], [s.found_rendered or 0 for s in evidence],
-        content_ratio)
-    return RenderDecision(mode=RenderMode.BROWSER if by_content else mode, decided_by="auto",
-                          threshold=threshold, by_content=by_content, samples=evidence)
+    raw_found = [s.found_raw or 0 for s in evidence]
+    rendered_found = [s.found_rendered or 0 for s in evidence]
+    if count is None:
+        by_content = False
+    elif mode == RenderMode.STATIC:
+        by_content = far_more(raw_found, rendered_found, content_ratio)
+    else:   # the structure moved, but not what the rules select: a script built chrome
+        by_content = all(r == f > 0 for r, f in zip(raw_found, rendered_found, strict=True))
+    if by_content:
+        mode = RenderMode.STATIC if mode == RenderMode.BROWSER else RenderMode.BROWSER
+    return RenderDecision(mode=mode, decided_by="auto", threshold=threshold,
+                          by_content=by_content, samples=evidence)
 
 
 def override(mode: RenderMode) -> RenderDecision:

@@ -239,6 +239,26 @@ def unpinned_paths(node: HtmlElement, blocks: frozenset[HtmlElement]) -> list[st
 _COMPILED: dict[str, etree.XPath] = {}
 
 
+#: what separates the marks of a value: spaces, digits and the number's own punctuation
+_MARK_SPLIT = re.compile(r"[\s\d.,'\u2019\u00a0\u202f]+")
+
+
+def shared_marks(values: Sequence[str], misfits: Sequence[str], most: int = 2) -> list[str]:
+    """The marks (tokens between numbers and spaces: ``R$``, ``€``, ``kr``) every one of
+    ``values`` shows and none of ``misfits`` holds, longest first: a guard telling a
+    class-less price from a review count or a paragraph beside it."""
+    if not values:
+        return []
+    marks = set.intersection(*({t for t in _MARK_SPLIT.split(v) if t} for v in values))
+    return sorted((m for m in marks if not any(m in text for text in misfits)),
+                  key=lambda m: (-len(m), m))[:most]
+
+
+def guarded(candidates: Sequence[str], marks: Sequence[str]) -> list[str]:
+    """Each candidate again with a guard on each mark (``span[contains(., 'R$')]``)."""
+    return [f"{c}[contains(., {quote(m)})]" for m in marks for c in candidates]
+
+
 def evaluate(xpath: str, context: HtmlElement) -> list[object]:
     compiled = _COMPILED.get(xpath)
     if compiled is None:

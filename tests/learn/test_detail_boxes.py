@@ -189,3 +189,41 @@ def test_a_prose_field_of_any_name_is_never_the_specification_table() -> None:
     assert record({"blurb": rule}, _box(5))["blurb"] == _prose(5)[1]
     plain = learn_detail(pages, renamed(False)).fields.get("blurb")
     assert plain is None or record({"blurb": plain}, _box(5))["blurb"] != _prose(5)[1]
+
+
+BRANDS = ["Ridgeline", "Kestrel", "Northpeak", "Fjällräv", "Cairn"]
+
+
+def _branded_page(i: int, brand: str, *, sold: bool = False) -> PageView:
+    """Bootstrap-like markup: the shop's name in the header's ``navbar-brand`` on every
+    page, the product's brand as a link above its heading; sold-out products have their
+    own layout (no price, a 'notify me' button link instead of the buy form)."""
+    state = ("<p class='small'>Sold out</p><a class='btn btn-outline' href='#notify'>"
+             "Notify me</a>" if sold else
+             f"<p class='price h4'>{PRICES[i % 6]}</p><p class='small'>In stock</p>"
+             "<form action='/cart/add' method='post'><button name='add'>Add to cart</button>"
+             "</form>")
+    html = (f"<html><head><title>{NAMES[i % 6]} {i} | Lindqvist Outdoor</title></head><body>"
+            "<nav class='navbar'><a class='navbar-brand' href='/'>Lindqvist Outdoor</a>"
+            "<a class='nav-link' href='/c/tents'>Tents</a></nav><main class='container'>"
+            f"<div class='row'><div class='col'><img class='img-fluid' src='/img/{i}.jpg' "
+            f"alt='{NAMES[i % 6]} {i}'></div><div class='col'><div class='text-muted'>"
+            f"<a href='/brands/{brand.lower()}'>{brand}</a></div>"
+            f"<h1 class='h3'>{NAMES[i % 6]} {i}</h1>{state}</div></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_layout_seen_on_few_pages_takes_no_value_every_page_of_the_shop_shows() -> None:
+    """Two sold-out products of one brand make a layout of their own: by itself it cannot
+    tell the shop's name in ``navbar-brand`` (the same on both) from the brand link; it is
+    the same on every sampled page of the level, so it is no field of the layout, and the
+    level's own brand rule reads that layout's pages too."""
+    pages = [_branded_page(i, BRANDS[i % 4]) for i in range(6)] + [
+        _branded_page(i, "Cairn", sold=True) for i in (6, 7)]
+    layouts = learn_layouts(pages, LEX)
+    assert len(layouts.variants) == 1
+    sold = layouts.variants[0][1].fields
+    brand = sold.get("brand", layouts.main.fields["brand"])
+    assert record({"brand": brand}, _branded_page(9, "Cairn", sold=True))["brand"] == "Cairn"
+    assert record({"brand": layouts.main.fields["brand"]}, _branded_page(8, "Kestrel"))[
+        "brand"] == "Kestrel"

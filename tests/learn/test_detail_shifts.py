@@ -148,3 +148,50 @@ def test_a_labelled_value_an_optional_line_shifts_is_read_by_its_label() -> None
     for i, note in [*sample, (7, False), (8, True)]:
         got = record(rules, _labelled_view(i, note=note))
         assert (got["brand"], got["sku"]) == (f"Brand{'ABA'[i % 3]}", str(4400 + 101 * i))
+
+
+def _related(i: int) -> str:
+    """Four cards of other products below the product, class-less too."""
+    return "<section><h2>猜你喜欢</h2><div>" + "".join(
+        f"<div><div><a href='/p/{j}'><img src='/t/{j}.png' alt='{NAMES[j % 6]} {j}'></a><div>"
+        f"<h5><a href='/p/{j}'>{NAMES[j % 6]} {j}</a></h5><div><span>¥{500 + j},00</span>"
+        f"</div></div></div></div>" for j in range(i + 20, i + 24)) + "</div></section>"
+
+
+def _tabbed(i: int, *, sold: bool = False) -> PageView:
+    """Class-less: the price box (``div/p``, cents in ``sup``, an old price on some) in the
+    info column after an optional rating block, then the price per metre and the item
+    number (``p``), the description in a tab panel (``div/p``) beside it, so the price and
+    the description are both ``main/div/div/div/p``; a sold-out product's price box is
+    empty, and it shows no price per metre."""
+    old = f"<span class='old-price'>¥{2000 + 37 * i:,}.00</span>" if i % 2 else ""
+    price = "" if sold else (f"<p>¥{1000 + 37 * i:,}<span class='sr-only'>.</span>"
+                             f"<sup>95</sup></p>{old}")
+    rating = "<div><span class='rating rating-4'></span><span>32条评价</span></div>" \
+        if i % 3 else ""
+    html = (f"<html><head><title>{NAMES[i % 6]} {i} :: Shop</title></head><body>"
+            f"<header><a href='/'>Shop</a></header><main><div>"
+            f"<div><img src='/img/{i}.webp' alt=''></div><div>"
+            f"<div><h1>{NAMES[i % 6]} {i}</h1></div>{rating}<div>{price}</div>"
+            f"{'' if sold else f'<p>¥{10 + i}.50 / 米</p>'}<p>Item #: {7000 + i}</p>"
+            f"<p>品牌: Brand {i % 3}</p><p class='stock-status'><i class='icon-ok'></i></p>"
+            f"<form action='/cart/add' method='post'><button name='add'>加入购物车</button></form>"
+            f"</div><div><ul role='tablist'><li><a href='#d'>商品详情</a></li></ul>"
+            f"<div id='d' role='tabpanel'><p>Backed by a two-year warranty and free returns within "
+            f"{30 + i} days. Made for everyday use.</p></div></div></div>{_related(i)}</main>"
+            "</body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_class_less_price_reads_no_paragraph_beside_it_where_a_page_shows_none() -> None:
+    """The sample shows every price; the path by tags alone also selects the description's
+    paragraph, which replay would read as the price of a sold-out product ("within 33
+    days": 33), and one by position the item number: the price path chosen reads
+    nothing where the price is taken out."""
+    pages = [_tabbed(i) for i in range(8)]
+    hints = [{"name": f"{NAMES[i % 6]} {i}", "price": f"¥{1000 + 37 * i:,}.95"} for i in range(8)]
+    rule = learn_detail(pages, LEX, list_hints=hints).fields["price"]
+    for i, view in enumerate(pages):
+        assert record({"price": rule}, view)["price"] == 1000 + 37 * i + 0.95
+    assert record({"price": rule}, _tabbed(8))["price"] == 1000 + 37 * 8 + 0.95
+    assert record({"price": rule}, _tabbed(3, sold=True))["price"] is None

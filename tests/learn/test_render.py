@@ -258,6 +258,24 @@ def test_pages_whose_rules_find_as_much_raw_stay_static() -> None:
         assert got.mode == mode
 
 
+def test_pages_whose_structure_a_scripted_menu_moved_are_static_by_content() -> None:
+    """A menu a script builds on every page (from the page's own JSON state) moves the
+    structure below the threshold, while the grid the rules read is whole in the page as
+    fetched: static, by content, both measurements kept. A grid missing raw stays browser."""
+    plain = html(f"<main><h1>Shoes</h1><div id='grid'>{SMALL_GRID}</div></main>{FOOTER}")
+    samples = [(f"http://shop.test/c/{i}", plain, JSON_FILLED) for i in range(2)]
+    assert render_similarity(plain, JSON_FILLED) < THRESHOLD
+    assert decide_level(samples, THRESHOLD).mode == "browser"       # structure alone
+    decision = decide_level(samples, THRESHOLD, count=_card_counter())
+    assert decision.mode == "static" and decision.by_content
+    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(4, 4), (4, 4)]
+    shell = html(f"<main><h1>Shoes</h1><div id='grid'></div></main>{FOOTER}")
+    for raw in (shell, plain.replace("<div class='card'><a href='/p/3'>", "<div><a href='/p/3'>")):
+        got = decide_level([("http://shop.test/c/1", raw, JSON_FILLED)] * 2, THRESHOLD,
+                           count=_card_counter())
+        assert got.mode == "browser"
+
+
 def test_links_a_script_added_are_counted() -> None:
     """A grid built in the browser beside a server-rendered side list: the rendered DOM
     links products the page as fetched does not (the sampler then analyzes it rendered);
