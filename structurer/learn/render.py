@@ -41,6 +41,7 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Sequence
 from statistics import fmean
+from typing import Any
 
 from lxml import etree
 from simhash import Simhash
@@ -147,8 +148,10 @@ def category_links(compiled: CompiledRules) -> Callable[[str, str], set[str]]:
 
 
 def rule_counter(compiled: CompiledRules, level: str) -> Count:
-    """How much of ``level`` the rules find on a page: list items, filled detail fields
-    (the page URL aside) or category links (:func:`category_links`)."""
+    """How much of ``level`` the rules find on a page: list items and their filled
+    fields, filled detail fields (URLs aside) or category links (:func:`category_links`).
+    Values count, not only items: cards a server sends without the prices a script
+    fills in are not as much as the rendered cards."""
     links = category_links(compiled) if level == "category" else None
 
     def count(html: str, url: str) -> int:
@@ -156,10 +159,14 @@ def rule_counter(compiled: CompiledRules, level: str) -> Count:
             return len(links(html, url))
         tree = parse_html(html, base_url=url)
         if level == "list":
-            return len(extract_list(compiled, tree, url, budget=None).items)
-        record = extract_detail(compiled, tree, url, budget=None)
-        return sum(v not in (None, "", []) for k, v in record.items() if k != "url")
+            items = extract_list(compiled, tree, url, budget=None).items
+            return sum(1 + _filled(item) for item in items)
+        return _filled(extract_detail(compiled, tree, url, budget=None))
     return count
+
+
+def _filled(record: dict[str, Any]) -> int:
+    return sum(v not in (None, "", []) for k, v in record.items() if k != "url")
 
 
 def entry_only(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],

@@ -11,6 +11,7 @@ fails without it; it never skips.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections import Counter
 from typing import Any
 
@@ -239,7 +240,8 @@ def test_a_grid_filled_after_load_in_a_large_page_is_browser_by_content() -> Non
     assert decide_level(samples, THRESHOLD).mode == "static"       # structure alone
     decision = decide_level(samples, THRESHOLD, count=_card_counter())
     assert decision.mode == "browser" and decision.by_content
-    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(0, 4), (0, 4)]
+    # four cards, each with its name and price (its amount, text and currency)
+    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(0, 20), (0, 20)]
     assert all(s.similarity >= THRESHOLD for s in decision.samples)
 
 
@@ -247,7 +249,7 @@ def test_pages_whose_rules_find_as_much_raw_stay_static() -> None:
     samples = [(f"http://shop.test/c/{i}", JSON_FILLED, JSON_FILLED) for i in range(2)]
     decision = decide_level(samples, THRESHOLD, count=_card_counter())
     assert decision.mode == "static" and not decision.by_content
-    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(4, 4), (4, 4)]
+    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(20, 20), (20, 20)]
     # three of four items raw is not "far fewer"; one of four is
     three = JSON_FILLED.replace("<div class='card'><a href='/p/3'>", "<div><a href='/p/3'>")
     one = html(f"{MEGA}<main><h1>Shoes</h1><div id='grid'><div class='card'><a href='/p/0'>"
@@ -261,16 +263,20 @@ def test_pages_whose_rules_find_as_much_raw_stay_static() -> None:
 def test_pages_whose_structure_a_scripted_menu_moved_are_static_by_content() -> None:
     """A menu a script builds on every page (from the page's own JSON state) moves the
     structure below the threshold, while the grid the rules read is whole in the page as
-    fetched: static, by content, both measurements kept. A grid missing raw stays browser."""
+    fetched: static, by content, both measurements kept. A grid missing raw, or served
+    without the prices a script fills in, stays browser."""
     plain = html(f"<main><h1>Shoes</h1><div id='grid'>{SMALL_GRID}</div></main>{FOOTER}")
     samples = [(f"http://shop.test/c/{i}", plain, JSON_FILLED) for i in range(2)]
     assert render_similarity(plain, JSON_FILLED) < THRESHOLD
     assert decide_level(samples, THRESHOLD).mode == "browser"       # structure alone
     decision = decide_level(samples, THRESHOLD, count=_card_counter())
     assert decision.mode == "static" and decision.by_content
-    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(4, 4), (4, 4)]
+    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(20, 20), (20, 20)]
     shell = html(f"<main><h1>Shoes</h1><div id='grid'></div></main>{FOOTER}")
-    for raw in (shell, plain.replace("<div class='card'><a href='/p/3'>", "<div><a href='/p/3'>")):
+    unpriced = re.sub(r"\$\d\.99", "", plain)   # the cards served, their prices a script's
+    assert unpriced.count("class='card'") == 4 and "$" not in unpriced
+    for raw in (shell, plain.replace("<div class='card'><a href='/p/3'>", "<div><a href='/p/3'>"),
+                unpriced):
         got = decide_level([("http://shop.test/c/1", raw, JSON_FILLED)] * 2, THRESHOLD,
                            count=_card_counter())
         assert got.mode == "browser"
