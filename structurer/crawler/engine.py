@@ -32,6 +32,7 @@ from structurer.config import Settings
 from structurer.crawler.drift import Drift, check_drift
 from structurer.crawler.frontier import CATEGORY, DETAIL, Frontier, Link, canonical
 from structurer.crawler.products import record_columns, record_hash
+from structurer.crawler.rendering import render_modes
 from structurer.crawler.schedule import Revisit
 from structurer.crawler.session import (
     Crawler,
@@ -43,7 +44,6 @@ from structurer.crawler.sinks import Sink, SinkMode, attach, check_writable, ope
 from structurer.crawler.state import check_distinct, note_last_crawl, open_state, resolve_state
 from structurer.crawler.stats import CrawlStats
 from structurer.crawler.streams import CallbackSink
-from structurer.crawler.traverse import render_modes
 from structurer.errors import FrontierError, StructurerError
 from structurer.fetch import open_fetcher, run_sync
 from structurer.replay.extract import compile_rules

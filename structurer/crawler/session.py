@@ -39,18 +39,12 @@ from collections.abc import Callable
 
 from structurer.config import Settings
 from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Frontier, Guards, Outcome, Task
+from structurer.crawler.outcomes import TRANSIENT, count_page, unreadable
 from structurer.crawler.products import emit_records, trusted_trail, unemitted
+from structurer.crawler.rendering import expand_for, mode_for, render_modes
 from structurer.crawler.sinks import Sink, sync
 from structurer.crawler.stats import CrawlProgress, CrawlStats
-from structurer.crawler.traverse import (
-    TRANSIENT,
-    PageReader,
-    count_page,
-    expand_for,
-    mode_for,
-    render_modes,
-    unreadable,
-)
+from structurer.crawler.traverse import PageReader
 from structurer.errors import FetchError
 from structurer.fetch.base import Expanding, Fetcher, Page
 from structurer.replay.extract import CompiledRules

@@ -25,11 +25,9 @@ from urllib.parse import urlsplit
 from simhash import Simhash
 
 from structurer.clean import parse_html
-from structurer.config import Settings
 from structurer.crawler.frontier import (
     CATEGORY,
     DETAIL,
-    LEVELS,
     LIST,
     Guards,
     Item,
@@ -39,9 +37,8 @@ from structurer.crawler.frontier import (
     canonical,
     well_formed,
 )
+from structurer.crawler.outcomes import GONE, TRANSIENT
 from structurer.crawler.products import STRUCTURED_PRICE, category_name, record_hash
-from structurer.crawler.stats import CrawlStats
-from structurer.fetch.base import Expand
 from structurer.page.catlinks import url_matches
 from structurer.page.sitemaps import is_sitemap
 from structurer.replay.discovery import (
@@ -60,53 +57,13 @@ from structurer.replay.extract import (
     extract_list,
 )
 from structurer.replay.pagination import guesses
-from structurer.replay.xpaths import RuleTimeout
-from structurer.rules.model import SiteRules
-from structurer.schema import RenderMode
 from structurer.structured import JsonLd
 
 log = logging.getLogger(__name__)
 
-__all__ = ["SKIPS", "TRANSIENT", "PageReader", "count_page", "expand_for", "fingerprint",
-           "mode_for", "render_modes", "unreadable"]
+__all__ = ["PageReader", "fingerprint"]
 
-Modes = dict[tuple[int, int], RenderMode]
-# fetch refusals that are not failures, and a guessed next page that is not there
-SKIPS = frozenset({"robots", "offsite", "past_last_page"})
-GONE = frozenset({"http 404", "http 410"})
-# failures both runtimes ask a page again for (``crawl_retries``; a slow render too)
-TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
-                       "http 502", "http 503", "http 504"})
 _TEXT_RUNS = re.compile(r">([^<]+)<")
-
-
-def count_page(stats: CrawlStats, o: Outcome) -> None:
-    """Count one settled page in the statistics (both engines count alike)."""
-    stats.skipped.update(o.skipped)
-    if o.error is not None:
-        (stats.skipped if o.error in SKIPS else stats.failures)[o.error] += 1
-        return
-    stats.pages[LEVELS[o.task.level]] += 1
-    stats.bytes += o.size
-    if o.detail is not None:
-        stats.count("detail", [o.detail])
-    if o.items is not None and o.is_list:
-        stats.list_pages += 1
-        stats.categories_listed += o.task.level != LIST     # not a next page
-        stats.empty_lists += not o.items
-        stats.items += len(o.items)
-        stats.count("list", [i.fields for i in o.items])
-
-
-def unreadable(task: Task, error: Exception) -> Outcome:
-    """The outcome of a fetched page that could not be read, logged once: a rule file
-    that ran over its time budget on it (``rule_timeout``, naming the costly rule), or a
-    page lxml refuses (``parse``). One page never ends the crawl."""
-    if isinstance(error, RuleTimeout):
-        log.warning("%s", error)
-        return Outcome(task, error="rule_timeout")
-    log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__, error)
-    return Outcome(task, error="parse")
 
 
 def fingerprint(html: str) -> int:
@@ -114,40 +71,6 @@ def fingerprint(html: str) -> int:
     over the HTML: twice as fast as walking the parsed tree, the same features)."""
     texts = [t.strip() for t in _TEXT_RUNS.findall(html) if not t.isspace()]
     return int(Simhash(texts).value) if texts else 0
-
-
-def expand_for(rules: SiteRules, settings: Settings) -> Expand | None:
-    """How a browser loads every item of a list page, when the list level's pagination
-    is a "load more" control or infinite scroll (None otherwise)."""
-    lv = rules.levels.list
-    p = lv.pagination if lv is not None else None
-    if lv is None or p is None or p.method not in ("load_more", "scroll"):
-        return None
-    return Expand(p.method, lv.item_xpath, p.more_xpath, settings.paging_walk)
-
-
-def render_modes(rules: SiteRules) -> Modes:
-    """The render mode of each (level, depth > 0) of a crawl: the start page's level's own;
-    pages behind category links are read as lists too, so they get a browser if either
-    the category or the list level asks for one (a list paged by "load more" or scrolling
-    asks for one; a category level whose ``render.entry_only`` says only the start page
-    needs one, for a menu a script builds, does not)."""
-    static, browser = RenderMode.STATIC, RenderMode.BROWSER
-    levels = rules.levels
-    start = levels.category or levels.list or levels.detail
-    paging = levels.list.pagination if levels.list else None
-    lists = browser if paging is not None and paging.method in ("load_more", "scroll") else \
-        levels.list.render.mode if levels.list else static
-    category = levels.category.render.mode if levels.category \
-        and not levels.category.render.entry_only else static
-    return {(CATEGORY, 0): start.render.mode if start else static,
-            (CATEGORY, 1): browser if browser in (category, lists) else static,
-            (LIST, 1): lists,
-            (DETAIL, 1): levels.detail.render.mode if levels.detail else static}
-
-
-def mode_for(modes: Modes, level: int, depth: int) -> RenderMode:
-    return modes[level, min(depth, 1) if level == CATEGORY else 1]
 
 
 class PageReader:

@@ -121,9 +121,9 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     from scrapy.exceptions import ScrapyDeprecationWarning
 
     from structurer.crawler.engine import shortfall as engine_shortfall
+    from structurer.crawler.rendering import render_modes
     from structurer.crawler.scrapy.spider import RuleSpider
     from structurer.crawler.scrapy.worker import open_context
-    from structurer.crawler.traverse import render_modes
     from structurer.fetch.chromium import find_chromium
 
     if redis_url:

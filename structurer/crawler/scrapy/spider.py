@@ -35,6 +35,8 @@ from twisted.internet.task import LoopingCall
 
 from structurer.clean import decode_html
 from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Link, Outcome, Task, canonical
+from structurer.crawler.outcomes import count_page, unreadable
+from structurer.crawler.rendering import mode_for
 from structurer.crawler.scrapy.middleware import (
     EXPAND,
     RENDER,
@@ -50,7 +52,6 @@ from structurer.crawler.scrapy.queue import RECOVERED, TOKENS, Workers
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.worker import Context, Site, State, open_context
 from structurer.crawler.stats import CrawlStats
-from structurer.crawler.traverse import count_page, mode_for, unreadable
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,9 @@ SQLite state (:func:`structurer.crawler.products.emit_records`).
 A page costs two calls: :meth:`store_page` (claim the category and list pages it links
 to, store its listings) before its follow-up requests are queued, then
 :meth:`finish_page` / :meth:`finish_detail` (mark it done, claim the records it
-completed, clear its in-flight tokens) — each one Lua script in Redis, so that a worker
-killed between two calls leaves a state the others (or its own restart) can finish.
+completed, clear its in-flight tokens) — each one Lua script in Redis
+(:mod:`structurer.crawler.scrapy.scripts`), so that a worker killed between two calls
+leaves a state the others (or its own restart) can finish.
 
 :class:`MemoryState` serves a single-process crawl, :class:`RedisState` the workers of
 a distributed one (the requests themselves are in scrapy-redis's queue). Redis keys,
@@ -32,6 +33,7 @@ from typing import Any
 
 from structurer.crawler.frontier import Item, Link
 from structurer.crawler.products import Listing
+from structurer.crawler.scrapy import scripts as lua
 
 __all__ = ["MemoryState", "RedisState", "Row", "Token"]
 
@@ -162,106 +164,6 @@ class MemoryState:
         return {site: self.claim_records(site) for site in sites}
 
 
-# ----- Redis ------------------------------------------------------------------------------
-# KEYS of the claiming scripts: unemitted, emitted, claims, waiting, seeded, pending,
-# products, details; ARGV starts with worker, site, base (the site's key prefix)
-_CLAIM = """
-local function claim(force, only)
-  if not force and (redis.call('EXISTS', KEYS[5]) == 0 or redis.call('SCARD', KEYS[6]) > 0) then
-    return {}
-  end
-  local keys = only
-  if keys == nil then
-    keys = redis.call('SMEMBERS', KEYS[1])
-    if force then for _, k in ipairs(redis.call('SMEMBERS', KEYS[4])) do keys[#keys + 1] = k end end
-  end
-  table.sort(keys)
-  local rows = {}
-  for _, key in ipairs(keys) do
-    local ready = redis.call('SREM', KEYS[1], key) == 1
-    if only == nil and force and redis.call('SREM', KEYS[4], key) == 1 then ready = true end
-    if ready and redis.call('HSETNX', KEYS[2], key, ARGV[1]) == 1 then
-      redis.call('RPUSH', KEYS[3], ARGV[2] .. '\\t' .. key)
-      rows[#rows + 1] = {key, redis.call('HGET', KEYS[7], key) or '',
-                         redis.call('HGET', KEYS[8], key) or '',
-                         redis.call('HGETALL', ARGV[3] .. 'listings:' .. key)}
-    end
-  end
-  return rows
-end
-local function clear(from)
-  for i = from, #ARGV, 2 do redis.call('HDEL', ARGV[i], ARGV[i + 1]) end
-end
-"""
-# ARGV[4]: '1' to force, ARGV[5..]: keys to claim (none: every settled product)
-_CLAIM_RECORDS = _CLAIM + """
-local only = nil
-if #ARGV > 4 then only = {} for i = 5, #ARGV do only[#only + 1] = ARGV[i] end end
-return claim(ARGV[4] == '1', only)
-"""
-# ARGV[4]: the page; ARGV[5..]: tokens
-_FINISH_PAGE = _CLAIM + """
-redis.call('SREM', KEYS[6], ARGV[4])
-clear(5)
-return claim(false, nil)
-"""
-# ARGV[4..7]: key, url, detail JSON ('null': failed), '1' for a start page; ARGV[8..]: tokens
-_FINISH_DETAIL = _CLAIM + """
-local key = ARGV[4]
-redis.call('HSETNX', KEYS[7], key, ARGV[5])
-if ARGV[6] ~= 'null' or redis.call('HEXISTS', KEYS[8], key) == 0 then
-  redis.call('HSET', KEYS[8], key, ARGV[6])
-end
-redis.call('SREM', KEYS[4], key)
-if redis.call('HEXISTS', KEYS[2], key) == 0 then redis.call('SADD', KEYS[1], key) end
-if ARGV[7] == '1' then redis.call('SREM', KEYS[6], key) end
-clear(8)
-return claim(false, {key})
-"""
-# KEYS: known, pending, prefixes, products, waiting, unemitted
-# ARGV: base, page, path JSON, recovered, #links, links..., #prefixes, (prefix, path)...,
-# then (key, url, detail '1'/'0', fields JSON) per item
-_STORE_PAGE = """
-local base, page, path = ARGV[1], ARGV[2], ARGV[3]
-local claimed, i = {}, 6
-for j = i, i + tonumber(ARGV[5]) - 1 do
-  local key = ARGV[j]
-  if redis.call('SADD', KEYS[1], key) == 1 then
-    redis.call('SADD', KEYS[2], key); claimed[#claimed + 1] = key
-  elseif ARGV[4] == '1' and redis.call('SISMEMBER', KEYS[2], key) == 1 then
-    claimed[#claimed + 1] = key
-  end
-end
-i = i + tonumber(ARGV[5])
-local prefixes = tonumber(ARGV[i])
-for j = i + 1, i + 2 * prefixes, 2 do redis.call('HSETNX', KEYS[3], ARGV[j], ARGV[j + 1]) end
-for j = i + 1 + 2 * prefixes, #ARGV, 4 do
-  local key = ARGV[j]
-  redis.call('HSET', base .. 'listings:' .. key, page, '[' .. path .. ',' .. ARGV[j + 3] .. ']')
-  if redis.call('HSETNX', KEYS[4], key, ARGV[j + 1]) == 1 then
-    if ARGV[j + 2] == '1' then redis.call('SADD', KEYS[5], key)
-    else redis.call('SADD', KEYS[6], key) end
-  end
-end
-return claimed
-"""
-# one worker seeds a site; if it dies before its start request is queued, its restart
-# or, once its lock expired, an idle worker seeds the site again
-_SEED = """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-if not redis.call('SET', KEYS[4], ARGV[3], 'NX', 'PX', ARGV[2])
-   and redis.call('GET', KEYS[4]) ~= ARGV[3] then return 0 end
-redis.call('SADD', KEYS[2], ARGV[1]); redis.call('SADD', KEYS[3], ARGV[1]); return 1
-"""
-SEED_LOCK_MS = 10_000   # lease of the seeding lock: a protocol constant of the workers
-_PATTERN = """
-if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 1 then return 1 end
-local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-if n > tonumber(ARGV[2]) then redis.call('HINCRBY', KEYS[1], ARGV[1], -1); return 0 end
-return 1
-"""
-
-
 def _flat(tokens: Sequence[Token]) -> list[str]:
     return [part for token in tokens for part in token]
 
@@ -273,8 +175,9 @@ class RedisState:
         self.r, self.crawl, self.worker = client, crawl, worker
         self.claims_key = f"{crawl}:claims:{worker}"
         scripts = {name: client.register_script(text) for name, text in (
-            ("seed", _SEED), ("pattern", _PATTERN), ("store", _STORE_PAGE),
-            ("claim", _CLAIM_RECORDS), ("page", _FINISH_PAGE), ("detail", _FINISH_DETAIL))}
+            ("seed", lua.SEED), ("pattern", lua.PATTERN), ("store", lua.STORE_PAGE),
+            ("claim", lua.CLAIM_RECORDS), ("page", lua.FINISH_PAGE),
+            ("detail", lua.FINISH_DETAIL))}
         self._scripts = scripts
 
     def k(self, site: str, name: str) -> str:
@@ -284,7 +187,7 @@ class RedisState:
     def seed(self, site: str, key: str) -> bool:
         keys = [self.k(site, "seeded"), self.k(site, "known"), self.k(site, "pending"),
                 self.k(site, "seeding")]
-        return bool(self._scripts["seed"](keys=keys, args=[key, SEED_LOCK_MS, self.worker]))
+        return bool(self._scripts["seed"](keys=keys, args=[key, lua.SEED_LOCK_MS, self.worker]))
 
     def mark_seeded(self, site: str) -> None:
         self.r.set(self.k(site, "seeded"), 1)

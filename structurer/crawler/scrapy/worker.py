@@ -27,9 +27,10 @@ from structurer.crawler.products import (
     record_hash,
     trusted_trail,
 )
+from structurer.crawler.rendering import Modes, expand_for, render_modes
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.state import MemoryState, RedisState, Row
-from structurer.crawler.traverse import Modes, PageReader, expand_for, render_modes
+from structurer.crawler.traverse import PageReader
 from structurer.errors import StructurerError
 from structurer.replay.extract import CompiledRules, compile_rules
 from structurer.rules import load_rules

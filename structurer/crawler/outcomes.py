@@ -1,0 +1,56 @@
+"""What becomes of a settled page of a crawl: counted, failed, or unreadable.
+
+Input: an :class:`~structurer.crawler.frontier.Outcome` (a page read, or one that could
+not be fetched or read). Output: its counts in :class:`~structurer.crawler.stats.CrawlStats`
+(:func:`count_page`, both runtimes count alike), the outcome of a page that could not
+be read (:func:`unreadable`), and the failure kinds both runtimes treat alike: refusals
+that are not failures (``SKIPS``), pages gone (``GONE``), failures worth asking again
+for (``TRANSIENT``).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from structurer.crawler.frontier import LEVELS, LIST, Outcome, Task
+from structurer.crawler.stats import CrawlStats
+from structurer.replay.xpaths import RuleTimeout
+
+log = logging.getLogger(__name__)
+
+__all__ = ["GONE", "SKIPS", "TRANSIENT", "count_page", "unreadable"]
+
+# fetch refusals that are not failures, and a guessed next page that is not there
+SKIPS = frozenset({"robots", "offsite", "past_last_page"})
+GONE = frozenset({"http 404", "http 410"})
+# failures both runtimes ask a page again for (``crawl_retries``; a slow render too)
+TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
+                       "http 502", "http 503", "http 504"})
+
+def count_page(stats: CrawlStats, o: Outcome) -> None:
+    """Count one settled page in the statistics (both engines count alike)."""
+    stats.skipped.update(o.skipped)
+    if o.error is not None:
+        (stats.skipped if o.error in SKIPS else stats.failures)[o.error] += 1
+        return
+    stats.pages[LEVELS[o.task.level]] += 1
+    stats.bytes += o.size
+    if o.detail is not None:
+        stats.count("detail", [o.detail])
+    if o.items is not None and o.is_list:
+        stats.list_pages += 1
+        stats.categories_listed += o.task.level != LIST     # not a next page
+        stats.empty_lists += not o.items
+        stats.items += len(o.items)
+        stats.count("list", [i.fields for i in o.items])
+
+
+def unreadable(task: Task, error: Exception) -> Outcome:
+    """The outcome of a fetched page that could not be read, logged once: a rule file
+    that ran over its time budget on it (``rule_timeout``, naming the costly rule), or a
+    page lxml refuses (``parse``). One page never ends the crawl."""
+    if isinstance(error, RuleTimeout):
+        log.warning("%s", error)
+        return Outcome(task, error="rule_timeout")
+    log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__, error)
+    return Outcome(task, error="parse")
