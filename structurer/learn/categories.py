@@ -8,6 +8,7 @@ group's links on every page.
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Sequence
@@ -21,6 +22,9 @@ from structurer.learn import xpaths
 from structurer.page.dom import link_href, text_of
 from structurer.page.lists import is_product_region, link_region_score
 from structurer.page.view import PageView
+
+# an item XPath of more branches is not guarded: its candidates grow as 2 ** branches
+MAX_UNION = 4
 
 
 @dataclass
@@ -137,7 +141,7 @@ def category_xpath(page: PageView, group: LinkGroup, good: set[str],
     chosen = best[0] if best else candidates[-1]
     if not _into_items(chosen, lists):
         return chosen
-    guarded = [g for c in candidates if "|" not in c for g in clear_of_items(c, lists)]
+    guarded = [g for c in candidates for g in clear_of_items(c, lists)]
     clear = xpaths.best_xpath(guarded, [(page.tree, wanted)], score=score)
     if clear is None or (best is not None and clear[1] < best[1] - 1e-9) \
             or _into_items(clear[0], lists):
@@ -146,30 +150,61 @@ def category_xpath(page: PageView, group: LinkGroup, good: set[str],
 
 
 def clear_of_items(xpath: str, lists: Sequence[tuple[HtmlElement, str]]) -> list[str]:
-    """``xpath`` kept from the anchors inside list items: one candidate per step of an
-    item XPath ``//container/item`` that names something (a predicate)."""
+    """``xpath`` kept from the anchors inside list items: ``[not(ancestor::STEP)]`` with
+    STEP the item step or its container's of an item XPath (one per branch of a union,
+    every combination), appended to each branch of ``xpath``. A step must name something
+    (a predicate); its positional predicates are dropped (on the ancestor axis they
+    would count ancestors, not siblings). Callers check what a candidate selects."""
     out: list[str] = []
+    branches = [b.strip() for b in _split(xpath, "|")]
     for item_xpath in dict.fromkeys(x for _, x in lists):
-        steps = _steps(item_xpath)
-        for step in steps[-2:]:
-            if "[" in step and "::" not in step:
-                out.append(f"{xpath}[not(ancestor::{step})]")
+        steps = [_named_steps(b) for b in _split(item_xpath, "|")]
+        if not steps or not all(steps) or len(steps) > MAX_UNION:
+            continue
+        for choice in itertools.product(*steps):
+            guard = "".join(f"[not(ancestor::{s})]" for s in dict.fromkeys(choice))
+            out.append(" | ".join(f"{b}{guard}" for b in branches))
     return list(dict.fromkeys(out))
 
 
-def _steps(xpath: str) -> list[str]:
-    """The steps of a plain absolute path ``//a[..]/b[..]`` (none for anything else)."""
-    if not xpath.startswith("//") or "|" in xpath:
-        return []
-    steps, depth, current = [], 0, ""
-    for ch in xpath[2:]:
-        depth += (ch == "[") - (ch == "]")
-        if ch == "/" and depth == 0:
-            steps.append(current)
-            current = ""
-        else:
-            current += ch
-    return [*steps, current] if all(steps) and current else []
+def _named_steps(path: str) -> list[str]:
+    """The last two steps of a location path (``//main//ul[@id='p']/li[2]``) that name
+    something once their positional predicates are dropped (``ul[@id='p']``)."""
+    out = []
+    for step in [s.strip() for s in _split(path.strip(), "/") if s.strip()][-2:]:
+        name, *predicates = _split(step, "[", keep=True)
+        kept = [p for p in predicates if not _positional(p[1:-1])]
+        if re.fullmatch(r"[\w*-]+(?::[\w*-]+)?", name) and kept:
+            out.append(name + "".join(kept))
+    return out
+
+
+def _positional(predicate: str) -> bool:
+    """Whether a predicate counts position: ``2``, ``position() < 5``, ``last()``."""
+    p = predicate.strip()
+    return p.isdigit() or "position()" in p or "last()" in p
+
+
+def _split(text: str, sep: str, *, keep: bool = False) -> list[str]:
+    """``text`` split at ``sep`` outside brackets, parentheses and quotes; ``keep``:
+    split before each top-level ``[`` (a step's name, then its ``[predicates]``)."""
+    parts, current, depth, quote = [], "", 0, ""
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == sep and depth == 0:
+            parts.append(current)
+            current = ch if keep else ""
+            depth += ch in "[("
+            continue
+        elif ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        current += ch
+    return [*parts, current]
 
 
 def _into_items(xpath: str, lists: Sequence[tuple[HtmlElement, str]]) -> bool:

@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import pytest
 
-from structurer.learn.categories import category_xpath, link_groups, url_family, url_shape
+from structurer.learn.categories import (
+    category_xpath,
+    clear_of_items,
+    link_groups,
+    url_family,
+    url_shape,
+)
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 
@@ -101,3 +107,45 @@ def test_a_menu_xpath_is_kept_clear_of_the_list_items_of_category_pages() -> Non
     xpath = category_xpath(entry, group, good, [(category.tree, item)])
     assert sorted(_selected(entry, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
     assert sorted(_selected(category, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
+
+
+@pytest.mark.parametrize("item", [
+    "//ul[@id='products']/li[position() <= 6] | //ul[@class='featured']/li[@class='card']",
+    "//main//ul[@id='products']/li[1] | //main//ul[@class='featured']/li[last()]",
+    "//ul[@class='featured']/li[@class='card'] | //ul[@id='products']/li",
+], ids=["union-positional", "descendant-gap", "union"])
+def test_a_menu_xpath_is_kept_clear_of_items_a_union_or_a_position_selects(item: str) -> None:
+    """The guard holds for item XPaths that are unions (every branch guarded), that
+    count positions (dropped from the guard's step: on the ancestor axis they would count
+    ancestors) or that skip levels (``//main//ul``)."""
+    def page(main: str) -> str:
+        return f"<html><body><div><main>{main}</main></div></body></html>"
+
+    tiles = "<ul>" + "".join(f"<li><a href='/c/{n}/'>{n.title()}</a></li>"
+                             for n in ("women", "men", "kids")) + "</ul>"
+    grid = "<ul id='products'>" + "".join(
+        f"<li><h3><a href='/p/{i}'>Dress {i}</a></h3><span>{i},95 €</span></li>"
+        for i in range(6)) + "</ul>"
+    featured = "<ul class='featured'>" + "".join(
+        f"<li class='card'><a href='/p/f{i}'>Coat {i}</a><span>9{i},00 €</span></li>"
+        for i in range(3)) + "</ul>"
+    entry = _view(page(tiles))
+    category = PageView.from_html(f"{BASE}c/women/", page(tiles + grid + featured),
+                                  load_lexicon("ecommerce"))
+    group = link_groups(entry)[0]
+    good = {f"{BASE}c/women/", f"{BASE}c/men/"}
+    assert len(_selected(category, category_xpath(entry, group, good))) == 12
+    xpath = category_xpath(entry, group, good, [(category.tree, item)])
+    assert "position()" not in xpath and "last()" not in xpath
+    assert sorted(_selected(entry, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
+    assert sorted(_selected(category, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
+
+
+def test_clear_of_items_guards_every_branch_of_both_unions() -> None:
+    got = clear_of_items("//nav//a | //aside//a",
+                         [(None, "//ul[@id='p']/li[2] | //div[@class='f']/article")])
+    assert got[0] == ("//nav//a[not(ancestor::ul[@id='p'])][not(ancestor::div[@class='f'])]"
+                      " | //aside//a[not(ancestor::ul[@id='p'])]"
+                      "[not(ancestor::div[@class='f'])]")
+    assert len(got) == 1        # the items (li, article) name nothing: their containers
+    assert clear_of_items("//nav//a", [(None, "//ul/li")]) == []   # nothing named
