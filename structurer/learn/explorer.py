@@ -36,7 +36,7 @@ class ExploreReport:
     pages: dict[str, str] = field(default_factory=dict)      # url -> kind / error
     fetched: int = 0
     walked: int = 0                 # pages fetched to verify pagination (not budgeted)
-    rendered: int = 0               # pages rendered in the browser ...
+    rendered: int = 0               # renderings (a list loaded whole by "load more": one more) ...
     rerendered: int = 0             # ... and renderings asked for again (ran out of time,
                                     # a 5xx, handed over before the page went quiet)
     seconds: float = 0.0

@@ -67,7 +67,7 @@ class RenderSampler:
         self.rendered_pages: dict[str, Page] = {}
         self.browser: BrowserFetcher | None = None
         self.unavailable: str | None = None    # why no browser could be used
-        self.renders = 0                       # pages rendered ...
+        self.renders = 0                       # renderings, a list loaded whole too ...
         self.rerenders = 0                     # ... and renderings asked for again
         self.restless = False                  # a page stayed unsettled through its retries
         self.scope = HostScope(settings.allowed_hosts)
@@ -120,11 +120,14 @@ class RenderSampler:
 
     async def expanded(self, url: str, expand: Expand) -> Page | None:
         """``url`` rendered with its further items loaded (load more, scroll); None when
-        no browser can be had."""
+        no browser can be had. A rendering of its own, counted in ``renders`` (its
+        clicks and scrolls are rounds of that rendering, not renders)."""
         if await self.rendered(url) is None or self.browser is None:
             return None
         browser, key = self.browser, self._check(url)
-        return await self._settled(lambda: browser.fetch_expanded(key, expand))
+        page = await self._settled(lambda: browser.fetch_expanded(key, expand))
+        self.renders += 1
+        return page
 
     async def _settled(self, fetch: Callable[[], Awaitable[Page]]) -> Page:
         """A browser's page (:meth:`_twice`), rendered again, at most ``crawl_retries``
