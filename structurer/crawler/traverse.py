@@ -77,13 +77,18 @@ class PageReader:
     """Reads pages of one site's crawl into outcomes (see the module docstring).
 
     ``first_seen(key)`` says whether a category or list page's canonical URL is new to
-    the crawl (and remembers it); ``prefixes`` are the registered category URLs
-    (host + path) with their paths. ``fingerprints``: fill the outcome's simhash and
-    content digest (what a recrawl compares; a one-off crawl can skip them)."""
+    the crawl (and remembers it); ``first_refused(key)`` whether a refused link's is new
+    to the crawl's refusals (and remembers it; default: this reader's own set), so that a
+    refused link counts once per URL however many pages link it, in both runtimes;
+    ``prefixes`` are the registered category URLs (host + path) with their paths.
+    ``fingerprints``: fill the outcome's simhash and content digest (what a recrawl
+    compares; a one-off crawl can skip them)."""
 
     def __init__(self, compiled: CompiledRules, guards: Guards,
-                 first_seen: Callable[[str], bool], *, fingerprints: bool = True) -> None:
+                 first_seen: Callable[[str], bool], *, fingerprints: bool = True,
+                 first_refused: Callable[[str], bool] | None = None) -> None:
         self.c, self.guards, self.first_seen = compiled, guards, first_seen
+        self.first_refused = first_refused or _remembering(set())
         self.fingerprints = fingerprints
         self.budget = guards.s.rule_budget     # seconds the rules may take on one page
         price = compiled.rules.levels.detail.fields.get("price") \
@@ -93,7 +98,7 @@ class PageReader:
                                  else "offers.price").split("."))
         self.prefixes: list[tuple[str, tuple[str, ...]]] = []
         self.listed: set[int] = set()          # the item sets of list pages read so far
-        self.refused: list[str] = []   # why links first seen on the last page were refused
+        self.refused: list[str] = []   # why links first refused on the last page were
         self.discovery = compile_discovery(compiled.rules)
         self.start_key = canonical(compiled.rules.start_url)
         self.sitemaps = 0                       # sitemap files read by this reader
@@ -128,10 +133,16 @@ class PageReader:
         if reason is None and not self.guards.count_pattern(url):
             reason = "pattern"
         if reason is not None:
-            skipped.append(reason)
-            self.refused.append(reason)
+            self.refuse(key, reason, skipped)
             return None
         return Link(key, url, level, depth, path)
+
+    def refuse(self, key: str, reason: str, skipped: list[str]) -> None:
+        """Count a refused link (in ``skipped`` and ``refused``) if its URL was not refused
+        before: the crawl's statistics count URLs, not the pages that link them."""
+        if self.first_refused(key):
+            skipped.append(reason)
+            self.refused.append(reason)
 
     # ----- one page ------------------------------------------------------------------------
     def failed(self, task: Task, kind: str) -> Outcome:
@@ -283,7 +294,7 @@ class PageReader:
             reason = self.guards.check(link, DETAIL, task.depth) if self.c.has_detail \
                 else "no detail level"
             if reason is not None and self.c.has_detail:
-                skipped.append(reason)
+                self.refuse(key, reason, skipped)
             items.append(Item(key, link, fields, reason is None))
             if reason is None:
                 o.links.append(Link(key, link, DETAIL, task.depth, task.path))
@@ -318,6 +329,15 @@ class PageReader:
                 continue
             reason = self.guards.check(link, DETAIL, task.depth)
             if reason is not None:
-                skipped.append(reason)
+                self.refuse(canonical(link), reason, skipped)
                 continue
             o.links.append(Link(canonical(link), link, DETAIL, task.depth, ()))
+
+
+def _remembering(seen: set[str]) -> Callable[[str], bool]:
+    """``first(key)``: whether ``key`` is new to ``seen`` (added)."""
+    def first(key: str) -> bool:
+        new = key not in seen
+        seen.add(key)
+        return new
+    return first

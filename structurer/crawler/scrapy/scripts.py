@@ -104,9 +104,15 @@ if not redis.call('SET', KEYS[4], ARGV[3], 'NX', 'PX', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1]); redis.call('SADD', KEYS[3], ARGV[1]); return 1
 """
 SEED_LOCK_MS = 10_000   # lease of the seeding lock: a protocol constant of the workers
+# KEYS: patterns (pattern -> pages counted), known, counted (page -> its pattern);
+# ARGV: pattern, cap, page. A page is counted once, whichever worker (and however many
+# pages linking it) asks first: the check, the count and the page's mark are one step,
+# so two workers reading pages that link the same new page do not both spend the budget
 PATTERN = """
 if redis.call('SISMEMBER', KEYS[2], ARGV[3]) == 1 then return 1 end
-local n = redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-if n > tonumber(ARGV[2]) then redis.call('HINCRBY', KEYS[1], ARGV[1], -1); return 0 end
+if redis.call('HEXISTS', KEYS[3], ARGV[3]) == 1 then return 1 end
+if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('HSET', KEYS[3], ARGV[3], ARGV[1])
 return 1
 """

@@ -140,12 +140,14 @@ class RuleSpider(scrapy.Spider):
         (:meth:`~structurer.crawler.traverse.PageReader.blank`, the check ``structurer
         crawl`` makes), at most ``crawl_retries`` times (counted under ``REQUEUE``, reason
         ``blank_render``); the last time it stands as it is. The category and list pages
-        it did link to are kept, as a detail page's are."""
+        it did link to are kept, as a detail page's are, and the links it refused counted
+        (once per URL: the next reading does not count them again)."""
         request, flags = response.request, response.flags
         if RENDERED not in flags or o.task.tries >= site.guards.s.crawl_retries \
                 or not site.reader.blank(o, UNSETTLED not in flags):
             return False
         log.info("%s: the rendered page is blank; asking again", o.task.url)
+        self.crawl_stats.skipped.update(site.reader.refused)
         self.keep_links(site, o, bool(request.meta.get(RECOVERED)))
         self.crawler.engine.crawl(requeue(request, self, "blank_render"))
         return True

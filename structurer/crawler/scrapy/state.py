@@ -20,7 +20,8 @@ under ``<crawl>:<site>:``: ``known`` and ``pending`` (category and list pages qu
 not yet done), ``seeded`` (and the ``seeding`` lock), ``patterns``, ``prefixes``
 (category URL -> path), ``products`` (key -> URL), ``waiting`` (detail page not
 settled), ``listings:<key>`` (page -> [path, fields]), ``details``, ``unemitted``
-(settled, not claimed); under
+(settled, not claimed), ``counted`` (a page counted against its URL pattern's
+budget -> the pattern), ``refused`` (links refused, counted once); under
 ``<crawl>:``: ``emitted`` (key -> worker) and ``claims:<worker>`` (``site<TAB>key``, in
 the order the worker writes its output).
 """
@@ -51,6 +52,8 @@ class MemoryState:
         self.pending: dict[str, set[str]] = {}
         self.seeded: set[str] = set()
         self.patterns: dict[str, dict[str, int]] = {}
+        self.counted: dict[str, set[str]] = {}
+        self.refused: dict[str, set[str]] = {}
         self.prefix_map: dict[str, dict[str, tuple[str, ...]]] = {}
         self.products: dict[str, dict[str, str]] = {}
         self.waiting: dict[str, set[str]] = {}
@@ -60,7 +63,8 @@ class MemoryState:
         self.emitted: set[str] = set()
 
     def _site(self, site: str) -> None:
-        for table in (self.known, self.pending, self.waiting, self.unemitted):
+        for table in (self.known, self.pending, self.waiting, self.unemitted, self.counted,
+                      self.refused):
             table.setdefault(site, set())
         for mapping in (self.patterns, self.prefix_map, self.products, self.listings,
                         self.details):
@@ -89,13 +93,23 @@ class MemoryState:
         return site in self.seeded and not self.pending[site]
 
     def count_pattern(self, site: str, pattern: str, cap: int, key: str) -> bool:
-        """Count page ``key`` of ``pattern`` (False past ``cap``) unless known: a page read
-        again (after a kill, then its retry) does not count its links twice."""
-        counts, known = self.patterns[site], key in self.known[site]
-        if known or counts.get(pattern, 0) >= cap:
-            return known
+        """Count page ``key`` of ``pattern`` (False past ``cap``) unless known or counted
+        already: a page read again (after a kill, then its retry), or a page two pages
+        link before either is stored, does not count twice."""
+        counts, counted = self.patterns[site], self.counted[site]
+        if key in self.known[site] or key in counted:
+            return True
+        if counts.get(pattern, 0) >= cap:
+            return False
         counts[pattern] = counts.get(pattern, 0) + 1
+        counted.add(key)
         return True
+
+    def first_refused(self, site: str, key: str) -> bool:
+        """Whether link ``key`` is refused for the first time in the crawl (remembered)."""
+        new = key not in self.refused[site]
+        self.refused[site].add(key)
+        return new
 
     def prefixes(self, site: str) -> list[Prefix]:
         return list(self.prefix_map[site].items())
@@ -207,8 +221,12 @@ class RedisState:
 
     def count_pattern(self, site: str, pattern: str, cap: int, key: str) -> bool:
         """See :meth:`MemoryState.count_pattern`."""
-        keys = [self.k(site, "patterns"), self.k(site, "known")]
+        keys = [self.k(site, "patterns"), self.k(site, "known"), self.k(site, "counted")]
         return bool(self._scripts["pattern"](keys=keys, args=[pattern, cap, key]))
+
+    def first_refused(self, site: str, key: str) -> bool:
+        """See :meth:`MemoryState.first_refused` (one SADD: one worker wins)."""
+        return bool(self.r.sadd(self.k(site, "refused"), key))
 
     def prefixes(self, site: str) -> list[Prefix]:
         return [(p, tuple(json.loads(path)))

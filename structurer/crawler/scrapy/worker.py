@@ -69,7 +69,7 @@ class Site:
         self.expand = expand_for(rules, settings)     # "load more" / scroll in the browser
         self.guards = SharedGuards(settings, rules, state)
         self.reader = PageReader(self.compiled, self.guards, self._first_seen,
-                                 fingerprints=False)
+                                 fingerprints=False, first_refused=self._first_refused)
         self._page: set[str] = set()
         self._known: set[str] = set()
         self._recovered = False
@@ -87,6 +87,9 @@ class Site:
             self._known.add(key)
             return False
         return True
+
+    def _first_refused(self, key: str) -> bool:
+        return self.state.first_refused(self.name, key)
 
     def read(self, task: Task, text: str, url: str, size: int, recovered: bool,
              body: bytes | None = None) -> Outcome:

@@ -12,12 +12,14 @@ import pytest
 import redis
 
 from structurer.config import Settings
-from structurer.crawler.frontier import CATEGORY, Item, Link, Task
+from structurer.crawler.frontier import CATEGORY, Guards, Item, Link, Task
 from structurer.crawler.products import build_product
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.state import MemoryState, RedisState
 from structurer.crawler.scrapy.worker import Site
+from structurer.crawler.traverse import PageReader
 from structurer.errors import StructurerError
+from structurer.replay.extract import compile_rules
 from structurer.rules import rules_from_text
 from tests.conftest import rule_text
 
@@ -175,3 +177,79 @@ def test_output_is_brought_back_to_the_claims(tmp_path: Path) -> None:
     assert fresh.open([], rebuild) == 0
     fresh.close()
     assert out.read_text() == ""
+
+
+_NAV_RULES = """
+      category:
+        link_xpath: //nav//a
+      list:
+        item_xpath: //ul/li
+        detail_link_xpath: ./a
+      detail:
+        fields:
+          name: {xpath: //h1, kind: text}
+"""
+
+
+@pytest.mark.parametrize("backend", ["memory", "redis"])
+def test_a_page_two_workers_find_at_once_counts_once_against_its_pattern(
+        backend: str, request: pytest.FixtureRequest) -> None:
+    """Two workers read two pages that link the same new category page, both before
+    either stores its links (a page is counted against ``max_pages_per_pattern`` when
+    read, claimed when stored): it counts once, and the budget still has room for the
+    page after it. Before, the count and the claim were two steps: both workers counted
+    it, and a page the budget had room for was refused."""
+    a, b = _pair(request.getfixturevalue("redis_url") if backend == "redis" else None)
+    rules = rules_from_text(rule_text("shop.test", _NAV_RULES), "r.yaml")
+    workers = [Site(rules, Settings(max_pages_per_pattern=2), state) for state in (a, b)]
+    a.seed(workers[0].name, HOME)
+    a.mark_seeded(workers[0].name)
+    html = '<nav><a href="/c/shoes/">Shoes</a></nav>'
+    read = [site.read(Task(0, url, url, CATEGORY, depth, ()), html, url, len(html), False)
+            for site, url, depth in zip(workers, (HOME, "http://shop.test/c/bags/"), (0, 1),
+                                        strict=True)]
+    assert [[link.url for link in o.links] for o in read] == [[SHOES], [SHOES]]
+    claimed = [link.url for site, o in zip(workers, read, strict=True)
+               for link in site.state.store_page(site.name, o.task.key, (), o.links, False,
+                                                 None, site.registered)]
+    assert claimed == [SHOES]                   # one worker claims it
+    assert workers[1].guards.count_pattern("http://shop.test/c/socks/")   # room for one more
+    assert not workers[0].guards.count_pattern("http://shop.test/c/coats/")
+
+
+@pytest.mark.parametrize("runtime", ["lightweight", "scrapy-memory", "scrapy-redis"])
+def test_a_refused_link_counts_once_however_many_pages_link_it(
+        runtime: str, request: pytest.FixtureRequest) -> None:
+    """Two category pages (read by two workers, with Redis) link the same off-host
+    category and the same off-host product: two links refused, each counted once, in
+    both runtimes. Before, the Scrapy runtime counted both per page (4), structurer crawl
+    the product per page (3)."""
+    rules = rules_from_text(rule_text("shop.test", _NAV_RULES), "r.yaml")
+    html = ('<nav><a href="http://elsewhere.test/c/b/">B</a><a href="/c/a/">A</a></nav>'
+            '<ul><li><a href="http://elsewhere.test/p/1">One</a></li>'
+            '<li><a href="/p/2">Two</a></li></ul>')
+    readers: list[Any]
+    if runtime == "lightweight":
+        seen: set[str] = set()
+
+        def first_seen(key: str) -> bool:
+            new = key not in seen
+            seen.add(key)
+            return new
+
+        reader = PageReader(compile_rules(rules), Guards(Settings(), {"shop.test"}, HOME, 5),
+                            first_seen)
+        readers = [reader, reader]
+    else:
+        a, b = _pair(request.getfixturevalue("redis_url") if runtime == "scrapy-redis" else None)
+        readers = [Site(rules, Settings(), state) for state in (a, b)]
+        a.seed(readers[0].name, HOME)
+    skipped = []
+    for reader, url in zip(readers, (SHOES, "http://shop.test/c/boots/"), strict=True):
+        task = Task(0, url, url, CATEGORY, 1, ())
+        o = reader.read(task, html, url, len(html), *([False] if runtime != "lightweight"
+                                                       else []))
+        assert [i.url for i in o.items or []] == ["http://elsewhere.test/p/1",
+                                                  "http://shop.test/p/2"]
+        skipped += o.skipped
+    assert skipped == ["offsite", "offsite"]
