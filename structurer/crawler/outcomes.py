@@ -3,9 +3,10 @@
 Input: an :class:`~structurer.crawler.frontier.Outcome` (a page read, or one that could
 not be fetched or read). Output: its counts in :class:`~structurer.crawler.stats.CrawlStats`
 (:func:`count_page`, both runtimes count alike), the outcome of a page that could not
-be read (:func:`unreadable`), and the failure kinds both runtimes treat alike: refusals
+be read (:func:`unreadable`), the failure kinds both runtimes treat alike: refusals
 that are not failures (``SKIPS``), pages gone (``GONE``), failures worth asking again
-for (``TRANSIENT``).
+for (``TRANSIENT``), and how long a page put back in the queue waits before it is
+fetched again (:func:`requeue_wait`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import logging
 
 from structurer.crawler.frontier import LEVELS, LIST, Outcome, Task
 from structurer.crawler.stats import CrawlStats
+from structurer.fetch.retry import RetryPolicy
 from structurer.replay.xpaths import RuleTimeout
 
 log = logging.getLogger(__name__)
 
-__all__ = ["GONE", "SKIPS", "TRANSIENT", "count_page", "unreadable"]
+__all__ = ["GONE", "SKIPS", "TRANSIENT", "count_page", "requeue_wait", "unreadable"]
 
 # fetch refusals that are not failures, and a guessed next page that is not there
 SKIPS = frozenset({"robots", "offsite", "past_last_page"})
@@ -54,3 +56,12 @@ def unreadable(task: Task, error: Exception) -> Outcome:
         return Outcome(task, error="rule_timeout")
     log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__, error)
     return Outcome(task, error="parse")
+
+
+def requeue_wait(tries: int, retry_after: str | None = None) -> float:
+    """Seconds a page put back in the queue ``tries`` times waits before it is fetched
+    again (0 for a first fetch): the backoff of a retried HTTP request
+    (:class:`~structurer.fetch.retry.RetryPolicy`: doubling with jitter, capped, or the
+    server's ``Retry-After``), by the times the page was put back — in both runtimes, so
+    a server that failed transiently is not asked again at once."""
+    return RetryPolicy().wait(tries, retry_after) if tries > 0 else 0.0

@@ -39,7 +39,7 @@ from collections.abc import Callable
 
 from structurer.config import Settings
 from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Frontier, Guards, Outcome, Task
-from structurer.crawler.outcomes import TRANSIENT, count_page, unreadable
+from structurer.crawler.outcomes import TRANSIENT, count_page, requeue_wait, unreadable
 from structurer.crawler.products import emit_records, trusted_trail, unemitted
 from structurer.crawler.rendering import expand_for, mode_for, render_modes
 from structurer.crawler.sinks import Sink, sync
@@ -116,6 +116,7 @@ class Crawler:
         return self.fetchers[mode]
 
     async def process(self, task: Task) -> Outcome:
+        await asyncio.sleep(requeue_wait(task.tries))   # a page put back: backoff first
         try:
             # rendered pages wait for network idle: an item XPath may match a page's
             # loading skeleton before the data arrives

@@ -18,11 +18,14 @@ page over before its network went quiet (the spider may ask for it again).
 :func:`requeue` puts a page back in the queue (the spider does, when the
 :class:`~structurer.crawler.traverse.PageReader` says a page that failed transiently, or
 a blank render, is asked again: the policy ``structurer crawl`` follows), counted under
-``REQUEUE`` in Scrapy's statistics, apart from ``retry/``, its own retries of HTTP requests.
+``REQUEUE`` in Scrapy's statistics, apart from ``retry/``, its own retries of HTTP requests;
+:class:`BackoffMiddleware` makes such a page wait first, as ``structurer crawl`` does
+(:func:`~structurer.crawler.outcomes.requeue_wait`).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from scrapy import signals
@@ -33,14 +36,16 @@ from twisted.internet.error import ConnectError, DNSLookupError, TCPTimedOutErro
 from twisted.web._newclient import ResponseFailed
 
 from structurer.config import Settings
+from structurer.crawler.outcomes import requeue_wait
 from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
 from structurer.fetch.base import Expand, Expanding, Fetcher
 from structurer.fetch.scope import HostScope, same_host
 from structurer.schema import RenderMode
 
-__all__ = ["EXPAND", "RENDER", "RENDERED", "REQUEUE", "REQUEUED", "UNSETTLED",
-           "BrowserMiddleware", "GuardMiddleware", "Refused", "failure_kind", "requeue"]
+__all__ = ["EXPAND", "RENDER", "RENDERED", "REQUEUE", "REQUEUED", "UNSETTLED", "WAIT",
+           "BackoffMiddleware", "BrowserMiddleware", "GuardMiddleware", "Refused",
+           "failure_kind", "requeue", "retry_after"]
 
 RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
 EXPAND = "structurer_expand"     # request.meta: an Expand's fields (load more / scroll)
@@ -52,6 +57,7 @@ UNSETTLED = "unsettled"          # response.flags: handed over before its networ
 # REQUEUE/reason_count/<kind>; Scrapy's own retries of HTTP requests stay under retry/
 REQUEUE = "structurer/requeue"
 REQUEUED = "structurer_requeued"   # request.meta: times the page was put back (Task.tries)
+WAIT = "structurer_wait"           # request.meta: seconds to wait before fetching it again
 # the errors recent Scrapy download handlers raise in place of Twisted's: by
 # name, so that a release without some of them still runs
 _DOWNLOAD_ERRORS = {"DownloadTimeoutError": "timeout", "DownloadFailedError": "connection",
@@ -86,14 +92,24 @@ def failure_kind(error: BaseException) -> str:
     return _DOWNLOAD_ERRORS.get(type(error).__name__, type(error).__name__)
 
 
-def requeue(request: Any, spider: Any, reason: str) -> Any:
+def retry_after(error: BaseException) -> str | None:
+    """The ``Retry-After`` header of the response an HTTP error carries, if any."""
+    response = getattr(error, "response", None) if isinstance(error, HttpError) else None
+    value = response.headers.get("Retry-After") if response is not None else None
+    return value.decode("latin-1") if isinstance(value, bytes) else value
+
+
+def requeue(request: Any, spider: Any, reason: str, after: str | None = None) -> Any:
     """``request`` put back in the queue: a copy, counted under ``REQUEUE`` (``reason``:
     the failure kind, or ``blank_render``) and in its ``REQUEUED``; its HTTP retries start
-    again, as a page ``structurer crawl`` requeues is fetched anew, and it waits behind
-    its level's other pages as Scrapy's retries do (``RETRY_PRIORITY_ADJUST``)."""
+    again, as a page ``structurer crawl`` requeues is fetched anew, it waits behind its
+    level's other pages as Scrapy's retries do (``RETRY_PRIORITY_ADJUST``), and then
+    ``WAIT`` seconds (:func:`~structurer.crawler.outcomes.requeue_wait`; ``after``: the
+    server's ``Retry-After``)."""
     adjust = spider.crawler.settings.getint("RETRY_PRIORITY_ADJUST")
     again = request.replace(dont_filter=True, priority=request.priority + adjust)
     again.meta[REQUEUED] = int(request.meta.get(REQUEUED, 0)) + 1
+    again.meta[WAIT] = requeue_wait(again.meta[REQUEUED], after)
     again.meta.pop("retry_times", None)
     stats = spider.crawler.stats
     stats.inc_value(f"{REQUEUE}/count")
@@ -135,6 +151,21 @@ class GuardMiddleware:
             raise Refused("url_length", request.url)
         if not self._scope(sites, site).allows(request.url):
             raise Refused("offsite", request.url)
+
+
+class BackoffMiddleware:
+    """Wait ``WAIT`` seconds before fetching a page put back in the queue (once: Scrapy's
+    own retries of it do not wait again). Its download slot waits, as a page
+    ``structurer crawl`` put back waits in its fetch task."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Any) -> BackoffMiddleware:
+        return cls()
+
+    async def process_request(self, request: Any, spider: Any = None) -> None:
+        wait = float(request.meta.pop(WAIT, 0.0))
+        if wait > 0:
+            await asyncio.sleep(wait)
 
 
 class BrowserMiddleware:

@@ -47,6 +47,7 @@ from structurer.crawler.scrapy.middleware import (
     UNSETTLED,
     failure_kind,
     requeue,
+    retry_after,
 )
 from structurer.crawler.scrapy.queue import RECOVERED, TOKENS, Workers
 from structurer.crawler.scrapy.sink import RecordSink
@@ -170,7 +171,8 @@ class RuleSpider(scrapy.Spider):
         site = self.sites[meta[SITE]]
         o = site.reader.failed(_task(meta), failure_kind(failure.value))
         if o.retry and o.error is not None:
-            self.crawler.engine.crawl(requeue(failure.request, self, o.error))
+            self.crawler.engine.crawl(requeue(failure.request, self, o.error,
+                                              retry_after(failure.value)))
             self.count_retries()
             return
         self.apply(site, o, meta)
