@@ -72,6 +72,7 @@ class Site:
                                  fingerprints=False, first_refused=self._first_refused)
         self._page: set[str] = set()
         self._known: set[str] = set()
+        self._refused: set[str] = set()
         self._recovered = False
         self.registered: list[tuple[str, tuple[str, ...]]] = []   # by the last page read
 
@@ -89,6 +90,11 @@ class Site:
         return True
 
     def _first_refused(self, key: str) -> bool:
+        """Refused for the first time in the crawl (a URL this worker saw refused before
+        costs no round trip)."""
+        if key in self._refused:
+            return False
+        self._refused.add(key)
         return self.state.first_refused(self.name, key)
 
     def read(self, task: Task, text: str, url: str, size: int, recovered: bool,
