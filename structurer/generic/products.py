@@ -239,7 +239,7 @@ def _linked(view: PageView, spec: FieldSpec, scope: HtmlElement,
     whole page (a menu of brands)."""
     if spec.kind != "text" or spec.identifier or scope is view.body:
         return None
-    found = field_link(scope, spec.words)
+    found = field_link(scope, spec.words, view.lexicon.thresholds.path_word)
     return (found[1], "link") if found and found[1] != values.get("name") else None
 
 
