@@ -21,7 +21,6 @@ from structurer.page.dom import text_of
 from structurer.page.match import lexicon_match
 from structurer.page.titles import similarity
 from structurer.page.view import PageView
-from structurer.values import compile_words
 
 _BLOCKS = ("nav", "ol", "ul", "div", "p", "span", "section")
 _MOST_LINKS = 10
@@ -36,7 +35,7 @@ def breadcrumb_field(view: PageView, name: str) -> tuple[str, list[str]] | None:
 
 
 def _breadcrumb(view: PageView, field: str, name: str) -> list[str] | None:
-    words = compile_words(view.lexicon.vocabulary)
+    words = view.words
     listed = _structured(view)
     if listed:
         return _without_name(parse_breadcrumb(listed, words), name) or None
