@@ -13,7 +13,7 @@ import pytest
 
 from structurer.cli import main
 from tests.crawler.scrapy.conftest import finish, records, worker
-from tests.crawler.test_crawl_faults import NAMES, _Flaky, flaky_shop
+from tests.crawler.test_crawl_faults import NAMES, flaky_shop
 
 # three 503s: one fetch (a request and its 2 retries) fails, the page put back heals
 SETTINGS = ["-s", "retries=2", "-s", "crawl_retries=2"]
@@ -22,14 +22,14 @@ SETTINGS = ["-s", "retries=2", "-s", "crawl_retries=2"]
 @pytest.mark.parametrize("engine", ["scrapy", "lightweight"])
 def test_a_page_whose_http_retries_ran_out_is_put_back(engine: str, tmp_path: Path) -> None:
     out = tmp_path / "o.jsonl"
-    with flaky_shop(tmp_path, fails=3) as rules:
+    with flaky_shop(tmp_path, fails=3) as (rules, hits):
         if engine == "scrapy":
             finish(worker([rules], out, None, *SETTINGS), out)
         else:
             main(["crawl", str(rules), "--out", str(out), *SETTINGS])
     found = {r["name"]: r for r in records(out)}
     assert (found[NAMES[1]]["sku"], found[NAMES[2]]["sku"]) == ("SKU-1", "SKU-2")
-    assert _Flaky.hits["/p/1.html"] == 4
+    assert hits["/p/1.html"] == 4
     stats = json.loads(out.with_name(f"{out.name}.stats.json").read_text())
     assert not stats["failures"]
     assert (stats["retries"], stats["requeued"], stats["blank_renders"]) == (2, 1, 0)
