@@ -23,11 +23,10 @@ from structurer.kinds import Words
 from structurer.page.dom import split_money
 from structurer.page.match import label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
-from structurer.values import parse_money
+from structurer.values import STRUCK_TAGS, parse_money
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",
                    "nav", "footer", "header", "aside"})
-_STRUCK = frozenset({"del", "s", "strike"})
 
 
 @dataclass
@@ -66,7 +65,7 @@ def text_chunks(root: HtmlElement) -> Iterator[_Chunk]:
 
 
 def _struck(el: HtmlElement) -> bool:
-    return el.tag in _STRUCK or any(a.tag in _STRUCK for a in el.iterancestors())
+    return el.tag in STRUCK_TAGS or any(a.tag in STRUCK_TAGS for a in el.iterancestors())
 
 
 def _attr_words(el: HtmlElement, levels: int = 2) -> str:

@@ -22,6 +22,7 @@ from lxml.html import HtmlElement
 from structurer.kinds import compile_phrases, gapped_phrases, parse_availability
 from structurer.page import titles
 from structurer.page.dom import (
+    HEADING_TAGS,
     SECTION_NOISE_TAGS,
     heading_before,
     link_href,
@@ -36,7 +37,6 @@ from structurer.page.titles import titled
 if TYPE_CHECKING:
     from structurer.page.view import PageKind, PageView
 
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def _signal_hits(page: PageView, name: str) -> float:
@@ -74,7 +74,7 @@ def _title_text(page: PageView) -> int:
 def _in_heading(el: HtmlElement, block: HtmlElement) -> bool:
     node: HtmlElement | None = el
     while node is not None:
-        if node.tag in _HEADINGS:
+        if node.tag in HEADING_TAGS:
             return True
         if node is block:
             return False
