@@ -106,6 +106,9 @@ class Thresholds(Strict):
         "share of a word's weight a partial (substring) match counts"))
     min_confidence: float = Field(0.35, ge=0, le=1, description=(
         "fields found with less confidence are left out of the rules"))
+    path_word: float = Field(8.0, gt=0, description=(
+        "weight from which a field's word in a link's path names the field (/brands/penrose "
+        "for the brand): weaker words are common in any path"))
     text_floor: float = Field(0.2, ge=0, le=1, description=(
         "an optional detail text (a description, a brand; not a code) whose XPath rule ends "
         "below this confidence (its structured data says otherwise) is not written: the "
@@ -165,7 +168,7 @@ class Thresholds(Strict):
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
         "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor",
-        "lead_line", "lead_most", "promo_lines", "promo_resume")
+        "lead_line", "lead_most", "promo_lines", "promo_resume", "path_word")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -47,7 +47,7 @@ from structurer.kinds import (
 from structurer.markupvalues import image_source, is_placeholder, rating_source
 
 __all__ = [
-    "Base", "Money", "Phrases", "Post", "ValueSpec", "Words", "compile_phrases",
+    "STRUCK_TAGS", "Base", "Money", "Phrases", "Post", "ValueSpec", "Words", "compile_phrases",
     "compile_words", "currency_code", "default_words", "element_text", "field_value",
     "image_source", "link_target",
     "parse_availability", "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating",
@@ -90,7 +90,8 @@ class Base:
 
 # ----- element text -----------------------------------------------------------------------------
 _SKIP = frozenset({"script", "style", "noscript", "template", "head", "title"})
-_STRUCK = frozenset({"del", "s", "strike"})
+#: tags that strike their text through: a price there is the one before a discount
+STRUCK_TAGS = frozenset({"del", "s", "strike"})
 _BLOCK = frozenset({
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption",
     "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main",
@@ -105,7 +106,7 @@ def _collect(el: Any, parts: list[str], skip_struck: bool) -> None:
         parts.append(el.text)
     for child in el:
         tag = child.tag
-        if isinstance(tag, str) and tag not in _SKIP and not (skip_struck and tag in _STRUCK):
+        if isinstance(tag, str) and tag not in _SKIP and not (skip_struck and tag in STRUCK_TAGS):
             if tag in _BLOCK:
                 parts.append(" ")
                 _collect(child, parts, skip_struck)

@@ -8,6 +8,7 @@ import signal
 import textwrap
 import urllib.request
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from structurer.demo import DemoServer, all_shops
 from structurer.replay import CompiledRules, compile_rules
 from structurer.rules import load_rules, rules_from_text
 from structurer.rules.model import SiteRules
+from tests.server import LoopbackServer, pages
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -119,34 +121,8 @@ def demo_truth(demo_server: DemoServer) -> dict[str, dict[str, Any]]:
 
 
 @pytest.fixture
-def tiny_site() -> Iterator[Any]:
-    """Serve a dict of path -> HTML on 127.0.0.1; yields a function returning the base URL."""
-    import threading
-    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-    servers: list[ThreadingHTTPServer] = []
-
-    def start(pages: dict[str, str]) -> str:
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                body = pages.get(self.path)
-                status = 200 if body is not None else 404
-                data = (body or "<html><body>not found</body></html>").encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "text/html; charset=utf-8")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: object) -> None:
-                return
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        servers.append(server)
-        return f"http://127.0.0.1:{server.server_address[1]}"
-
-    yield start
-    for server in servers:
-        server.shutdown()
-        server.server_close()
+def tiny_site() -> Iterator[Callable[[dict[str, str]], str]]:
+    """Serve a dict of path -> HTML on 127.0.0.1 (:class:`tests.server.LoopbackServer`,
+    each page read when asked, 404 elsewhere); yields a function returning the base URL."""
+    with ExitStack() as servers:
+        yield lambda site: servers.enter_context(LoopbackServer(fallback=pages(site))).base

@@ -25,7 +25,7 @@ import pytest
 from structurer.cli import main
 from structurer.demo import DemoServer, all_shops
 from structurer.demo.base import Response
-from tests.fetch.server import LoopbackServer, page
+from tests.server import LoopbackServer, page
 
 ROOT = Path(__file__).resolve().parent.parent
 MARK = "CANARY-TEXT"
@@ -141,7 +141,7 @@ def test_no_command_asks_another_host(world: World, tmp_path: Path,
 def test_an_ipv6_shop_is_analyzed_and_crawled(tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """``http://[::1]:PORT/`` used to be refused as off-site by every fetch."""
-    from tests.fetch.server import send
+    from tests.server import send
 
     shop = next(s for s in all_shops() if s.name == "outfitters")
 

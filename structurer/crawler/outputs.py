@@ -1,7 +1,8 @@
 """What an output of a crawl is: the :class:`Sink` protocol every output follows (files:
 :mod:`structurer.crawler.sinks`; standard output and a callback:
-:mod:`structurer.crawler.streams`), its formats, the bytes records are written as, and the
-one-line error when it cannot be written.
+:mod:`structurer.crawler.streams`), its formats, the bytes records are written as, the
+one-line error when it cannot be written, and the lock one process holds on an output
+file (:func:`open_locked`, the crawl's and each Scrapy worker's).
 
 Input: rows ``(seq, record JSON)`` from the state database's outbox. Output: the bytes of
 a text output (:func:`header`, :func:`encode`).
@@ -10,12 +11,13 @@ a text output (:func:`header`, :func:`encode`).
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, BinaryIO, Literal, Protocol, cast
 
 from structurer.errors import StructurerError
 
@@ -71,6 +73,23 @@ class Sink(Protocol):
 def cannot(path: Path | None, error: OSError | sqlite3.Error) -> StructurerError:
     why = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
     return StructurerError(f"cannot write output: {why}", url=str(path or "-"))
+
+
+def open_locked(path: Path, busy: str) -> BinaryIO:
+    """``path`` opened to append (its folder made) and locked for this process alone, held
+    for the whole crawl; a :class:`StructurerError` saying ``busy`` where another process
+    holds it, so two crawls or workers never write one file."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = cast(BinaryIO, open(path, "a+b"))  # noqa: SIM115  # whole crawl
+    except OSError as error:
+        raise cannot(path, error) from None
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise StructurerError(busy, url=str(path)) from None
+    return handle
 
 
 def _cell(value: Any) -> str:

@@ -27,17 +27,25 @@ The protocol that makes a crash harmless (:func:`attach`, :func:`sync`):
 from __future__ import annotations
 
 import errno
-import fcntl
 import json
 import os
 import sqlite3
 import sys
 import tempfile
 from pathlib import Path
-from typing import BinaryIO, Literal, cast
+from typing import BinaryIO, Literal
 
 from structurer.crawler.frontier import Frontier
-from structurer.crawler.outputs import FORMATS, Format, Rows, Sink, cannot, encode, header
+from structurer.crawler.outputs import (
+    FORMATS,
+    Format,
+    Rows,
+    Sink,
+    cannot,
+    encode,
+    header,
+    open_locked,
+)
 from structurer.crawler.streams import StreamSink
 from structurer.errors import FrontierError, StructurerError
 
@@ -55,18 +63,10 @@ class _Locked:
 
     def _take(self) -> BinaryIO:
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
             self._created = not self.path.exists()
-            handle = cast(BinaryIO, open(self.path, "a+b"))  # noqa: SIM115  # whole crawl
         except OSError as error:
             raise cannot(self.path, error) from None
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise StructurerError("in use by another crawl (the output is locked)",
-                                  url=str(self.path)) from None
-        return handle
+        return open_locked(self.path, "in use by another crawl (the output is locked)")
 
     def _release(self, handle: BinaryIO | None, keep: bool) -> None:
         if handle is None:

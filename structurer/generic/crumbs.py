@@ -12,16 +12,15 @@ analysis checks across pages), so only a block named a breadcrumb counts, never 
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
 from structurer.kinds import parse_breadcrumb
+from structurer.page.catlinks import home_link
 from structurer.page.dom import text_of
 from structurer.page.match import lexicon_match
 from structurer.page.titles import similarity
 from structurer.page.view import PageView
-from structurer.values import compile_words
 
 _BLOCKS = ("nav", "ol", "ul", "div", "p", "span", "section")
 _MOST_LINKS = 10
@@ -36,7 +35,7 @@ def breadcrumb_field(view: PageView, name: str) -> tuple[str, list[str]] | None:
 
 
 def _breadcrumb(view: PageView, field: str, name: str) -> list[str] | None:
-    words = compile_words(view.lexicon.vocabulary)
+    words = view.words
     listed = _structured(view)
     if listed:
         return _without_name(parse_breadcrumb(listed, words), name) or None
@@ -49,7 +48,7 @@ def _breadcrumb(view: PageView, field: str, name: str) -> list[str] | None:
         if any(d in inner for d in el.iterdescendants()):
             continue
         links = _links(el)
-        if _root(links[0], view.url):
+        if home_link(links[0].get("href"), view.url):
             links = links[1:]     # "Home" in any language: the link to the site's root
         last = _unlinked_end(el)
         names = _without_name(parse_breadcrumb([text_of(a) for a in links]
@@ -61,12 +60,6 @@ def _breadcrumb(view: PageView, field: str, name: str) -> list[str] | None:
 
 def _links(el: HtmlElement) -> list[HtmlElement]:
     return [a for a in el.iter("a") if text_of(a)]
-
-
-def _root(link: HtmlElement, url: str) -> bool:
-    """Whether ``link`` leads to the site's root (its home page)."""
-    target = urlsplit(urljoin(url, (link.get("href") or "").strip()))
-    return target.path in ("", "/") and not target.query
 
 
 def _without_name(names: list[str], name: str) -> list[str]:

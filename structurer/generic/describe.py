@@ -16,7 +16,7 @@ from lxml.html import HtmlElement
 
 from structurer.generic.stock import SKIP_SECTIONS
 from structurer.lexicon import FieldSpec
-from structurer.page.dom import text_of
+from structurer.page.dom import HEADING_TAGS, text_of
 from structurer.page.match import squash
 from structurer.page.scope import prose_run
 from structurer.page.view import PageView
@@ -26,7 +26,6 @@ from structurer.values import compile_phrases, element_text
 #: text elsewhere on the page)
 _LABELS = ("h2", "h3", "h4", "h5", "h6", "p", "div", "span", "b", "strong", "dt", "th", "td",
            "font", "label", "em")
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _SEP = ": \u00a0\t\n：-–—"
 _GRIDS = ("table", "dl")
 
@@ -79,12 +78,12 @@ def _section(holder: HtmlElement, parent: HtmlElement | None) -> list[HtmlElemen
     the label begins a paragraph (``<p><b>Description:</b> A lamp ...</p>``), then the
     paragraphs after it up to one beginning with a label of its own (``<p><b>Price:</b>``)
     or anything else."""
-    level = int(holder.tag[1]) if holder.tag in _HEADINGS else 9
+    level = int(holder.tag[1]) if holder.tag in HEADING_TAGS else 9
     out: list[HtmlElement] = []
     for sibling in holder.itersiblings():
         if not isinstance(sibling.tag, str):
             continue
-        if sibling.tag in _HEADINGS and int(sibling.tag[1]) <= level:
+        if sibling.tag in HEADING_TAGS and int(sibling.tag[1]) <= level:
             return out
         out.append(sibling)
     if parent is None or parent.tag != "p" or \

@@ -29,7 +29,7 @@ from structurer.page.boilerplate import descriptions
 from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
 from structurer.structured import jsonld_objects, jsonld_value, opengraph_types
-from structurer.values import compile_words, plain_text
+from structurer.values import plain_text
 
 _WORDS = re.compile(r"\w+")
 _SENTENCE = re.compile(r"\w[.!?。！？]+(?:\s|$)")
@@ -167,7 +167,7 @@ def news_fields(view: PageView, article: dict[str, Any] | None
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     lexicon = view.lexicon
-    words = compile_words(lexicon.vocabulary)
+    words = view.words
     for name, paths in lexicon.structured_paths().items() if article is not None else ():
         value = next((v for v in (jsonld_value(article, p) for p in paths)
                       if isinstance(v, str) and v.strip()), None)

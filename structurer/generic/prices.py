@@ -19,15 +19,14 @@ from typing import Any
 from lxml import etree
 from lxml.html import HtmlElement
 
-from structurer.kinds import Words, compile_words
+from structurer.kinds import Words
 from structurer.page.dom import split_money
 from structurer.page.match import label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
-from structurer.values import parse_money
+from structurer.values import STRUCK_TAGS, parse_money
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",
                    "nav", "footer", "header", "aside"})
-_STRUCK = frozenset({"del", "s", "strike"})
 
 
 @dataclass
@@ -66,7 +65,7 @@ def text_chunks(root: HtmlElement) -> Iterator[_Chunk]:
 
 
 def _struck(el: HtmlElement) -> bool:
-    return el.tag in _STRUCK or any(a.tag in _STRUCK for a in el.iterancestors())
+    return el.tag in STRUCK_TAGS or any(a.tag in STRUCK_TAGS for a in el.iterancestors())
 
 
 def _attr_words(el: HtmlElement, levels: int = 2) -> str:
@@ -107,7 +106,7 @@ def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
     structured data is a product page); prices in other products' cards do not count."""
     spec = view.lexicon.spec_of("money", struck=False)
     not_price = view.lexicon.signals.get("not_price", {})
-    vocab = compile_words(view.lexicon.vocabulary)
+    vocab = view.words
 
     def elsewhere(text: str) -> bool:
         # "4 × $308.38": an instalment (the vocabulary's ``times_signs``), other sums
@@ -192,7 +191,7 @@ def old_price_text(view: PageView, anchor: HtmlElement | None, price: float | No
     old = view.lexicon.spec_of("money", struck=True)
     if old is None or price is None or anchor is None:
         return None
-    vocab = compile_words(view.lexicon.vocabulary)
+    vocab = view.words
     not_price = view.lexicon.signals.get("not_price", {})
     chunks = list(text_chunks(view.body))
     inside = {id(x) for x in anchor.iter()}
@@ -229,6 +228,6 @@ def old_price_field(view: PageView, anchor: HtmlElement | None, values: dict[str
     if name is None or name in values or values.get("price") in (None, ""):
         return None
     now = parse_money(str(values["price"]), values.get("currency"),
-                      compile_words(view.lexicon.vocabulary)).amount
+                      view.words).amount
     text = old_price_text(view, anchor, float(now)) if now is not None else None
     return (name, text) if text is not None else None

@@ -38,7 +38,6 @@ from structurer.values import (
     ValueSpec,
     Words,
     compile_phrases,
-    compile_words,
     field_value,
     image_source,
     parse_availability,
@@ -202,7 +201,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put("availability", "in_stock", "add-to-cart")
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or ""),
-                                 compile_words(lexicon.vocabulary)), "near-title")
+                                 view.words), "near-title")
     if "description" not in values:
         put("description", *named_description(view, anchor, scope))
     for name, value in star_fields(view, scope, values).items():
@@ -225,7 +224,7 @@ def _structured(view: PageView) -> list[tuple[str, Any, str]]:
                 for name, options in paths.items() for path in options]
     out += [(name, value, "microdata")
             for name, value in microdata_fields(
-                view.tree, paths, compile_words(view.lexicon.vocabulary)).items()]
+                view.tree, paths, view.words).items()]
     out += [(name, value, "opengraph") for name, value in
             opengraph_fields(view.tree, view.lexicon.opengraph_names()).items()]
     return out
@@ -239,7 +238,7 @@ def _linked(view: PageView, spec: FieldSpec, scope: HtmlElement,
     whole page (a menu of brands)."""
     if spec.kind != "text" or spec.identifier or scope is view.body:
         return None
-    found = field_link(scope, spec.words)
+    found = field_link(scope, spec.words, view.lexicon.thresholds.path_word)
     return (found[1], "link") if found and found[1] != values.get("name") else None
 
 
@@ -316,7 +315,7 @@ def normalize(values: dict[str, Any], view: PageView) -> dict[str, Any]:
     numbers, a price as amount + currency (+ its text), stock as a state, URLs absolute."""
     out = dict(values)
     base = Base(view.url)
-    words = compile_words(view.lexicon.vocabulary)
+    words = view.words
     for key, value in values.items():
         spec = view.lexicon.fields.get(key)
         kind = spec.kind if spec is not None else "text"

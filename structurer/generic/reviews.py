@@ -12,7 +12,7 @@ from lxml.html import HtmlElement
 from structurer.page.dom import text_of
 from structurer.page.stars import count_beside, rating_element, rating_text
 from structurer.page.view import PageView
-from structurer.values import compile_words, rating_source
+from structurer.values import rating_source
 
 
 def star_fields(view: PageView, scope: HtmlElement, values: dict[str, Any]) -> dict[str, str]:
@@ -26,7 +26,7 @@ def star_fields(view: PageView, scope: HtmlElement, values: dict[str, Any]) -> d
         p.startswith("aggregateRating.") for p in f.structured)), None)
     if rating is None or rating in values or scope is view.body:
         return {}
-    words = compile_words(lexicon.vocabulary)
+    words = view.words
     el = rating_element(scope, lexicon, rating)
     raw = rating_source(el, words) if el is not None else None
     if el is None or raw is None:

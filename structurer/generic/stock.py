@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from lxml.html import HtmlElement
 
-from structurer.kinds import Phrases, compile_phrases, compile_words, parse_availability
+from structurer.kinds import Phrases, compile_phrases, parse_availability
 from structurer.page.view import PageView
 
 DEFINITE = frozenset({"in_stock", "out_of_stock"})
@@ -54,7 +54,7 @@ def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases) -> str |
             continue    # a bare count ("0" items in the cart) is no stock phrase
         if len(own) <= 60 and not any(a.tag in SKIP_SECTIONS for a in el.iterancestors()):
             value = parse_availability(own, phrases) if phrases else parse_availability(
-                own, compile_words(view.lexicon.vocabulary).stock)
+                own, view.words.stock)
             if value in ("in_stock", "out_of_stock"):
                 return value
     return None

@@ -23,7 +23,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urljoin, urlsplit
 
 from lxml.html import HtmlElement
 
@@ -39,6 +38,7 @@ from structurer.kinds import (
 )
 from structurer.learn import xpaths
 from structurer.lexicon import DEFAULT_THRESHOLDS, FieldSpec, Lexicon, Thresholds
+from structurer.page.catlinks import home_link
 from structurer.page.dom import norm_space, text_of
 from structurer.page.titles import similarity
 from structurer.replay.extract import compile_rules, extract_detail, extract_list
@@ -328,9 +328,7 @@ def _crumbs(rule: FieldRule, page: PageView) -> tuple[list[str], bool]:
     links = [n for n in xpaths.evaluate(rule.xpath or "", page.tree) if isinstance(n, HtmlElement)]
     names = parse_breadcrumb([text_of(a) for a in links])
     first = next((a for a in links if names and " ".join(text_of(a).split()) == names[0]), None)
-    href = first.get("href") if first is not None else None
-    home = href is not None and urlsplit(urljoin(page.url, href)).path in ("", "/")
-    return names, home
+    return names, first is not None and home_link(first.get("href"), page.url)
 
 
 def _ends_right(crumbs: list[str], wanted: set[str], page: PageView) -> bool:

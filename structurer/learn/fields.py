@@ -21,7 +21,7 @@ from structurer.kinds import currency_code, parse_money
 from structurer.learn.choose import norm_value, prefer_labelled, prefer_specific
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import MONEY_RE
+from structurer.page.dom import HEADING_TAGS, MONEY_RE
 from structurer.page.match import (
     label_match,
     label_text_match,
@@ -29,6 +29,7 @@ from structurer.page.match import (
     lexicon_match,
     phrase_in,
 )
+from structurer.values import STRUCK_TAGS
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
 _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
@@ -36,7 +37,6 @@ _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
 _SCALE_RE = re.compile(r"^\D{0,12}(?<![\d.,])[0-5](?:[.,]\d{1,2})?\s*/\s*5(?:[.,]0+)?\D{0,12}$")
 _DATE_RE = re.compile(r"\d{4}[-/.年]\d{1,2}[-/.月]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{4}")
 _RANGE_RE = re.compile(r"\d\s*(?:\S{0,4}\s*)?[-–—]\s*\S{0,4}\s*\d")
-_STRIKE_TAGS = frozenset({"del", "s", "strike"})
 _CONTENT_VIEWS = ("text", "own", "@content", "@title", "@aria-label", "@alt")
 
 
@@ -100,7 +100,6 @@ def valid(kind: str, value: str | None, el: HtmlElement | None, spec: FieldSpec)
     return 1 <= len(value) <= 400 and not (MONEY_RE.fullmatch(value) is not None)
 
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _PROSE_LETTERS = 12   # fewest letters of a prose value ("Soft wool scarf")
 _PRICE_LINE_WORDS = 8  # fewer words and an amount: a price line ("R$ 19,96 sem impostos")
 
@@ -109,7 +108,7 @@ def reads_as_prose(value: str, el: HtmlElement) -> bool:
     """Whether a value reads as prose (a description): no heading (the product's name),
     and letters make most of it, after a label before it ("27895", "Art.-Nr.: 27895" and
     "Brand: Acme" do not); a short line naming an amount of money is a price line."""
-    if str(el.tag) in _HEADINGS or (
+    if str(el.tag) in HEADING_TAGS or (
             len(value.split()) < _PRICE_LINE_WORDS and MONEY_RE.search(value)):
         return False
     pair = label_value(el)
@@ -131,7 +130,7 @@ def _struck(el: HtmlElement | None) -> bool:
         if node is None:
             return False
         classes = (node.get("class") or "").lower().split()
-        if node.tag in _STRIKE_TAGS or "line-through" in (node.get("style") or "") or any(
+        if node.tag in STRUCK_TAGS or "line-through" in (node.get("style") or "") or any(
                 t in ("line-through", "strike", "strikethrough") for t in classes):
             return True
         node = node.getparent()
@@ -154,7 +153,7 @@ def _is_heading(el: HtmlElement | None) -> bool:
     for _ in range(2):
         if node is None:
             return False
-        if node.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+        if node.tag in HEADING_TAGS:
             return True
         node = node.getparent()
     return False

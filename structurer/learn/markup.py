@@ -130,7 +130,7 @@ def learn_link_field(pages: Sequence[PageView], lexicon: Lexicon, name: str,
     found: list[tuple[HtmlElement, str] | None] = []
     for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
         region = main_region(page, anchor, page_cards)
-        value = field_link(region, spec.words)
+        value = field_link(region, spec.words, lexicon.thresholds.path_word)
         title = text_of(anchor) if anchor is not None else ""
         found.append(value if value and value[1] != title else None)
     present = [f for f in found if f is not None]

@@ -12,8 +12,8 @@ from lxml.html import HtmlElement
 
 from structurer.clean import BLOCK_TAGS, NOISE_TAGS, normalize_space
 from structurer.page.dates import find_dates
+from structurer.page.dom import HEADING_TAGS
 
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
 
 
@@ -58,7 +58,7 @@ class Walk:
         if text:
             # a heading's own line: not text a heading left unclosed wraps (<h2>…<p>…</p>)
             block = self.blocks[-1] if self.blocks else ""
-            level = int(block[1]) if block in _HEADINGS else 0
+            level = int(block[1]) if block in HEADING_TAGS else 0
             self.lines.append((text, self.linked, level, block == "li"))
         self.pieces, self.linked = [], 0
 

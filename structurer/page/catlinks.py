@@ -7,6 +7,7 @@ host only. Inline JSON is what shops put in ``<script type="application/json">``
 ``<script>window.__STATE__ = {...};</script>``: every string value that looks like a
 URL, named by a sibling ``name``/``title``/``label`` string. Pure; shared by analysis
 (:mod:`structurer.learn.discovery`) and the crawl (:mod:`structurer.replay.discovery`).
+:func:`home_link` tells the one link that is no category: the site's home page.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 
 from structurer.page.dom import link_href, text_of
 
-__all__ = ["inline_json_links", "matching_links", "url_key", "url_matches"]
+__all__ = ["home_link", "inline_json_links", "matching_links", "url_key", "url_matches"]
 
 _NAME_KEYS = ("name", "title", "label", "text")
 _ASSIGN = re.compile(r"=\s*(?=[\[{])")
@@ -38,6 +39,20 @@ def url_key(url: str) -> str:
     pairs = sorted(parse_qsl(parts.query, keep_blank_values=True))
     query = "&".join(f"{k}={v}" for k, v in pairs)
     return (parts.path or "/") + (f"?{query}" if query else "")
+
+
+def home_link(href: str | None, page_url: str) -> bool:
+    """Whether ``href`` (on the page at ``page_url``) leads to the site's home page: its
+    root, with no query of its own. A query the page's own URL carries too
+    (``/?lang=en`` on ``/p/1?lang=en``) is state the shop passes along every link, still
+    home; any other (``/?page=2``, a search ``/?s=tent``, a category ``/?cat=5``) picks a
+    page of its own."""
+    if href is None:
+        return False
+    target = urlsplit(urljoin(page_url, href.strip()))
+    carried = set(parse_qsl(urlsplit(page_url).query, keep_blank_values=True))
+    return target.path in ("", "/") and \
+        set(parse_qsl(target.query, keep_blank_values=True)) <= carried
 
 
 def url_matches(patterns: Sequence[re.Pattern[str]], url: str) -> bool:

@@ -27,6 +27,8 @@ STATE_TOKENS = frozenset({"odd", "even", "alt", "first", "last", "active", "sele
                           "first-child", "row-odd", "row-even"})
 INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "small", "sup", "sub", "del",
                          "s", "ins", "u", "label", "font", "mark", "abbr", "bdi", "time"})
+# Headings, top level first (``int(tag[1])`` is the level).
+HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 _WS = re.compile(r"\s+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")

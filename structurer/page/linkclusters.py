@@ -37,6 +37,7 @@ from lxml.html import HtmlElement
 from structurer.lexicon import DEFAULT_THRESHOLDS, Lexicon, Thresholds
 from structurer.page import optics
 from structurer.page.dom import (
+    HEADING_TAGS,
     NOISE_TAGS,
     SECTION_NOISE_TAGS,
     STATE_TOKENS,
@@ -52,7 +53,6 @@ from structurer.values import Base
 if TYPE_CHECKING:
     import numpy as np
 
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 @dataclass(frozen=True)
@@ -151,9 +151,9 @@ def _own_heading(branch: HtmlElement, inside: set[HtmlElement]) -> bool:
     prev = branch.getprevious()
     while prev is not None and not isinstance(prev.tag, str):
         prev = prev.getprevious()
-    if prev is not None and prev.tag in _HEADINGS:
+    if prev is not None and prev.tag in HEADING_TAGS:
         return True
-    for h in branch.iter(*_HEADINGS):
+    for h in branch.iter(*HEADING_TAGS):
         if h not in inside and not any(a in inside for a in h.iter("a")):
             return True
     return False

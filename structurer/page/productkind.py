@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING
 
 from lxml.html import HtmlElement
 
-from structurer.kinds import compile_phrases, compile_words, gapped_phrases, parse_availability
+from structurer.kinds import compile_phrases, gapped_phrases, parse_availability
 from structurer.page import titles
 from structurer.page.dom import (
+    HEADING_TAGS,
     SECTION_NOISE_TAGS,
     heading_before,
     link_href,
@@ -36,7 +37,6 @@ from structurer.page.titles import titled
 if TYPE_CHECKING:
     from structurer.page.view import PageKind, PageView
 
-_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
 
 def _signal_hits(page: PageView, name: str) -> float:
@@ -74,7 +74,7 @@ def _title_text(page: PageView) -> int:
 def _in_heading(el: HtmlElement, block: HtmlElement) -> bool:
     node: HtmlElement | None = el
     while node is not None:
-        if node.tag in _HEADINGS:
+        if node.tag in HEADING_TAGS:
             return True
         if node is block:
             return False
@@ -99,7 +99,7 @@ def find_loose_cards(page: PageView) -> list[HtmlElement]:
     per page as ``PageView.loose_cards``."""
     inside = page.listed
     noise = page.lexicon.signals.get("noise", {})
-    money = compile_words(page.lexicon.vocabulary).money
+    money = page.words.money
     cards: dict[HtmlElement, None] = {}
     for el in page.body.iter():
         if (isinstance(el.tag, str) and el not in inside and _shows_money(el, money)
@@ -130,7 +130,7 @@ def can_buy(view: PageView) -> bool:
     """An enabled add-to-cart control: the shop sells the product now (its text holds a
     strong word of the lexicon's ``add_to_cart`` signal, ``add … cart`` spanning a gap)."""
     vocab = view.lexicon.signals.get("add_to_cart", {})
-    words = compile_words(view.lexicon.vocabulary)
+    words = view.words
     buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= 10)))
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
     inside = view.listed | {el for card in view.loose_cards for el in card.iter()}
@@ -166,7 +166,7 @@ def _posts_to_cart(el: HtmlElement, vocab: dict[str, float]) -> bool:
 def _money_near_title(page: PageView) -> bool:
     """A price close to the page's single h1, outside every product list and page
     section: a product page."""
-    money = compile_words(page.lexicon.vocabulary).money
+    money = page.words.money
     return _near_title(page, lambda el: _shows_money(el, money))
 
 
@@ -242,7 +242,7 @@ def classify_products(page: PageView) -> PageKind:
     main = regions[0] if regions else None
     main_items = len(main) if main else 0
     h1 = page.body.xpath("//h1")
-    money = compile_words(page.lexicon.vocabulary).money
+    money = page.words.money
     money_nodes = sum(1 for el in page.body.iter() if isinstance(el.tag, str)
                       and _shows_money(el, money))
     # a buy button outside every product card is this page's own: a strong sign

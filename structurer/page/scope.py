@@ -184,13 +184,14 @@ def prose_run(region: HtmlElement, anchor: HtmlElement, min_text: int,
     return []
 
 
-def _names_field(href: str | None, words: dict[str, float]) -> bool:
-    """Whether a link's path names the field: ``/brands/penrose`` for the brand."""
+def _names_field(href: str | None, words: dict[str, float], least: float) -> bool:
+    """Whether a link's path names the field: ``/brands/penrose`` for the brand (by one of
+    its ``words`` weighing ``least`` or more)."""
     if not href:
         return False
     path = [t for part in urlsplit(href).path.lower().split("/")[:-1] for t in tokens(part)]
     return any(t == w or (len(w) >= 4 and w in t) for t in path
-               for w, weight in words.items() if weight >= 8)
+               for w, weight in words.items() if weight >= least)
 
 
 def _link_value(link: HtmlElement) -> tuple[HtmlElement, str] | None:
@@ -203,9 +204,12 @@ def _link_value(link: HtmlElement) -> tuple[HtmlElement, str] | None:
     return (img, alt) if img is not None and alt and len(alt) <= 60 else None
 
 
-def field_link(region: HtmlElement, words: dict[str, float]) -> tuple[HtmlElement, str] | None:
+def field_link(region: HtmlElement, words: dict[str, float], least: float
+               ) -> tuple[HtmlElement, str] | None:
     """(the node, the value) of a field shown only as a link to its own page (the brand
     as ``<a href="/brands/x">``, its text or logo): the region's first link whose path
-    the field's ``words`` name (:func:`_names_field`), its text or its image's alt."""
-    link = next((a for a in region.iter("a") if _names_field(a.get("href"), words)), None)
+    the field's ``words`` of weight ``least`` or more (the lexicon's
+    ``thresholds.path_word``) name (:func:`_names_field`), its text or its image's alt."""
+    link = next((a for a in region.iter("a") if _names_field(a.get("href"), words, least)),
+                None)
     return _link_value(link) if link is not None else None

@@ -40,7 +40,7 @@ from structurer.structured import (
     product_object,
 )
 from structurer.values import Base
-from structurer.words import compile_words
+from structurer.words import Words, compile_words
 
 if TYPE_CHECKING:  # loaded when first asked for: an article's kind needs neither
     from structurer.page.linkclusters import LinkCluster
@@ -153,9 +153,15 @@ class PageView:
         return article_object(self.jsonld)
 
     @cached_property
+    def words(self) -> Words:
+        """The lexicon's vocabulary compiled (money, stock, crumb words), asked for once
+        by each page's readers."""
+        return compile_words(self.lexicon.vocabulary)
+
+    @cached_property
     def title(self) -> TitleFound | None:
         """The page's title (:func:`structurer.page.titles.title_of`), found once."""
-        return title_of(self.tree, compile_words(self.lexicon.vocabulary))
+        return title_of(self.tree, self.words)
 
     @cached_property
     def content(self) -> density.ContentFound | None:

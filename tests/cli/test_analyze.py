@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gzip
-import socket
 import subprocess
 import sys
 import urllib.request
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from structurer.rules import load_rules
+from tests.server import closed_port
 
 
 def analyze(*args: str, out: Path) -> subprocess.CompletedProcess[str]:
@@ -30,14 +30,6 @@ def test_analyze_writes_host_port_file(demo_server: Any, tmp_path: Path) -> None
     assert "price" in done.stdout and "item" in done.stdout   # the summary table
 
 
-def _closed_port() -> int:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    sock.close()
-    return int(port)
-
-
 def _one_line_failure(done: subprocess.CompletedProcess[str], out: Path, *words: str) -> None:
     assert done.returncode != 0
     assert "Traceback" not in done.stderr
@@ -49,7 +41,7 @@ def _one_line_failure(done: subprocess.CompletedProcess[str], out: Path, *words:
 
 
 def test_unreachable_site(tmp_path: Path) -> None:
-    url = f"http://127.0.0.1:{_closed_port()}/"
+    url = f"http://127.0.0.1:{closed_port()}/"
     done = analyze(url, out=tmp_path)
     _one_line_failure(done, tmp_path, url, "connection refused")
     assert done.returncode == 2

@@ -4,9 +4,7 @@ command's own options, and a bad key or value is one line, exit 2."""
 from __future__ import annotations
 
 import argparse
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ from structurer.cli import main
 from structurer.cli.main import build_parser
 from structurer.cli.options import settings_from
 from structurer.errors import StructurerError
+from tests.server import LoopbackServer, page
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -53,38 +52,24 @@ def test_a_settings_file_with_a_bad_key_names_the_file(tmp_path: Path) -> None:
         settings_from(_args("--settings", str(file)))
 
 
+ANVIL = "<html><head><title>Anvil</title></head><body><h1>Anvil</h1></body></html>"
+
+
 @pytest.fixture
-def seen_agents() -> Iterator[tuple[str, list[str]]]:
-    agents: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            agents.append(self.headers.get("User-Agent", ""))
-            body = b"<html><head><title>Anvil</title></head><body><h1>Anvil</h1></body></html>"
-            self.send_response(200 if self.path != "/robots.txt" else 404)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}", agents
-    server.shutdown()
-    server.server_close()
+def anvil() -> Iterator[LoopbackServer]:
+    """One product page at every path (no robots.txt), the requests' headers recorded."""
+    with LoopbackServer({"/robots.txt": page(ANVIL, status=404)}, fallback=page(ANVIL)) as srv:
+        yield srv
 
 
-def test_extract_page_fetches_with_the_settings_given(seen_agents: tuple[str, list[str]],
-                                                      tmp_path: Path,
+def test_extract_page_fetches_with_the_settings_given(anvil: LoopbackServer, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    base, agents = seen_agents
+    base = anvil.base
     file = tmp_path / "settings.yaml"
     file.write_text("user_agent: from-the-file/1\n")
     assert main(["extract-page", base + "/p/anvil", "--settings", str(file),
                  "-s", "user_agent=from-the-command-line/2"]) == 0
+    agents = [hit.headers.get("User-Agent", "") for hit in anvil.hits]
     assert agents and set(agents) == {"from-the-command-line/2"}
     assert f'"url": "{base}/p/anvil"' in capsys.readouterr().out
 

@@ -6,12 +6,11 @@ keeps retries bounded and counts every failure."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import ClassVar
 
@@ -24,6 +23,7 @@ from structurer.fetch.base import Page
 from structurer.fetch.http import HttpFetcher, RetryPolicy
 from structurer.rules import rules_from_text
 from tests.conftest import rule_text
+from tests.server import LoopbackServer, send
 
 MENU = ('<nav class="menu"><a href="/c/gear/">Gear</a><a href="/c/events/">Events</a>'
         '<a href="/c/loop/">Loop</a><a href="/private/">Private</a></nav>')
@@ -72,94 +72,70 @@ def _detail(n: int, charset: str = "") -> str:
             f"<span class='sku'>SKU-{n}</span></body></html>")
 
 
-class FaultyShop(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    hits: ClassVar[Counter[str]] = Counter()
+def _faulty(h: BaseHTTPRequestHandler, server: LoopbackServer) -> None:
+    """Every path of the faulty shop; ``server.counts`` tells the how-manieth request."""
+    path = h.path
+    hit = server.counts[path]
+    if path == "/robots.txt":
+        return send(h, 200, ROBOTS, content_type="text/plain")
+    if path == "/":
+        return send(h, 200, f"<html><body>{MENU}<h1>Home</h1></body></html>")
+    if path in PAGES:
+        if path == "/c/gear/?page=2" and hit <= 2:       # a burst of 503s
+            return send(h, 503, b"busy")
+        return send(h, 200, _list(*PAGES[path]))
+    if path == "/c/events/" or path.startswith("/cal/"):  # an endless calendar
+        month = int(path.strip("/").split("/")[-1]) if path.startswith("/cal/") else 0
+        return send(h, 200, _list([12], f"/cal/2026/{month + 1}/"))
+    if path in ("/c/loop/", "/c/loop2/", "/p/9.html", "/p/9b.html"):
+        target = {"/c/loop/": "/c/loop2/", "/c/loop2/": "/c/loop/",
+                  "/p/9.html": "/p/9b.html", "/p/9b.html": "/p/9.html"}[path]
+        return send(h, 302, b"", {"Location": target})
+    if not path.startswith("/p/"):
+        return send(h, 404, b"not here")
+    return _product(h, int(path[3:].split(".")[0]), hit)
 
-    def log_message(self, *args: object) -> None:
-        return
 
-    def send(self, status: int, body: bytes, ctype: str = "text/html; charset=utf-8",
-             headers: dict[str, str] | None = None, length: int | None = None) -> None:
-        self.send_response(status)
-        self.send_header("Content-Type", ctype)
-        self.send_header("Content-Length", str(len(body) if length is None else length))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(body)
-
-    def do_GET(self) -> None:
-        path = self.path
-        self.hits[path] += 1
-        hit = self.hits[path]
-        try:
-            self.route(path, hit)
-        except (BrokenPipeError, ConnectionResetError):
-            self.close_connection = True
-
-    def route(self, path: str, hit: int) -> None:
-        if path == "/robots.txt":
-            return self.send(200, ROBOTS, "text/plain")
-        if path == "/":
-            return self.send(200, f"<html><body>{MENU}<h1>Home</h1></body></html>".encode())
-        if path in PAGES:
-            if path == "/c/gear/?page=2" and hit <= 2:       # a burst of 503s
-                return self.send(503, b"busy")
-            return self.send(200, _list(*PAGES[path]).encode())
-        if path == "/c/events/" or path.startswith("/cal/"):  # an endless calendar
-            month = int(path.strip("/").split("/")[-1]) if path.startswith("/cal/") else 0
-            return self.send(200, _list([12], f"/cal/2026/{month + 1}/").encode())
-        if path in ("/c/loop/", "/c/loop2/", "/p/9.html", "/p/9b.html"):
-            target = {"/c/loop/": "/c/loop2/", "/c/loop2/": "/c/loop/",
-                      "/p/9.html": "/p/9b.html", "/p/9b.html": "/p/9.html"}[path]
-            return self.send(302, b"", headers={"Location": target})
-        if not path.startswith("/p/"):
-            return self.send(404, b"not here")
-        n = int(path[3:].split(".")[0])
-        return self.product(n, hit)
-
-    def product(self, n: int, hit: int) -> None:
-        if n == 2 and hit <= 2:
-            return self.send(500, b"oops")
-        if n == 3 and hit == 1:
-            return self.send(429, b"slow down", headers={"Retry-After": "1"})
-        if n == 4 and hit == 1:
-            time.sleep(1.5)  # longer than the crawl's timeout
-        if n == 5 and hit == 1:                              # cut short mid-body
-            self.send(200, _detail(5).encode()[:100], length=5000)
-            self.close_connection = True
-            return None
-        if n == 6:                                           # UTF-8 sent as Latin-1
-            return self.send(200, _detail(6).encode(), "text/html; charset=iso-8859-1")
-        if n == 7:                                           # GBK sent as UTF-8
-            return self.send(200, _detail(7, "gbk").encode("gbk"), "text/html; charset=utf-8")
-        if n == 8:
-            return self.send(503, b"down for good")
-        if n == 10:                                          # 50 MB, no Content-Length
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Transfer-Encoding", "chunked")
-            self.end_headers()
-            chunk = b"<p>" + b"x" * 65_530 + b"</p>"
-            for _ in range(50 * 1024 * 1024 // len(chunk)):
-                self.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
-            self.wfile.write(b"0\r\n\r\n")
-            return None
-        if n == 11:
-            return self.send(404, b"gone")
-        return self.send(200, _detail(n).encode())
+def _product(h: BaseHTTPRequestHandler, n: int, hit: int) -> None:
+    if n == 2 and hit <= 2:
+        return send(h, 500, b"oops")
+    if n == 3 and hit == 1:
+        return send(h, 429, b"slow down", {"Retry-After": "1"})
+    if n == 4 and hit == 1:
+        time.sleep(1.5)  # longer than the crawl's timeout
+    if n == 5 and hit == 1:                              # cut short mid-body
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html; charset=utf-8")
+        h.send_header("Content-Length", "5000")
+        h.end_headers()
+        h.wfile.write(_detail(5).encode()[:100])
+        h.close_connection = True
+        return None
+    if n == 6:                                           # UTF-8 sent as Latin-1
+        return send(h, 200, _detail(6), content_type="text/html; charset=iso-8859-1")
+    if n == 7:                                           # GBK sent as UTF-8
+        return send(h, 200, _detail(7, "gbk").encode("gbk"))
+    if n == 8:
+        return send(h, 503, b"down for good")
+    if n == 10:                                          # 50 MB, no Content-Length
+        h.send_response(200)
+        h.send_header("Content-Type", "text/html")
+        h.send_header("Transfer-Encoding", "chunked")
+        h.end_headers()
+        chunk = b"<p>" + b"x" * 65_530 + b"</p>"
+        for _ in range(50 * 1024 * 1024 // len(chunk)):
+            h.wfile.write(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+        h.wfile.write(b"0\r\n\r\n")
+        return None
+    if n == 11:
+        return send(h, 404, b"gone")
+    return send(h, 200, _detail(n))
 
 
 @pytest.fixture
 def faulty() -> Iterator[tuple[str, Counter[str]]]:
-    FaultyShop.hits = Counter()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), FaultyShop)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"127.0.0.1:{server.server_address[1]}", FaultyShop.hits
-    server.shutdown()
-    server.server_close()
+    with LoopbackServer(fallback=_faulty) as server:
+        yield f"127.0.0.1:{server.port}", server.counts
 
 
 def test_crawl_survives_a_faulty_shop(faulty: tuple[str, Counter[str]], tmp_path: Path) -> None:
@@ -327,44 +303,24 @@ def test_a_page_whose_rendering_ran_out_of_time_is_asked_again(
     assert set(_SlowOnce.asked.values()) == {2}
 
 
-class _Flaky(BaseHTTPRequestHandler):
-    """A list of two products whose first one answers 503 the first ``fails`` times it is
-    asked."""
-
-    hits: ClassVar[Counter[str]] = Counter()
-    fails: ClassVar[int] = 1
-
-    def log_message(self, *args: object) -> None:
-        return
-
-    def do_GET(self) -> None:
-        self.hits[self.path] += 1
-        items = "".join(f"<li><a href='/p/{n}.html'>{NAMES[n]}</a></li>" for n in (1, 2))
-        pages = {"/": f"<html><body><ul class='products'>{items}</ul></body></html>",
-                 **{f"/p/{n}.html": _detail(n) for n in (1, 2)}}
-        flaky = self.path == "/p/1.html" and self.hits[self.path] <= self.fails
-        body = pages.get(self.path)
-        status = 503 if flaky else 200 if body is not None else 404
-        data = (body or "").encode() if status == 200 else b"busy"
-        self.send_response(status)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
 @contextmanager
-def flaky_shop(tmp_path: Path, fails: int) -> Iterator[Path]:
-    """Serve :class:`_Flaky` (its first product answering 503 ``fails`` times); yields
-    the path of its rule file."""
-    _Flaky.hits, _Flaky.fails = Counter(), fails
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Flaky)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        site = f"127.0.0.1:{server.server_address[1]}"
+def flaky_shop(tmp_path: Path, fails: int) -> Iterator[tuple[Path, LoopbackServer]]:
+    """Serve a list of two products whose first one answers 503 the first ``fails`` times
+    it is asked; yields the path of its rule file and the server (its requests: ``hits``,
+    ``counts``)."""
+    items = "".join(f"<li><a href='/p/{n}.html'>{NAMES[n]}</a></li>" for n in (1, 2))
+    pages = {"/": f"<html><body><ul class='products'>{items}</ul></body></html>",
+             **{f"/p/{n}.html": _detail(n) for n in (1, 2)}}
+
+    def answer(h: BaseHTTPRequestHandler, server: LoopbackServer) -> None:
+        flaky = h.path == "/p/1.html" and server.counts[h.path] <= fails
+        body = pages.get(h.path)
+        status = 503 if flaky else 200 if body is not None else 404
+        send(h, status, (body or "") if status == 200 else b"busy")
+
+    with LoopbackServer(fallback=answer) as server:
         rules = tmp_path / "flaky.yaml"
-        rules.write_text(rule_text(site, """
+        rules.write_text(rule_text(f"127.0.0.1:{server.port}", """
   list:
     item_xpath: //ul[@class='products']/li
     detail_link_xpath: ./a
@@ -374,10 +330,7 @@ def flaky_shop(tmp_path: Path, fails: int) -> Iterator[Path]:
     fields:
       sku: {xpath: "//span[@class='sku']", kind: text}
 """), encoding="utf-8")
-        yield rules
-    finally:
-        server.shutdown()
-        server.server_close()
+        yield rules, server
 
 
 @pytest.mark.parametrize(("argv", "healed"), [([], True), (["-s", "crawl_retries=0"], False)],
@@ -390,9 +343,9 @@ def test_requeueing_a_transient_failure_is_a_setting(argv: list[str], healed: bo
     from structurer.cli import main
 
     out = tmp_path / "out.jsonl"
-    with flaky_shop(tmp_path, fails=1) as rules:
+    with flaky_shop(tmp_path, fails=1) as (rules, server):
         main(["crawl", str(rules), "--out", str(out), "-s", "retries=0", *argv])
     records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert records[NAMES[2]]["sku"] == "SKU-2"
     assert records[NAMES[1]]["sku"] == ("SKU-1" if healed else None)
-    assert _Flaky.hits["/p/1.html"] == (2 if healed else 1)
+    assert server.counts["/p/1.html"] == (2 if healed else 1)

@@ -6,13 +6,12 @@ rendered DOM (``page.content()``) is parsed with lxml: the main grid must list t
 truth's items in order (url, name, price text), the "Next" link must lead to the
 truth's next page, and pixel's product pages must show the truth's fields.
 
-Needs Chromium (Debian's ``/usr/bin/chromium`` or ``$STRUCTURER_CHROMIUM``); without
-it these tests fail, they never skip.
+Needs Chromium (found as the package finds it: ``$STRUCTURER_CHROMIUM``, PATH,
+Playwright's folder, ``/usr/bin/chromium``); without it these tests fail, they never skip.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urljoin
@@ -20,34 +19,18 @@ from urllib.parse import urljoin
 import pytest
 from lxml import html as lxml_html
 
+from tests.chromium import watched_tab
 from tests.demo.helpers import text_of
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("STRUCTURER_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
-    """One Chromium tab for the module; the browser is always closed afterwards."""
-    if not os.path.isfile(CHROMIUM) or not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"Chromium not found at {CHROMIUM!r}: install Debian's chromium package "
-                    "or point STRUCTURER_CHROMIUM at a Chromium binary", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            context = browser.new_context(viewport={"width": 1366, "height": 900})
-            tab = context.new_page()
-            errors: list[str] = []
-            tab.on("pageerror", lambda error: errors.append(str(error)))
-            yield tab
-            assert not errors, f"script errors while rendering: {errors}"
-        finally:
-            browser.close()
+    """One Chromium tab for the module (:func:`tests.chromium.watched_tab`)."""
+    with watched_tab() as tab:
+        yield tab
 
 
 def render(tab: Any, url: str) -> lxml_html.HtmlElement:

@@ -3,13 +3,12 @@
 A client-side zoo shop (every list page an empty shell filled from a JSON view) must
 show each sampled list page's truth items, in order, once rendered; a shop whose
 grid comes from a JSON endpoint and grows with a "load more" button must show page 1
-and, after one click, pages 1 and 2. Needs Chromium (Debian's ``/usr/bin/chromium`` or
-``$STRUCTURER_CHROMIUM``); without it these tests fail, they never skip.
+and, after one click, pages 1 and 2. Needs Chromium (found as the package finds it);
+without it these tests fail, they never skip.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -19,12 +18,9 @@ from lxml import html as lxml_html
 
 from structurer.demo import DemoServer
 from structurer.demo.zoo import ZooShop, axes_of_seed
+from tests.chromium import watched_tab
 
 pytestmark = pytest.mark.browser
-
-CHROMIUM = os.environ.get("STRUCTURER_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 
 
 def _seed(**want: str) -> int:
@@ -44,21 +40,8 @@ def site() -> Iterator[dict[str, str]]:
 
 @pytest.fixture(scope="module")
 def tab() -> Iterator[Any]:
-    if not os.path.isfile(CHROMIUM) or not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"Chromium not found at {CHROMIUM!r}: install Debian's chromium package "
-                    "or point STRUCTURER_CHROMIUM at a Chromium binary", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
-            errors: list[str] = []
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            yield page
-            assert not errors, f"script errors while rendering: {errors}"
-        finally:
-            browser.close()
+    with watched_tab() as page:
+        yield page
 
 
 def product_links(tab: Any, truth: dict[str, Any]) -> list[str]:

@@ -27,7 +27,7 @@ from structurer.config import Settings
 from structurer.errors import FetchError, RenderTimeout
 from structurer.fetch import Fetcher, HttpFetcher, Page
 from structurer.fetch.browser import BrowserFetcher
-from tests.fetch.server import (
+from tests.server import (
     Gauge,
     LoopbackServer,
     Route,

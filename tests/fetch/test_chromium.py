@@ -22,7 +22,7 @@ from structurer.errors import FetchError
 from structurer.fetch.browser import BrowserFetcher
 from structurer.fetch.chromium import find_chromium
 from structurer.schema import RenderMode
-from tests.fetch.server import LoopbackServer, page
+from tests.server import LoopbackServer, page
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = find_chromium(Settings(), {"PATH": os.environ.get("PATH", "")})

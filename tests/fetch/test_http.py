@@ -16,7 +16,7 @@ from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch import Fetcher, HttpFetcher, Page, RetryPolicy, fetch_sync
 from structurer.fetch.retry import parse_retry_after
-from tests.fetch.server import Gauge, LoopbackServer, closed_port, page, redirect, send
+from tests.server import Gauge, LoopbackServer, closed_port, page, redirect, send
 
 FAST = RetryPolicy(backoff=0.01, max_backoff=0.05)
 HTML = "<html><head><title>ok</title></head><body><p>hello</p></body></html>"

@@ -17,7 +17,7 @@ from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch import HttpFetcher, Page, fetch_sync
 from structurer.fetch.scope import HostScope, same_host, same_site, split_userinfo
-from tests.fetch.server import LoopbackServer, page, redirect
+from tests.server import LoopbackServer, page, redirect
 
 HTML = "<html><head><title>ok</title></head><body><p>hello</p></body></html>"
 

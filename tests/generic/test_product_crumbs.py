@@ -50,3 +50,16 @@ def test_the_category_path_of_a_product(crumbs: str, head: str, trail: list[str]
     out = extract_page_generic(page(crumbs, head), URL, LEX)
     assert out["fields"]["price"] == 72.99
     assert out["fields"].get("breadcrumb") == trail
+
+
+def test_the_home_link_dropped_is_the_root_with_no_query_of_its_own() -> None:
+    """A first link to the root carrying only the page's own language is home (dropped,
+    whatever it says); one to a category by the root's query is the top category."""
+    carried = ("<div class='breadcrumb'><a href='/?lang=en'>Playmore</a> / <a href='/c/119"
+               "?lang=en'>Outdoor Play</a> / <a href='/c/126?lang=en'>Bikes</a></div>")
+    out = extract_page_generic(page(carried), URL + "?lang=en", LEX)
+    assert out["fields"].get("breadcrumb") == ["Outdoor Play", "Bikes"]
+    queried = ("<div class='breadcrumb'><a href='/?cat=119'>Outdoor Play</a> / "
+               "<a href='/?cat=126'>Bikes</a></div>")
+    out = extract_page_generic(page(queried), URL, LEX)
+    assert out["fields"].get("breadcrumb") == ["Outdoor Play", "Bikes"]

@@ -33,3 +33,12 @@ def test_a_brand_shown_as_a_link_to_its_page(logo: str, brand: str | None) -> No
     out = extract_page_generic(page(logo), URL, LEX)
     assert out["fields"]["price"] == 530.5
     assert out["fields"]["brand"] == brand
+
+
+def test_only_a_strong_word_of_the_field_names_it_in_a_link_path() -> None:
+    """The lexicon's ``thresholds.path_word`` decides which of the field's words name it
+    in a path: above every brand word's weight, no link names the brand."""
+    logo = "<a href='/brands/harbour-press'>Harbour Press</a>"
+    strict = LEX.model_copy(update={"thresholds": LEX.thresholds.model_copy(
+        update={"path_word": 1 + max(LEX.fields["brand"].words.values())})})
+    assert extract_page_generic(page(logo), URL, strict)["fields"]["brand"] is None

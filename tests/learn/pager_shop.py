@@ -16,12 +16,13 @@ page 1 again, with a next link: no pagination can be verified).
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, urlsplit
+
+from tests.server import LoopbackServer, send
 
 SIZE = 4
 CATEGORIES = {"boots": 10, "tents": 9, "stoves": 3}
@@ -172,29 +173,16 @@ def serve(kind: str, slow: float = 0.0, pages: dict[str, str] | None = None
     shop: dict[str, str] = site(kind) if pages is None else pages
     requests: list[str] = []
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            requests.append(self.path)
-            body = shop.get(self.path)
-            kind_ = "application/json" if urlsplit(self.path).path.endswith(".json") \
-                else "text/html"
-            if body is None and (body := api(kind, self.path)) is not None:
-                kind_ = "application/json"
-                time.sleep(slow)
-            data = (body or "<html><body><h1>Not found</h1></body></html>").encode()
-            self.send_response(200 if body is not None else 404)
-            self.send_header("Content-Type", f"{kind_}; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def answer(h: BaseHTTPRequestHandler, server: LoopbackServer) -> None:
+        requests.append(h.path)
+        body = shop.get(h.path)
+        kind_ = "application/json" if urlsplit(h.path).path.endswith(".json") else "text/html"
+        if body is None and (body := api(kind, h.path)) is not None:
+            kind_ = "application/json"
+            time.sleep(slow)
+        send(h, 200 if body is not None else 404,
+             body or "<html><body><h1>Not found</h1></body></html>",
+             content_type=f"{kind_}; charset=utf-8")
 
-        def log_message(self, *args: object) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", requests
-    finally:
-        server.shutdown()
-        server.server_close()
+    with LoopbackServer(fallback=answer) as server:
+        yield server.base, requests

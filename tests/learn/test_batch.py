@@ -9,7 +9,6 @@ workers, which take a second instead of a browser's analysis.
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -23,14 +22,7 @@ from structurer.config import Settings
 from structurer.errors import StructurerError
 from structurer.learn.batch import analyze_one
 from structurer.rules import load_rules
-
-
-def _closed_port() -> int:
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = int(sock.getsockname()[1])
-    sock.close()
-    return port
+from tests.server import closed_port
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -39,7 +31,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_all_demo_shops_and_an_unreachable_one(demo_server: Any, tmp_path: Path) -> None:
-    dead = f"http://127.0.0.1:{_closed_port()}/"
+    dead = f"http://127.0.0.1:{closed_port()}/"
     urls = tmp_path / "urls.txt"
     shops = list(demo_server.urls.items())
     urls.write_text("# the demo shops\n" + "".join(f"{url}/\n" for _, url in shops)

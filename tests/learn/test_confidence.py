@@ -170,11 +170,11 @@ def test_list_names_cut_short_lose_their_confidence() -> None:
         "agrees with the structured data of the product on every checked sample"]
 
 
-def _crumb_page(i: int, trail: list[tuple[str, str]]) -> PageView:
+def _crumb_page(i: int, trail: list[tuple[str, str]], query: str = "") -> PageView:
     links = "".join(f"<a href='{href}'>{name}</a> " for href, name in trail)
     html = (f"<html><body><div class='crumbs'>{links}</div><h1>{NAMES[i]}</h1>"
             f"<p class='price'>$1.00</p></body></html>")
-    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+    return PageView.from_html(f"http://shop.test/p/{i}{query}", html, LEX)
 
 
 def test_breadcrumb_confidence_comes_from_the_categories_it_names() -> None:
@@ -195,6 +195,26 @@ def test_breadcrumb_confidence_comes_from_the_categories_it_names() -> None:
     for pages in (homed, menu):
         bad = calibrate_breadcrumb(rule, pages, names)
         assert bad is not None and bad.confidence < 0.5, bad.evidence
+
+
+def test_a_home_link_is_the_root_with_no_query_of_its_own() -> None:
+    """A home crumb carrying the language every link of the shop carries is still home;
+    a category on the root by its query (``/?product_cat=gear``) is a category."""
+    from structurer.learn.confidence import calibrate_breadcrumb
+
+    cats = ["Tents", "Stoves", "Lamps", "Packs", "Tents", "Stoves"]
+    rule = FieldRule(xpath="//div[@class='crumbs']//a", kind="breadcrumb", multiple=True,
+                     confidence=1.0)
+    names = [{c} for c in cats]
+    homed = [_crumb_page(i, [("/?lang=pl", "Strona główna"), ("/c/gear/?lang=pl", "Gear"),
+                             (f"/c/{c.lower()}/?lang=pl", c)], query="?lang=pl")
+             for i, c in enumerate(cats)]
+    bad = calibrate_breadcrumb(rule, homed, names)
+    assert bad is not None and bad.confidence < 0.5, bad.evidence
+    queried = [_crumb_page(i, [("/?product_cat=gear", "Gear"),
+                               (f"/?product_cat={c.lower()}", c)]) for i, c in enumerate(cats)]
+    good = calibrate_breadcrumb(rule, queried, names)
+    assert good is not None and 0.9 <= good.confidence < 1.0, good.evidence
 
 
 def test_a_trail_going_past_the_department_a_product_was_listed_under_is_right() -> None:

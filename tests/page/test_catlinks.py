@@ -1,13 +1,21 @@
 """Category links beyond menus: inline JSON state, pattern-matched anchors, URL keys,
-and the URL patterns analysis learns from list and product URLs."""
+the URL patterns analysis learns from list and product URLs, and the home link."""
 
 from __future__ import annotations
 
 import re
 
+import pytest
+
 from structurer.clean import parse_html
 from structurer.learn.patterns import learn_patterns
-from structurer.page.catlinks import inline_json_links, matching_links, url_key, url_matches
+from structurer.page.catlinks import (
+    home_link,
+    inline_json_links,
+    matching_links,
+    url_key,
+    url_matches,
+)
 
 URL = "https://shop.example/"
 
@@ -71,3 +79,23 @@ def test_patterns_of_query_urls_and_need_two_examples() -> None:
     assert not url_matches(compiled, f"{H}/index.php?route=product/product&product_id=4")
     assert learn_patterns([f"{H}/c/shoes/"], []) == []
     assert learn_patterns(reversed(cats), []) == learn_patterns(cats, [])   # order-free
+
+
+@pytest.mark.parametrize(("href", "page", "home"), [
+    ("/", f"{H}/p/1", True),
+    ("https://shop.example", f"{H}/p/1", True),
+    (" / ", f"{H}/p/1", True),
+    ("/?lang=en", f"{H}/p/1?lang=en", True),          # state the shop carries on every link
+    ("/?lang=en", f"{H}/p/1?id=4&lang=en", True),
+    ("/?lang=de", f"{H}/p/1?lang=en", False),         # another language's home: not this one
+    ("/?page=2", f"{H}/p/1", False),
+    ("/?s=tent", f"{H}/p/1", False),                  # a search
+    ("/?product_cat=gear", f"{H}/p/1", False),        # a category on plain permalinks
+    ("/index.php", f"{H}/p/1", False),
+    ("/c/gear/", f"{H}/p/1", False),
+    (None, f"{H}/", False),
+], ids=["root", "absolute", "spaces", "carried-lang", "carried-among-others", "other-lang",
+        "page-2", "search", "query-category", "index-file", "category", "no-href"])
+def test_the_home_link_is_the_root_with_no_query_of_its_own(href: str | None, page: str,
+                                                            home: bool) -> None:
+    assert home_link(href, page) is home

@@ -20,17 +20,16 @@ from typing import Any
 
 import pytest
 from lxml import html as lxml_html
-from playwright.sync_api import sync_playwright
 
 from structurer.api import analyze_site
 from structurer.cli import main
-from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.config import Settings
 from structurer.crawler.stats import CrawlStats
 from structurer.demo import DemoServer
-from structurer.fetch.chromium import find_chromium
 from structurer.review import load_stats, render_crawl_report
 from structurer.rules import save_rules
 from structurer.rules.model import SiteRules
+from tests.chromium import chromium
 
 SHOP = "ledger"       # 81 products, 98 pages: about 2 s at 20 ms between requests
 SCALARS = ("pages_total", "list_pages", "empty_lists", "items", "items_per_list_page",
@@ -165,23 +164,18 @@ def test_report_in_chromium(crawled: tuple[dict[str, Any], Path, Path], tmp_path
     stats, path, _ = crawled
     timeline = stats["timeline"]
     assert all(b["elapsed"] > a["elapsed"] for a, b in pairwise(timeline))
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(Settings()),
-                                             args=list(CHROMIUM_FLAGS))
-        try:
-            tab = browser.new_page(viewport={"width": 1366, "height": 900})
-            requested: list[str] = []
-            tab.on("request", lambda request: requested.append(request.url))
-            tab.goto(path.resolve().as_uri())
-            tab.wait_for_load_state("load")
-            assert requested and all(u.startswith(("file:", "data:")) for u in requested), \
-                requested
-            tab.screenshot(path=tmp_path / "report.png", full_page=True)
-            assert (tmp_path / "report.png").stat().st_size > 20_000
-            charts = tab.evaluate(_CHARTS_JS)
-            worst, where = tab.evaluate(_CONTRAST_JS)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        tab = browser.new_page(viewport={"width": 1366, "height": 900})
+        requested: list[str] = []
+        tab.on("request", lambda request: requested.append(request.url))
+        tab.goto(path.resolve().as_uri())
+        tab.wait_for_load_state("load")
+        assert requested and all(u.startswith(("file:", "data:")) for u in requested), \
+            requested
+        tab.screenshot(path=tmp_path / "report.png", full_page=True)
+        assert (tmp_path / "report.png").stat().st_size > 20_000
+        charts = tab.evaluate(_CHARTS_JS)
+        worst, where = tab.evaluate(_CONTRAST_JS)
     assert worst >= 4.5, (worst, where)
     assert set(charts) == {"rate", "progress"}
     for chart in charts.values():

@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Page, sync_playwright
+from playwright.sync_api import Page
 
 from structurer.api import analyze_site
 from structurer.cli import main
-from structurer.config import CHROMIUM_FLAGS, Settings
+from structurer.config import Settings
 from structurer.demo.scoring import same
-from structurer.fetch.chromium import find_chromium
 from structurer.review import VIEWPORT, build_review
 from structurer.rules import load_rules, save_rules
 from structurer.rules.model import SiteRules
+from tests.chromium import chromium
 
 SHOPS = ("outfitters", "brightline", "ledger", "pixel")
 RENDERED = {"pixel"}      # analyzed with browser detection: every level needs one
@@ -121,22 +121,17 @@ def _close(a: list[float], b: list[float]) -> bool:
 @pytest.mark.browser
 def test_overlays_sit_on_the_nodes_the_rules_select(
         reports: dict[str, tuple[SiteRules, Path]], tmp_path: Path) -> None:
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(Settings()),
-                                             args=list(CHROMIUM_FLAGS))
-        try:
-            report_tab = browser.new_page(viewport={"width": 1366, "height": 900})
-            sample_tab = browser.new_page(viewport=VIEWPORT)
-            for shop, (rules, path) in reports.items():
-                report_tab.goto(path.resolve().as_uri())
-                report_tab.screenshot(path=tmp_path / f"{shop}.png", full_page=True)
-                assert (tmp_path / f"{shop}.png").stat().st_size > 10_000
-                shots = report_tab.evaluate(_OVERLAYS_JS)
-                assert {s["level"] for s in shots} == {"category", "list", "detail"}, shop
-                for shot in shots:
-                    _check_shot(shop, rules, shot, sample_tab)
-        finally:
-            browser.close()
+    with chromium() as browser:
+        report_tab = browser.new_page(viewport={"width": 1366, "height": 900})
+        sample_tab = browser.new_page(viewport=VIEWPORT)
+        for shop, (rules, path) in reports.items():
+            report_tab.goto(path.resolve().as_uri())
+            report_tab.screenshot(path=tmp_path / f"{shop}.png", full_page=True)
+            assert (tmp_path / f"{shop}.png").stat().st_size > 10_000
+            shots = report_tab.evaluate(_OVERLAYS_JS)
+            assert {s["level"] for s in shots} == {"category", "list", "detail"}, shop
+            for shot in shots:
+                _check_shot(shop, rules, shot, sample_tab)
 
 
 def _check_shot(shop: str, rules: SiteRules, shot: dict[str, Any], sample_tab: Page) -> None:
@@ -226,20 +221,15 @@ def test_records_come_from_several_sample_pages(
 @pytest.mark.browser
 def test_report_opens_without_network(reports: dict[str, tuple[SiteRules, Path]]) -> None:
     _, path = reports[SHOPS[1]]
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=find_chromium(Settings()),
-                                             args=list(CHROMIUM_FLAGS))
-        try:
-            tab = browser.new_page()
-            requested: list[str] = []
-            tab.on("request", lambda request: requested.append(request.url))
-            tab.goto(path.resolve().as_uri())
-            tab.wait_for_load_state("load")
-            assert all(url.startswith(("file:", "data:")) for url in requested), requested
-            assert tab.evaluate("Array.from(document.images).every(i => i.naturalWidth > 0)")
-            assert tab.evaluate("Array.from(document.images).every(i => i.alt.length > 20)")
-        finally:
-            browser.close()
+    with chromium() as browser:
+        tab = browser.new_page()
+        requested: list[str] = []
+        tab.on("request", lambda request: requested.append(request.url))
+        tab.goto(path.resolve().as_uri())
+        tab.wait_for_load_state("load")
+        assert all(url.startswith(("file:", "data:")) for url in requested), requested
+        assert tab.evaluate("Array.from(document.images).every(i => i.naturalWidth > 0)")
+        assert tab.evaluate("Array.from(document.images).every(i => i.alt.length > 20)")
 
 
 def test_review_without_chromium_is_one_line(

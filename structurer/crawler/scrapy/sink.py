@@ -12,20 +12,16 @@ workers never share one output.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO
 
+from structurer.crawler.outputs import cannot, open_locked
 from structurer.errors import StructurerError
 
 __all__ = ["RecordSink"]
-
-
-def _cannot(path: Path, error: OSError) -> StructurerError:
-    return StructurerError(f"cannot write output: {error.strerror or error}", url=str(path))
 
 
 class RecordSink:
@@ -40,17 +36,8 @@ class RecordSink:
              rebuild: Callable[[Sequence[Any]], list[dict[str, Any]]] | None = None) -> int:
         """Lock the file and bring it in line with ``claims`` (None: start it empty);
         ``rebuild`` gives the records of the claims it lacks. Returns how many it wrote."""
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle = cast(BinaryIO, open(self.path, "a+b"))  # noqa: SIM115  # whole crawl
-        except OSError as error:
-            raise _cannot(self.path, error) from None
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise StructurerError("output in use by another worker; give each worker its "
-                                  "own --out", url=str(self.path)) from None
+        handle = open_locked(self.path, "output in use by another worker; give each worker "
+                                        "its own --out")
         self._handle = handle
         if not claims:
             handle.truncate(0)
@@ -80,7 +67,7 @@ class RecordSink:
             self._handle.write(b"".join(lines))
             self._handle.flush()
         except OSError as error:
-            raise _cannot(self.path, error) from None
+            raise cannot(self.path, error) from None
         self.written += len(lines)
         return len(lines)
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
 import subprocess
 import sys
 import threading
@@ -26,14 +25,9 @@ from structurer.crawler.engine import crawl_site
 from structurer.demo import DemoServer
 from structurer.demo.base import Response
 from structurer.rules import save_rules
+from tests.server import closed_port
 
 SHOPS = ["kumo", "huaxia"]      # static shops; every product sits in two categories
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -43,7 +37,7 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if exe is None:
         pytest.fail("redis-server is not installed (apt-get install redis-server; .ci/run "
                     "installs it): the Scrapy runtime's distributed tests need it")
-    port = free_port()
+    port = closed_port()
     workdir = tmp_path_factory.mktemp("redis")
     process = subprocess.Popen([exe, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
                                 "--appendonly", "no", "--dir", str(workdir)],

@@ -9,7 +9,6 @@ the same backoff before the page put back is fetched again
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import pytest
@@ -17,33 +16,24 @@ import pytest
 from structurer.cli import main
 from structurer.fetch.retry import RetryPolicy
 from tests.crawler.scrapy.conftest import finish, records, worker
-from tests.crawler.test_crawl_faults import NAMES, _Flaky, flaky_shop
+from tests.crawler.test_crawl_faults import NAMES, flaky_shop
 
 # three 503s: one fetch (a request and its 2 retries) fails, the page put back heals
 SETTINGS = ["-s", "retries=2", "-s", "crawl_retries=2"]
 
 
 @pytest.mark.parametrize("engine", ["scrapy", "lightweight"])
-def test_a_page_whose_http_retries_ran_out_is_put_back(engine: str, tmp_path: Path,
-                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_page_whose_http_retries_ran_out_is_put_back(engine: str, tmp_path: Path) -> None:
     out = tmp_path / "o.jsonl"
-    asked: list[float] = []      # when the flaky page was asked for
-    answer = _Flaky.do_GET
-
-    def timed(handler: _Flaky) -> None:
-        if handler.path == "/p/1.html":
-            asked.append(time.monotonic())
-        answer(handler)
-
-    monkeypatch.setattr(_Flaky, "do_GET", timed)
-    with flaky_shop(tmp_path, fails=3) as rules:
+    with flaky_shop(tmp_path, fails=3) as (rules, server):
         if engine == "scrapy":
             finish(worker([rules], out, None, *SETTINGS), out)
         else:
             main(["crawl", str(rules), "--out", str(out), *SETTINGS])
     found = {r["name"]: r for r in records(out)}
     assert (found[NAMES[1]]["sku"], found[NAMES[2]]["sku"]) == ("SKU-1", "SKU-2")
-    assert _Flaky.hits["/p/1.html"] == 4 == len(asked)
+    asked = [hit.started for hit in server.hits if hit.path == "/p/1.html"]
+    assert server.counts["/p/1.html"] == 4 == len(asked)
     # put back once, it waits the first backoff at least (half of RetryPolicy.backoff,
     # jitter aside) before it is asked again; before, Scrapy asked again at once
     assert asked[3] - asked[2] >= RetryPolicy().backoff / 2

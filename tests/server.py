@@ -1,7 +1,11 @@
-"""A loopback HTTP server for fetch tests: scripted routes, and a log of what arrived.
+"""The loopback HTTP server of every test that needs one: scripted routes, and a log of
+what arrived.
 
-Routes map a path to a function that writes the response; the server records every
-request (path, headers, start time) and the most requests it had in flight at once.
+Routes map a path (with its query) to a function that writes the response, a
+``fallback`` route answers every other path (404 without one); the server records
+every request (path, headers, start time), counts the requests of each path before
+its route runs (a route reads ``server.counts[h.path]`` to answer the n-th request
+differently), and the most requests it had in flight at once.
 Several servers can share one :class:`Gauge` to measure global concurrency. A server
 listens on 127.0.0.1 unless given another loopback address (``127.0.0.2``, or ``::1``).
 """
@@ -12,7 +16,7 @@ import socket
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -66,6 +70,16 @@ def page(body: str, status: int = 200, **headers: str) -> Route:
     return lambda h, s: send(h, status, body, headers)
 
 
+def pages(site: Mapping[str, str]) -> Route:
+    """The HTML of each path in ``site`` as it is when asked (a test may fill it after
+    the server started, with URLs holding its port), 404 elsewhere."""
+    def route(h: BaseHTTPRequestHandler, s: LoopbackServer) -> None:
+        body = site.get(h.path)
+        send(h, 200 if body is not None else 404,
+             body if body is not None else "<html><body>not found</body></html>")
+    return route
+
+
 class _Server6(ThreadingHTTPServer):
     address_family = socket.AF_INET6
 
@@ -78,6 +92,7 @@ class LoopbackServer:
     counts: Counter[str] = field(default_factory=Counter)
     state: dict[str, Any] = field(default_factory=dict)
     host: str = "127.0.0.1"
+    fallback: Route | None = None
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -116,12 +131,15 @@ class LoopbackServer:
                     headers = {k.title(): v for k, v in self.headers.items()}
                     server.hits.append(Hit(self.path, headers, time.monotonic()))
                     server.counts[self.path] += 1
-                route = server.routes.get(self.path)
+                route = server.routes.get(self.path, server.fallback)
                 with server.gauge:
-                    if route is None:
-                        send(self, 404, "<html><body>not found</body></html>")
-                    else:
-                        route(self, server)
+                    try:
+                        if route is None:
+                            send(self, 404, "<html><body>not found</body></html>")
+                        else:
+                            route(self, server)
+                    except (BrokenPipeError, ConnectionResetError):
+                        self.close_connection = True   # the client gave up: nothing to say
 
             def log_message(self, format: str, *args: object) -> None:
                 return
@@ -130,7 +148,8 @@ class LoopbackServer:
 
 
 def closed_port() -> int:
-    """A port on 127.0.0.1 that nothing listens on (bound, then released)."""
+    """A port on 127.0.0.1 that nothing listens on (bound, then released): refused to a
+    client, free for a server of the test's own (a redis-server) to take."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
