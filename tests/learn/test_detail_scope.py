@@ -136,7 +136,8 @@ def test_a_rating_given_only_as_a_class_word_is_learned() -> None:
 
 
 @pytest.mark.parametrize("extra", ["+ {x} shipping", "or 4 × {x}", "{x} excl. VAT", "{x} / m",
-                                   "Spend {x} more for free shipping", "zzgl. {x} Versand"])
+                                   "Spend {x} more for free shipping", "zzgl. {x} Versand",
+                                   "{x}/米", "每米{x}", "{x}（1mあたり）", "{x}/m"])
 def test_money_labelled_as_another_amount_is_not_the_price(extra: str) -> None:
     def view(i: int) -> PageView:
         amount = f"${3 + i}.{i}5"
