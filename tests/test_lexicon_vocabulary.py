@@ -487,3 +487,16 @@ def _fresh(words: Words) -> Words:
     from dataclasses import fields, replace
 
     return replace(words, **{f.name: getattr(words, f.name) for f in fields(words)})
+
+
+def test_new_rating_units_make_a_whole_number_out_of_5_a_rating(tmp_path: Path) -> None:
+    """"4 von 5 Punkten" without a label: a whole number out of 5 is read as the rating
+    only with a unit of the lexicon's ``rating_units`` after it (else a counter)."""
+    html = ("<html><head><title>Kaffeemühle | Laden</title></head><body><main><div class='p'>"
+            "<h1>Kaffeemühle</h1><span>4 von 5 Punkten</span><p class='price'>19,90 €</p>"
+            "<form action='/cart'><button>In den Warenkorb</button></form></div></main>"
+            "</body></html>")
+    shipped = extract_page_generic(html, "http://s/p/1", load_lexicon("ecommerce"))
+    edited = extract_page_generic(html, "http://s/p/1", _edited(tmp_path, "rating_units",
+                                                                "punkten"))
+    assert shipped["fields"]["rating"] is None and edited["fields"]["rating"] == 4.0
