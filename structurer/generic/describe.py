@@ -7,18 +7,22 @@ own text.
 
 Input: the block of the product's own facts (never a related product's card) and the
 field's spec (its ``labels``). Output: the text, or None where no label names a prose
-description.
+description; where none does, text density read in that block (:func:`dense_description`),
+never in related products' or the footer's prose.
 """
 
 from __future__ import annotations
 
-from lxml.html import HtmlElement
+import copy
+
+from lxml.html import HtmlElement, fromstring
 
 from structurer.generic.stock import SKIP_SECTIONS
 from structurer.lexicon import FieldSpec
+from structurer.page import density
 from structurer.page.dom import text_of
 from structurer.page.match import squash
-from structurer.page.scope import prose_run
+from structurer.page.scope import card_holders, other_products, prose_run
 from structurer.page.view import PageView
 from structurer.values import compile_phrases, element_text
 
@@ -123,3 +127,38 @@ def named_description(view: PageView, anchor: HtmlElement | None,
     run = prose_run(scope, anchor, least, compile_phrases(stock.values) if stock else None) \
         if anchor is not None else []
     return (" ".join(element_text(n) for n in run), "under-title") if run else (None, "")
+
+
+def dense_description(view: PageView, scope: HtmlElement,
+                      anchor: HtmlElement | None) -> str | None:
+    """The densest text of the product's block (:func:`~structurer.page.density.main_content`),
+    where the page names no description: the main region ``scope`` and the blocks beside
+    it holding no other product's card (a description tab next to the buy box), never a
+    related product's text nor the page's header or footer; the whole page where no
+    region was found (``scope`` is the body). None where that text is no paragraph long
+    or holds the product's heading (``anchor``): the buy box, not a description."""
+    least = view.lexicon.thresholds.min_block_text
+    content = density.main_content(view.tree if scope is view.body else
+                                   _block_document(view, scope), least)
+    if content is None or len(content.text) < least:
+        return None
+    if anchor is not None and any(text_of(h) == text_of(anchor)
+                                  for h in content.element.iter(str(anchor.tag))):
+        return None
+    return content.text
+
+
+def _block_document(view: PageView, scope: HtmlElement) -> HtmlElement:
+    """A page of its own holding copies of the page's head and of ``scope`` with its
+    siblings holding no other product's card (only ``scope`` where it is a child of the
+    body: its siblings are the header and the footer)."""
+    parent, parts = scope.getparent(), [scope]
+    if parent is not None and parent.tag not in ("body", "html"):
+        holders = card_holders(other_products(view))
+        parts = [c for c in parent if isinstance(c.tag, str) and c not in holders]
+    doc = fromstring("<html><head></head><body></body></html>")
+    head = view.tree.find("head")
+    if head is not None:
+        doc.replace(doc[0], copy.deepcopy(head))
+    doc[1].extend(copy.deepcopy(p) for p in parts)
+    return doc
