@@ -7,8 +7,8 @@ own text.
 
 Input: the block of the product's own facts (never a related product's card) and the
 field's spec (its ``labels``). Output: the text, or None where no label names a prose
-description; where none does, text density read in that block (:func:`dense_description`),
-never in related products' or the footer's prose.
+description; where none does, text density read in the product's part of the page
+(:func:`dense_description`), never in related products' cards or the footer's prose.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from structurer.lexicon import FieldSpec
 from structurer.page import density
 from structurer.page.dom import text_of
 from structurer.page.match import squash
-from structurer.page.scope import card_holders, other_products, prose_run
+from structurer.page.scope import other_products, prose_run
 from structurer.page.view import PageView
 from structurer.values import compile_phrases, element_text
 
@@ -131,15 +131,16 @@ def named_description(view: PageView, anchor: HtmlElement | None,
 
 def dense_description(view: PageView, scope: HtmlElement,
                       anchor: HtmlElement | None) -> str | None:
-    """The densest text of the product's block (:func:`~structurer.page.density.main_content`),
-    where the page names no description: the main region ``scope`` and the blocks beside
-    it holding no other product's card (a description tab next to the buy box), never a
-    related product's text nor the page's header or footer; the whole page where no
+    """The densest text (:func:`~structurer.page.density.main_content`) of the product's
+    part of the page, where the page names no description: the block below the body
+    holding the main region ``scope`` (a description tab may lie beside the buy box, in
+    a block that also holds related products), without other products' cards — never a
+    related product's text, nor a footer beside that block; the whole page where no
     region was found (``scope`` is the body). None where that text is no paragraph long
     or holds the product's heading (``anchor``): the buy box, not a description."""
     least = view.lexicon.thresholds.min_block_text
     content = density.main_content(view.tree if scope is view.body else
-                                   _block_document(view, scope), least)
+                                   _product_document(view, scope), least)
     if content is None or len(content.text) < least:
         return None
     if anchor is not None and any(text_of(h) == text_of(anchor)
@@ -148,17 +149,20 @@ def dense_description(view: PageView, scope: HtmlElement,
     return content.text
 
 
-def _block_document(view: PageView, scope: HtmlElement) -> HtmlElement:
-    """A page of its own holding copies of the page's head and of ``scope`` with its
-    siblings holding no other product's card (only ``scope`` where it is a child of the
-    body: its siblings are the header and the footer)."""
-    parent, parts = scope.getparent(), [scope]
-    if parent is not None and parent.tag not in ("body", "html"):
-        holders = card_holders(other_products(view))
-        parts = [c for c in parent if isinstance(c.tag, str) and c not in holders]
+def _product_document(view: PageView, scope: HtmlElement) -> HtmlElement:
+    """A page of its own: copies of the page's head and of the body's child holding
+    ``scope``, without the other products' cards in it."""
+    top = scope
+    while (up := top.getparent()) is not None and up.tag not in ("body", "html"):
+        top = up
+    cards = set(other_products(view))   # kept alive: an element's proxy is its identity
+    gone = {i for i, el in enumerate(top.iter()) if el in cards}
+    block = copy.deepcopy(top)
+    for el in [el for i, el in enumerate(block.iter()) if i in gone]:
+        el.drop_tree()
     doc = fromstring("<html><head></head><body></body></html>")
     head = view.tree.find("head")
     if head is not None:
         doc.replace(doc[0], copy.deepcopy(head))
-    doc[1].extend(copy.deepcopy(p) for p in parts)
+    doc[1].append(block)
     return doc
