@@ -305,8 +305,8 @@ def load_lexicon(name_or_path: str | Path = "ecommerce") -> Lexicon:
 def shipped_vocabulary() -> Vocabulary:
     """The shipped ``ecommerce`` lexicon's vocabulary: what every key a lexicon (or a rule
     file) leaves out means. Package data, as the word tables in code were: only its
-    ``vocabulary`` section is read (once per process; its lines alone are parsed, a
-    fifth of the file), never a user's lexicon, so a crawl reads it too."""
+    ``vocabulary`` section is read (once per process; its lines alone are parsed, none of
+    the other blocks'), never a user's lexicon, so a crawl reads it too."""
     path = TEMPLATES_DIR / "ecommerce.yaml"
     text = yamlio.read_text(path)
     data = yamlio.parse(top_section(text, "vocabulary") or text, str(path))

@@ -74,9 +74,11 @@ class Vocabulary(Strict):
     rating_classes: list[str] | None = None
     rating_numbers: list[str] | None = None
     # a rating written as text ("Rating: 4/5", "4,2 von 5 Sternen"): the labels before it,
-    # the words between it and its scale of 5
+    # the words between it and its scale of 5, and the words after the scale naming its unit
+    # ("5 out of 5 stars": a whole number without a label is a rating only with one)
     rating_labels: list[str] | None = None
     rating_scales: list[str] | None = None
+    rating_units: list[str] | None = None
     # month names and abbreviations, twelve lists, January first ("5. März 2024")
     months: list[list[str]] | None = None
     # words between a date and its time of day ("5. März 2024 um 14:30")
@@ -177,7 +179,7 @@ class Vocabulary(Strict):
                      "several_items", "other_money", "other_money_words", "times_signs",
                      "other_money_classes", "not_product_images", "time_words",
                      "rating_classes", "rating_numbers", "rating_labels",
-                     "rating_scales", "noise_classes", "content_classes",
+                     "rating_scales", "rating_units", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",
                      "author_labels", "author_roles", "name_particles", "posted_words",
                      "not_author", "host_suffixes")

@@ -48,7 +48,7 @@ class _Patterns:
     placeholder_folder: re.Pattern[str]
     several_items: re.Pattern[str]   # a button acting on several items ("add selected")
     rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
-    rating_text: re.Pattern[str]     # a rating as text ("Rating: 4/5"): group 1 the value
+    rating_text: re.Pattern[str]     # a rating as text ("Rating: 4/5"): group 2 the value
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     other_money_class: re.Pattern[str]
     multiplier: re.Pattern[str]      # "or 4 × $308.38": a count times an amount
@@ -84,6 +84,7 @@ class Words(_Patterns):
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
     rating_hints: tuple[str, ...]    # class words of a rating element
     rating_numbers: dict[str, str]   # class number word -> digit ("three": "3")
+    rating_units: frozenset[str]     # words after a rating's scale: "stars" (lower case)
     months: dict[str, int]           # month name (lower case) -> 1..12
     time_words: tuple[str, ...]      # words between a date and its time of day
     host_suffixes: frozenset[str]    # second-level labels of a country's suffix (co.uk)
@@ -206,12 +207,13 @@ def _page_words(v: Vocabulary) -> dict[str, tuple[str, int]]:
 def _rating_text(v: Vocabulary) -> tuple[str, int]:
     """A whole text stating a rating out of 5: ``3,5 / 5``, ``4.2 out of 5 stars``,
     ``Average rating: 4/5`` (the vocabulary's ``rating_labels`` after at most one word,
-    its ``rating_scales``, a word after: "stars"); group 1 the label, group 2 the value."""
+    its ``rating_scales``, a word after: "stars"); group 1 the label, group 2 the value,
+    group 3 the word after."""
     return _source(
         rf"^\s*(?:(?:[^\W\d_]+\s+)?({_alternatives(v.rating_labels or ())})\s*[:：]?\s*)?"
         r"([0-5](?:[.,]\d{1,2})?)\s*"
         rf"(?:{_alternatives(v.rating_scales or ())})\s*5(?:[.,]0{{1,2}})?(?![\d.,])"
-        r"(?:\s*[^\W\d_]{1,12})?\s*[.!]?\s*$", re.I)
+        r"(?:\s*([^\W\d_]{1,12}))?\s*[.!]?\s*$", re.I)
 
 
 def _source(pattern: str, flags: int = 0) -> tuple[str, int]:
@@ -260,6 +262,7 @@ def _compiled(text: str) -> Words:
         large_attrs=tuple(v.large_image_attributes or ()),
         rating_hints=tuple(dict.fromkeys(h.lower() for h in v.rating_classes or ())),
         rating_numbers={n.lower(): str(i) for i, n in enumerate(v.rating_numbers or ())},
+        rating_units=frozenset(u.strip().lower() for u in v.rating_units or ()),
         months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
                 for n in names},
         time_words=tuple(v.time_words or ()),

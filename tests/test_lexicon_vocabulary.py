@@ -8,6 +8,7 @@ changed to the crawl, and that bad entries are one clear line naming file and ke
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -392,7 +393,10 @@ def test_a_rule_file_keeps_an_emptied_list() -> None:
 
 def test_the_shipped_vocabulary_is_parsed_alone(monkeypatch: pytest.MonkeyPatch) -> None:
     """Start-up: the shipped words are the lines of ecommerce.yaml's ``vocabulary`` block,
-    parsed alone (a fifth of the file), and read the same as in the whole lexicon."""
+    parsed alone, and read the same as in the whole lexicon. What is checked is that no
+    other top-level block (fields, signals, pagination, ...) is parsed with it, not the
+    block's share of the file: words join the vocabulary without breaking the test, and
+    the saving is every other block's lines, whatever their length."""
     from structurer import yamlio
 
     parsed: list[str] = []
@@ -406,7 +410,10 @@ def test_the_shipped_vocabulary_is_parsed_alone(monkeypatch: pytest.MonkeyPatch)
         shipped_vocabulary.cache_clear()
     [text] = parsed
     whole = (TEMPLATES_DIR / "ecommerce.yaml").read_text(encoding="utf-8")
-    assert text.startswith("vocabulary:\n") and len(text) < len(whole) / 3
+    assert text == top_section(whole, "vocabulary") and text.startswith("vocabulary:\n")
+    others = [line.split(":")[0] for line in whole.splitlines() if re.match(r"[a-z_]+:", line)]
+    assert {"name", "signals", "fields"} < set(others) and others.count("vocabulary") == 1
+    assert not [line for line in text.splitlines()[1:] if re.match(r"[a-z_]+:", line)]
     assert alone == load_lexicon("ecommerce").vocabulary
 
 
@@ -480,3 +487,16 @@ def _fresh(words: Words) -> Words:
     from dataclasses import fields, replace
 
     return replace(words, **{f.name: getattr(words, f.name) for f in fields(words)})
+
+
+def test_new_rating_units_make_a_whole_number_out_of_5_a_rating(tmp_path: Path) -> None:
+    """"4 von 5 Punkten" without a label: a whole number out of 5 is read as the rating
+    only with a unit of the lexicon's ``rating_units`` after it (else a counter)."""
+    html = ("<html><head><title>Kaffeemühle | Laden</title></head><body><main><div class='p'>"
+            "<h1>Kaffeemühle</h1><span>4 von 5 Punkten</span><p class='price'>19,90 €</p>"
+            "<form action='/cart'><button>In den Warenkorb</button></form></div></main>"
+            "</body></html>")
+    shipped = extract_page_generic(html, "http://s/p/1", load_lexicon("ecommerce"))
+    edited = extract_page_generic(html, "http://s/p/1", _edited(tmp_path, "rating_units",
+                                                                "punkten"))
+    assert shipped["fields"]["rating"] is None and edited["fields"]["rating"] == 4.0

@@ -7,18 +7,22 @@ own text.
 
 Input: the block of the product's own facts (never a related product's card) and the
 field's spec (its ``labels``). Output: the text, or None where no label names a prose
-description.
+description; where none does, text density read in the product's part of the page
+(:func:`dense_description`), never in related products' cards or the footer's prose.
 """
 
 from __future__ import annotations
 
-from lxml.html import HtmlElement
+import copy
+
+from lxml.html import HtmlElement, fromstring
 
 from structurer.generic.stock import SKIP_SECTIONS
 from structurer.lexicon import FieldSpec
+from structurer.page import density
 from structurer.page.dom import HEADING_TAGS, text_of
 from structurer.page.match import squash
-from structurer.page.scope import prose_run
+from structurer.page.scope import other_products, prose_run
 from structurer.page.view import PageView
 from structurer.values import compile_phrases, element_text
 
@@ -122,3 +126,42 @@ def named_description(view: PageView, anchor: HtmlElement | None,
     run = prose_run(scope, anchor, least, compile_phrases(stock.values) if stock else None) \
         if anchor is not None else []
     return (" ".join(element_text(n) for n in run), "under-title") if run else (None, "")
+
+
+def dense_description(view: PageView, scope: HtmlElement,
+                      anchor: HtmlElement | None) -> str | None:
+    """The densest text (:func:`~structurer.page.density.main_content`) of the product's
+    part of the page, where the page names no description: the block below the body
+    holding the main region ``scope`` (a description tab may lie beside the buy box, in
+    a block that also holds related products), without other products' cards — never a
+    related product's text, nor a footer beside that block; the whole page where no
+    region was found (``scope`` is the body). None where that text is no paragraph long
+    or holds the product's heading (``anchor``): the buy box, not a description."""
+    least = view.lexicon.thresholds.min_block_text
+    content = density.main_content(view.tree if scope is view.body else
+                                   _product_document(view, scope), least)
+    if content is None or len(content.text) < least:
+        return None
+    if anchor is not None and any(text_of(h) == text_of(anchor)
+                                  for h in content.element.iter(str(anchor.tag))):
+        return None
+    return content.text
+
+
+def _product_document(view: PageView, scope: HtmlElement) -> HtmlElement:
+    """A page of its own: copies of the page's head and of the body's child holding
+    ``scope``, without the other products' cards in it."""
+    top = scope
+    while (up := top.getparent()) is not None and up.tag not in ("body", "html"):
+        top = up
+    cards = set(other_products(view))   # kept alive: an element's proxy is its identity
+    gone = {i for i, el in enumerate(top.iter()) if el in cards}
+    block = copy.deepcopy(top)
+    for el in [el for i, el in enumerate(block.iter()) if i in gone]:
+        el.drop_tree()
+    doc = fromstring("<html><head></head><body></body></html>")
+    head = view.tree.find("head")
+    if head is not None:
+        doc.replace(doc[0], copy.deepcopy(head))
+    doc[1].append(block)
+    return doc

@@ -131,7 +131,10 @@ def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
             continue
         score = 1.0
         lead = chunk.text[:money.start()]
-        said = f"{label[-40:]} {lead}" if len(lead) < 3 else lead
+        # the text before: a label, unless it is another amount ("¥12.50/米") whose words
+        # are that amount's, not this one's
+        near = label[-40:] if vocab.money.search(label) is None else ""
+        said = f"{near} {lead}" if len(lead) < 3 else lead
         labelled = spec is not None and (label_text_match(label[-40:], spec)[0] > 0
                                          or label_text_match(lead, spec)[0] > 0)
         if labelled:

@@ -16,13 +16,13 @@ from typing import Any
 from lxml.html import HtmlElement
 
 from structurer.generic.crumbs import breadcrumb_field
-from structurer.generic.describe import named_description
+from structurer.generic.describe import dense_description, named_description
 from structurer.generic.prices import best_price, old_price_field, price_text
 from structurer.generic.reviews import star_fields
 from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
 from structurer.kinds import parse_identifier
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page import density, titles
+from structurer.page import titles
 from structurer.page.dom import text_of
 from structurer.page.match import label_match, label_value, lexicon_match, squash
 from structurer.page.productkind import can_buy
@@ -207,9 +207,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     for name, value in star_fields(view, scope, values).items():
         put(name, value, "markup")
     if "description" not in values:
-        content = density.main_content(view.tree, lexicon.thresholds.min_block_text)
-        if content is not None:
-            put("description", content.text, "density")
+        put("description", dense_description(view, scope, anchor), "density")
     return normalize(values, view), sources
 
 

@@ -37,6 +37,7 @@ from structurer.kinds import (
     rule_phrases,
 )
 from structurer.learn import xpaths
+from structurer.learn.selects import first_of_differing, repeated
 from structurer.lexicon import DEFAULT_THRESHOLDS, FieldSpec, Lexicon, Thresholds
 from structurer.page.catlinks import home_link
 from structurer.page.dom import norm_space, text_of
@@ -220,15 +221,6 @@ def confidence(best: FieldChoice, runner: FieldChoice | None, kind: str, *,
         if all(c[1] == 1.0 for c in confirmed[:2]) else f"agrees with {names}"
 
 
-def _repeated(xpath: str | None, pages: Sequence[PageView]) -> bool:
-    """Does a page-wide XPath select several elements on most sample pages? Its first
-    one may be the product's on these pages and a related product's card elsewhere."""
-    if not xpath or not pages:
-        return False
-    many = sum(len(xpaths.evaluate(xpath, page.tree)) > 1 for page in pages)
-    return 2 * many > len(pages)
-
-
 def calibrate(rule: FieldRule, best: FieldChoice, runner: FieldChoice | None, *,
               fit: float = 1.0, structured: Column | None = None, hints: Column | None = None,
               titles: Sequence[Sequence[str]] | None = None,
@@ -243,9 +235,16 @@ def calibrate(rule: FieldRule, best: FieldChoice, runner: FieldChoice | None, *,
     value, why = confidence(best, runner, rule.kind, fit=fit, sources=sources, titles=titles,
                             thresholds=thresholds, phrases=phrases)
     if value >= 0.9 and not why.startswith("agrees with structured data") and \
-            not rule.multiple and _repeated(rule.xpath, pages):
+            not rule.multiple and repeated(rule.xpath, pages):
         value = min(value, thresholds.unconfirmed_cap)
         why += ", but its XPath selects several elements on most pages (a repeated block?)"
+    trusted, clashing = first_of_differing(rule, pages)
+    if trusted < 1.0:   # right on the samples by the pages' order: at most the cap, and
+        #                  unconfirmed, as likely as picking one of the amounts
+        by_data = why.startswith("agrees with structured data")
+        value = round(min(value, thresholds.unconfirmed_cap) * (1.0 if by_data else trusted), 2)
+        why += (f", but its XPath gives several differing amounts on {clashing:.0%} of pages "
+                "(it reads the first, whichever product's it is)")
     update: dict[str, Any] = {"confidence": value, "evidence": [*rule.evidence, why]}
     if rule.runner_up is not None and runner is not None:
         other, _ = confidence(runner, best, rule.kind, sources=sources, titles=titles,

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.kinds import currency_code, parse_money
+from structurer.kinds import compile_words, currency_code, parse_money
 from structurer.learn.choose import norm_value, prefer_labelled, prefer_specific
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
@@ -251,6 +251,13 @@ def _labelled(spec: FieldSpec, elements: Sequence[HtmlElement | None]) -> tuple[
     return lab * said / len(elements), why
 
 
+def _on_a_scale(value: str, lexicon: Lexicon) -> bool:
+    """Whether ``value`` reads as a rating out of 5: ``4 / 5``, or in the vocabulary's
+    words (``rating_scales``: "5 out of 5 stars", "Rated 4 of 5", "4,5 von 5 Sternen")."""
+    return _SCALE_RE.match(value) is not None or \
+        compile_words(lexicon.vocabulary).rating_text.match(value) is not None
+
+
 def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
                level: str, hints: Sequence[str | None] | None = None,
                titles: Sequence[Sequence[str]] | None = None) -> FieldChoice | None:
@@ -278,8 +285,8 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         lex, why_lex = lexicon_match(example, spec, lexicon, lexicon.partial_ratio(name))
         lab, why_lab = _labelled(spec, [elements[i] for i in present])
     if spec.kind == "rating" and lab < 0.6 and sum(
-            _SCALE_RE.match(values[i] or "") is not None for i in present) >= 0.8 * len(present):
-        lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5')"
+            _on_a_scale(values[i] or "", lexicon) for i in present) >= 0.8 * len(present):
+        lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5', 'N out of 5')"
     prior, struck, shape = _shape_prior(spec, slot, view, values, present)
     evidence = [w for w in (why_lex, why_lab) if w] + shape
     if spec.kind == "money" and not spec.struck and lex and any(

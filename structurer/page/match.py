@@ -184,17 +184,26 @@ def strip_label_pattern(mode: str, label: str) -> str:
     return r"^[\s:：#–—-]*(.+)$"
 
 
+def _spelled(c: str) -> bool:
+    """Whether ``c`` is a letter or digit of a script that spaces its words (not CJK)."""
+    return c.isalnum() and not "\u3040" <= c <= "\u9fff"
+
+
 @lru_cache(maxsize=32)
 def _phrases_re(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
     if not phrases:
         return None
-    alts = "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
-    return re.compile(rf"(?<!\w)(?:{alts})(?!\w)")
+    alts = "|".join((r"(?<!\w)" if _spelled(p[0]) else "") + re.escape(p)
+                    + (r"(?!\w)" if _spelled(p[-1]) else "")
+                    for p in sorted(phrases, key=len, reverse=True))
+    return re.compile(alts)
 
 
 def phrase_in(text: str, vocab: dict[str, float]) -> str | None:
     """The longest phrase of ``vocab`` found in ``text`` as whole words (case-folded):
-    ``"+ $5.99 shipping"`` holds ``shipping`` of the lexicon's ``not_price`` signal."""
+    ``"+ $5.99 shipping"`` holds ``shipping`` of the lexicon's ``not_price`` signal. Only
+    an end that is a letter or digit of a spaced script needs a word's edge: CJK has no
+    spaces ("¥12.50每米"), and a sign begins or ends a word (``/m`` in "$12.50/m")."""
     pattern = _phrases_re(tuple(p.lower() for p in vocab))
     found = pattern.search(text.lower()) if pattern is not None else None
     return found.group(0) if found else None

@@ -54,7 +54,8 @@ def rating_text(region: HtmlElement, words: Words) -> tuple[HtmlElement, str] | 
     vocabulary's ``rating_labels``, ``rating_scales``: ``3,5 / 5``, ``Rating: 4/5`` —, the
     value as written); never one inside a repeated block of ``region`` (a review of a
     list, another product's card), nor a bare whole number over 5 (``3 / 5``: a picture
-    counter) without a label or a rating class about it."""
+    counter) without a label, a unit (``5 out of 5 stars``: ``rating_units``) or a rating
+    class about it."""
     for el in region.iter():
         if not isinstance(el.tag, str) or el.tag in ("script", "style"):
             continue
@@ -62,7 +63,8 @@ def rating_text(region: HtmlElement, words: Words) -> tuple[HtmlElement, str] | 
         found = words.rating_text.match(text) if text and len(text) <= 40 else None
         if found is None or any(len(text_of(c)) == len(text) for c in el.iterchildren()):
             continue                    # the innermost element holding the text
-        bare = not found[1] and not any(ch in found[2] for ch in ".,")
+        bare = not found[1] and not any(ch in found[2] for ch in ".,") and \
+            (found[3] or "").lower() not in words.rating_units
         if bare and not any(h in (n.get("class") or "").lower() for n in (el, el.getparent())
                             if n is not None for h in words.rating_hints):
             continue

@@ -93,3 +93,33 @@ def test_a_description_heading_keeps_its_subheadings() -> None:
             "the mainland, free of charge.</p>")
     out = extract_page_generic(page(main), URL, LEX)
     assert out["fields"]["description"] == f"{FIRST} Comfort {SECOND}"
+
+
+LAMP = "A sturdy lamp with a brass stem, a linen shade and a dimmer built into its base."
+PRAISE = ("Our bestselling reading light, loved by thousands of customers for its warm glow, "
+          "its adjustable arm, its long cable and a switch that is easy to find in the dark.")
+FOOTER = ("Lights Ltd has sold lamps, shades and bulbs from its shop in the old town since "
+          "1952, and every lamp we sell is tested by hand in our workshop before it ships.")
+
+
+def _lamp_page(own: str) -> str:
+    cards = "".join(f"<li><a href='/p/{i}.html'><img src='/i/{i}.jpg' alt=''>Lamp {i}</a>"
+                    f"<b>£{i}9.00</b><p>{PRAISE}</p></li>" for i in range(2, 6))
+    return ("<html><head><title>Brass Lamp | Lights</title></head><body><header><a href='/'>"
+            "Lights</a></header><main><div class='product'><div class='top'><h1>Brass Lamp"
+            "</h1><p class='price'>£49.00</p><form action='/cart'><button>Add to basket"
+            f"</button></form></div><div class='tabs'><div class='pane'>{own}</div></div>"
+            f"<section class='more'><h2>Customers also bought</h2><ul>{cards}</ul></section>"
+            f"</div></main><div class='bottom'><p>{FOOTER}</p></div></body></html>")
+
+
+def test_density_reads_the_products_block_not_related_products_or_the_footer() -> None:
+    """No label, no prose under the title: text density reads the main product's region
+    and the blocks beside it holding no other product's card (a tab beside the buy box);
+    the related products' texts and the footer's are none of the product's, and without
+    a text of its own the product has no description (not its buy box either)."""
+    out = extract_page_generic(_lamp_page(f"<span>{LAMP}</span>"), URL, LEX)
+    assert (out["fields"]["description"], out["sources"]["description"]) == (LAMP, "density")
+    out = extract_page_generic(_lamp_page(""), URL, LEX)
+    assert out["fields"]["description"] is None
+    assert out["fields"]["price"] == 49.0

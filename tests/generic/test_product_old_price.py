@@ -46,3 +46,22 @@ def test_a_related_products_old_price_is_not_the_products() -> None:
     out = extract_page_generic(page("<p class='price'>£5.99</p>", RELATED), URL, LEX)
     assert out["fields"]["price"] == 5.99
     assert out["fields"]["original_price"] is None
+
+
+
+def _unit_page(prices: str) -> str:
+    return ("<html><head><title>铜管 15毫米 | 五金店</title></head><body><main>"
+            f"<div class='info'><h1>铜管 15毫米</h1>{prices}"
+            "<form action='/cart'><button>加入购物车</button></form></div></main></body></html>")
+
+
+@pytest.mark.parametrize(("unit", "price"), [
+    ("¥12.50/米", "¥125.00"), ("¥12.50 / 米", "¥125.00"), ("每米 ¥12.50", "¥125.00"),
+    ("¥12.50/公斤", "¥125.00"), ("1mあたり ¥12.50", "¥125.00"), ("12.50 ₽ / м", "125.00 ₽"),
+    ("$12.50/m", "$125.00")], ids=["zh", "zh-spaced", "zh-before", "zh-kg", "ja", "ru", "en"])
+def test_a_price_per_unit_is_not_the_price(unit: str, price: str) -> None:
+    """The signal ``not_price`` knows per-unit words of CJK ("/米", "每米", "あたり"),
+    found inside unspaced text; the price after a per-unit amount is not taken for one
+    because that amount's unit stands before it."""
+    out = extract_page_generic(_unit_page(f"<p>{unit}</p><p>{price}</p>"), URL, LEX)
+    assert out["fields"]["price"] == 125.0

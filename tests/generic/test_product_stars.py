@@ -52,7 +52,12 @@ REVIEWS = ("<ul class='reviews'>" + "".join(
     ("<p>Rating: 4/5</p>", 4.0, None),
     ("<span>Bewertung: 4,5 von 5 Sternen</span>", 4.5, None),
     ("<span>Average rating: 4 out of 5</span>", 4.0, None),
+    ("<span>5 out of 5 stars</span><span>(12)</span>", 5.0, 12),   # a unit: rating_units
+    ("<span>4 von 5 Sternen</span>", 4.0, None),
+    ("<p>Rated 4 of 5</p>", 4.0, None),
+    ("<span>4.5 out of 5</span>", 4.5, None),
     ("<span>2 / 5</span>", None, None),              # a bare whole number: a picture counter
+    ("<span>3 of 5</span>", None, None),
     (REVIEWS, None, None),                           # each review's rating, not the average
     ("<span>Page 1 of 5</span>", None, None),
 ])

@@ -289,3 +289,35 @@ def test_the_samples_that_confirm_are_the_lexicons(tmp_path: Path) -> None:
     assert doubted.xpath == price.xpath
     assert doubted.confidence <= strict.thresholds.unconfirmed_cap
     assert any("structured data speaks for only 8 samples" in e for e in doubted.evidence)
+
+
+def test_a_price_xpath_giving_several_differing_amounts_loses_its_confidence() -> None:
+    """``//span[@class='price']``: the product's price first, then the related products'
+    (the price of another product wherever the product's own is missing). Repeating the
+    product's own price (a sticky bar) is no doubt of that kind; differing amounts bring
+    the confidence to the cap times the chance of picking the right one of them."""
+    def page(i: int, others: list[str]) -> PageView:
+        cards = "".join(f"<div class='tile'><span class='price'>{p}</span></div>" for p in others)
+        return PageView.from_html(f"http://shop.test/p/{i}", f"<html><body><h1>{NAMES[i]}</h1>"
+                                  f"<span class='price'>€ 1{i},50</span>{cards}</body></html>",
+                                  LEX)
+    values = [f"€ 1{i},50" for i in range(8)]
+    best = FieldChoice("price", Slot("p", [None] * 8, {"text": list(values)}), "text", 1.2)
+    rule = FieldRule(xpath="//span[@class='price']", kind="money")
+    cap = LEX.thresholds.unconfirmed_cap
+
+    def calibrated(others: list[list[str]], **sources: list[str]) -> FieldRule:
+        return calibrate(rule, best, None, pages=[page(i, o) for i, o in enumerate(others)],
+                         **sources)  # type: ignore[arg-type]
+
+    alone = calibrated([[]] * 8, hints=values)
+    assert alone.confidence >= 0.9 and "differing" not in alone.evidence[-1]
+    sticky = calibrated([[v] for v in values], hints=values)
+    assert sticky.confidence == cap and "differing" not in sticky.evidence[-1]
+    related = [["€ 3,00", "€ 4,00", "€ 5,00"] if i % 2 else [] for i in range(8)]
+    half = calibrated(related, hints=values)     # 4 pages of one amount, 4 of four
+    assert half.confidence == round(cap * (4 * 1 + 4 * 0.25) / 8, 2)
+    assert "several differing amounts on 50% of pages" in half.evidence[-1]
+    assert calibrated(related, structured=values).confidence == cap
+    unchecked = calibrated([[]] * 8).confidence
+    assert calibrated(related).confidence == round(unchecked * 0.625, 2) < unchecked

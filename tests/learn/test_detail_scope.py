@@ -135,8 +135,25 @@ def test_a_rating_given_only_as_a_class_word_is_learned() -> None:
     assert record({"rating": rule}, page(4, stock=stars(3)))["rating"] == 4.0
 
 
+@pytest.mark.parametrize(("said", "want"), [
+    ("{n} out of 5 stars", 3.0), ("Rated {n} of 5", 3.0), ("{n},5 von 5 Sternen", 3.5)])
+def test_a_rating_written_out_of_5_without_a_label_is_learned(said: str, want: float) -> None:
+    """No rating word in the markup, no "Rating:" label: the text states a rating on the
+    vocabulary's scale of 5 (``rating_scales``), and the count of reviews follows it."""
+    def stars(i: int) -> str:
+        return (f"<div class='meta'><span>{said.format(n=1 + i % 4)}</span>"
+                f"<a href='#reviews'>({10 + i} reviews)</a></div>")
+
+    pages = [page(i, stock=stars(i)) for i in range(4)]
+    fields = learn_detail(pages, LEX).fields
+    got = record({k: fields[k] for k in ("rating", "review_count")}, page(5, stock=stars(6)))
+    assert got["rating"] == want
+    assert got["review_count"] == 16
+
+
 @pytest.mark.parametrize("extra", ["+ {x} shipping", "or 4 × {x}", "{x} excl. VAT", "{x} / m",
-                                   "Spend {x} more for free shipping", "zzgl. {x} Versand"])
+                                   "Spend {x} more for free shipping", "zzgl. {x} Versand",
+                                   "{x}/米", "每米{x}", "{x}（1mあたり）", "{x}/m"])
 def test_money_labelled_as_another_amount_is_not_the_price(extra: str) -> None:
     def view(i: int) -> PageView:
         amount = f"${3 + i}.{i}5"
