@@ -101,3 +101,19 @@ def test_a_menu_xpath_is_kept_clear_of_the_list_items_of_category_pages() -> Non
     xpath = category_xpath(entry, group, good, [(category.tree, item)])
     assert sorted(_selected(entry, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
     assert sorted(_selected(category, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
+
+
+def test_a_menu_of_two_departments_is_one_group_with_both_submenus() -> None:
+    # two departments, each with its submenu: the outer list of two is no list region,
+    # the first submenu is; the group (and the XPath learned from it) takes both
+    subs = {"clothing": ["jackets", "fleece", "trousers", "shirts"], "camping": ["tents", "packs"]}
+    items = "".join(
+        f"<li><a href='/c/{d}'>{d.title()}</a><ul>"
+        + "".join(f"<li><a href='/c/{d}/{s}'>{s.title()}</a></li>" for s in leaves)
+        + f"<li><a href='/c/{d}'>Show all</a></li></ul></li>" for d, leaves in subs.items())
+    view = _view(_menu(items))
+    group = link_groups(view)[0]
+    leaves = [f"/c/{d}/{s}" for d, ls in subs.items() for s in ls]
+    assert set(leaves) <= {u.removeprefix(BASE.rstrip("/")) for u in group.urls}
+    good = {BASE.rstrip("/") + u for u in leaves[:3]}
+    assert set(leaves) <= set(_selected(view, category_xpath(view, group, good)))
