@@ -85,7 +85,7 @@ def link_groups(page: PageView, limit: int = 8) -> list[LinkGroup]:
         f = region.features
         if is_product_region(f) or link_region_score(f) <= 0:
             continue
-        container = region.parent
+        container = _outer_menu(region.parent)
         # a mega-menu is a list of lists: group at the outermost repeated level
         if any(anc in taken for anc in container.iterancestors()):
             continue
@@ -107,6 +107,19 @@ def link_groups(page: PageView, limit: int = 8) -> list[LinkGroup]:
             groups.append(LinkGroup(nav, links, 1.0 + math.log(len(links))))
     groups.sort(key=lambda g: g.score, reverse=True)
     return groups[:limit]
+
+
+def _outer_menu(container: HtmlElement) -> HtmlElement:
+    """The menu a submenu belongs to: a list inside an ``li`` whose sibling items hold
+    lists too is one department's submenu (the outer list of two departments is too
+    short to be found as a list itself), so the group is the outer list."""
+    node = container
+    while (li := node.getparent()) is not None and li.tag == "li" \
+            and (outer := li.getparent()) is not None \
+            and any(c is not li and c.tag == "li" and any(g.tag == node.tag for g in c)
+                    for c in outer):
+        node = outer
+    return node
 
 
 def category_xpath(page: PageView, group: LinkGroup, good: set[str],

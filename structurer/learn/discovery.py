@@ -244,7 +244,7 @@ async def _verify(f: _Finder, patterns: list[str], pages: set[str],
             picks += todo[:th.checks_per_source]
         if not picks or ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
             return patterns
-        await ex.views_of(picks, "list", record=False)
+        await _fetch_candidates(f, picks, pages)
         failed = [u for u in picks if u not in ex.views]     # a 500 may be passing
         if failed and ex.report.fetched + len(failed) <= ex.settings.analyze_max_pages:
             await ex.views_of(failed, "list", record=False)
@@ -337,8 +337,19 @@ async def _check(f: _Finder, found: Sequence[str], patterns: list[str], pages: s
     picks = todo[::step][:checks]
     if ex.report.fetched + len(picks) > ex.settings.analyze_max_pages:
         return patterns
-    await ex.views_of(picks, "list", record=False)
+    await _fetch_candidates(f, picks, pages)
     return learn_patterns(f.lists(pages), against) or patterns
+
+
+async def _fetch_candidates(f: _Finder, urls: list[str], pages: set[str]) -> None:
+    """Candidates fetched as list pages; those listing nothing as fetched are rendered
+    while no page but the entry has listed items or those that did were read rendered
+    (category pages a script builds, reached only through product breadcrumbs)."""
+    ex, shown = f.ex, f.ex.sampler.rendered_pages
+    fetched = await ex.views_of(urls, "list", record=False)
+    lists = f.lists(pages)
+    if not lists or any(u in shown and ex.views[u].html == shown[u].text for u in lists):
+        await ex.render_probes([p for p in fetched if p.kind != "list"])
 
 
 def _categories(f: _Finder, compiled: list[re.Pattern[str]], lists: set[str]

@@ -43,7 +43,7 @@ from structurer.learn.detail import Layouts, learn_layouts
 from structurer.learn.discovery import discover
 from structurer.learn.explorer import DetailSample, Explorer, ExploreReport, Progress
 from structurer.learn.layouts import distinguishing_condition
-from structurer.learn.listing import ListLayouts, learn_list_layouts
+from structurer.learn.listing import ListLayouts, join_next_page, learn_list_layouts
 from structurer.learn.pagewalk import PagingPlan, learn_paging
 from structurer.learn.pagination import PaginationGuess
 from structurer.learn.plan import ListSource, list_sources
@@ -224,9 +224,8 @@ async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]
     pagination = await _paginate(ex, [lists[i] for i in layouts.main_pages], layouts)
     nxt = next((u for u in pagination.next_urls if u), None) if pagination else None
     second = ex.walked.get(nxt) if nxt else None
-    if second is not None and second.kind == "list":
-        lists.append(second)                    # a next page joins the list pages
-        layouts = learn_list_layouts(lists, lexicon)
+    if second is not None and second.kind == "list":   # a next page joins the list pages
+        lists, layouts = join_next_page(lists, layouts, second, lexicon)
     return lists, layouts, pagination
 
 

@@ -325,3 +325,20 @@ def learn_list_layouts(pages: Sequence[PageView], lexicon: Lexicon) -> ListLayou
     main = learn_list([pages[i] for i in good], lexicon)
     other = learn_list(inside, lexicon)
     return ListLayouts(main, good, [(when, other, bad)], [])
+
+
+def join_next_page(pages: list[PageView], layouts: ListLayouts, page: PageView,
+                   lexicon: Lexicon) -> tuple[list[PageView], ListLayouts]:
+    """The list pages and layouts with a next page of one of them, unless it moves the
+    main list: its own list too short to be seen as one (a last page of two items), it
+    shows only another block of cards (recommendations) and must not vote that block in."""
+    joined = learn_list_layouts([*pages, page], lexicon)
+
+    def paths(xpath: str, view: PageView) -> list[str]:
+        tree = view.tree.getroottree()
+        return [tree.getpath(e) for e in xpaths.evaluate(xpath, view.tree)
+                if isinstance(e, HtmlElement)]
+    if all(paths(joined.main.item_xpath, p) == paths(layouts.main.item_xpath, p)
+           for p in pages):
+        return [*pages, page], joined
+    return pages, layouts

@@ -149,3 +149,19 @@ def test_clear_of_items_guards_every_branch_of_both_unions() -> None:
                       "[not(ancestor::div[@class='f'])]")
     assert len(got) == 1        # the items (li, article) name nothing: their containers
     assert clear_of_items("//nav//a", [(None, "//ul/li")]) == []   # nothing named
+
+
+def test_a_menu_of_two_departments_is_one_group_with_both_submenus() -> None:
+    # two departments, each with its submenu: the outer list of two is no list region,
+    # the first submenu is; the group (and the XPath learned from it) takes both
+    subs = {"clothing": ["jackets", "fleece", "trousers", "shirts"], "camping": ["tents", "packs"]}
+    items = "".join(
+        f"<li><a href='/c/{d}'>{d.title()}</a><ul>"
+        + "".join(f"<li><a href='/c/{d}/{s}'>{s.title()}</a></li>" for s in leaves)
+        + f"<li><a href='/c/{d}'>Show all</a></li></ul></li>" for d, leaves in subs.items())
+    view = _view(_menu(items))
+    group = link_groups(view)[0]
+    leaves = [f"/c/{d}/{s}" for d, ls in subs.items() for s in ls]
+    assert set(leaves) <= {u.removeprefix(BASE.rstrip("/")) for u in group.urls}
+    good = {BASE.rstrip("/") + u for u in leaves[:3]}
+    assert set(leaves) <= set(_selected(view, category_xpath(view, group, good)))

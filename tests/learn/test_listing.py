@@ -17,7 +17,7 @@ import pytest
 from lxml import html as lxml_html
 
 from structurer.learn import xpaths
-from structurer.learn.listing import learn_list
+from structurer.learn.listing import join_next_page, learn_list, learn_list_layouts
 from structurer.lexicon import load_lexicon
 from structurer.page.view import PageView
 from structurer.replay.records import build_record, compile_fields
@@ -313,3 +313,35 @@ def test_a_brand_every_name_on_a_brand_page_starts_with_stays_in_the_name() -> N
     assert _list_names() == whole
     assert _list_names(label="New: ") == whole
     assert _list_names(alt=False) == [w.removeprefix("Kestrel ") for w in whole]
+
+
+def _dl_card(n: int) -> str:
+    return (f'<dl><dt><a href="/p/{n}">Trail jacket model {n} waterproof</a></dt>'
+            f'<dd><a href="/p/{n}"><img src="/i/{n}.jpg" alt=""/></a></dd>'
+            f"<dd><span>{10 + 7 * n},95 €</span></dd></dl>")
+
+
+def _grid_and_picks(url: str, listed: range, picked: range) -> PageView:
+    """A category page: its grid and, below it, a block of recommended products in the
+    same card markup (other products on every page)."""
+    grid = "".join(_dl_card(n) for n in listed)
+    picks = "".join(_dl_card(n) for n in picked)
+    html = (f"<html><body><main><h1>Jackets</h1><div id='listing'>{grid}</div>"
+            f"<section><h2>For you</h2><div>{picks}</div></section></main></body></html>")
+    return PageView.from_html(url, html, LEX)
+
+
+def test_a_next_page_too_short_for_a_list_does_not_vote_in_the_other_block() -> None:
+    first = _grid_and_picks("http://shop.test/c/jackets", range(1, 7), range(50, 54))
+    last = _grid_and_picks("http://shop.test/c/jackets?from=6", range(7, 9), range(60, 64))
+    layouts = learn_list_layouts([first], LEX)
+    assert len(items_on(layouts.main.item_xpath, first)) == 6, layouts.main.item_xpath
+    # learned with the last page, whose two items are no list, the block would win
+    assert len(items_on(learn_list_layouts([first, last], LEX).main.item_xpath, first)) == 4
+    pages, kept = join_next_page([first], layouts, last, LEX)
+    assert [p.url for p in pages] == [first.url]
+    assert kept.main.item_xpath == layouts.main.item_xpath
+    second = _grid_and_picks("http://shop.test/c/jackets?from=6", range(7, 12), range(60, 64))
+    pages, joined = join_next_page([first], layouts, second, LEX)
+    assert [p.url for p in pages] == [first.url, second.url]
+    assert len(items_on(joined.main.item_xpath, second)) == 5
