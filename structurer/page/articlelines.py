@@ -4,7 +4,8 @@ article (the line filter of :mod:`structurer.page.article`).
 Input: the article's container (a cleaned copy), the lexicon's boilerplate words
 (:class:`~structurer.page.boilerplate.BoilerplateWords`) and the headline's element.
 Output: the text, one line per paragraph, heading, list item or cell. Left out: lines
-mostly made of links (unless links are most of the text: a link post), short
+mostly made of links (unless links are most of the text: a link post), a teaser of
+another page (a line ending in a "read more" link: ``teaser_end``), short
 boilerplate lines (sharing prompts, "Posted by"), a site's notice (``notice_text``:
 asking the reader to switch on JavaScript, reserving rights), a bar of fields between
 " | " (a post's meta line, a footer's links), lines that are a date or a time, short
@@ -64,7 +65,8 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
         text_line = i >= top and not (linked >= 0.5 * squeezed and not links_are_text)
         if text_line:
             read.append(text)
-        kept.append(text_line and not _boilerplate_line(text, vocab, caption))
+        kept.append(text_line and not _boilerplate_line(text, vocab, caption)
+                    and not _teaser(text, linked, vocab))
     _headings_over_nothing(walk.lines, kept)
     out = [(text, level > 0, item)
            for (text, _, level, item), keep in zip(walk.lines, kept, strict=True) if keep]
@@ -121,6 +123,14 @@ def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
         return True
     return _field_bar(text) or (len(text) <= caption and any(word in low
                                                              for word in vocab.credits))
+
+
+def _teaser(text: str, linked: int, vocab: BoilerplateWords) -> bool:
+    """A line of text ending in a link that says "read more" (``teaser_end``: "... Seht
+    selbst! Weiterlesen"): a teaser of another page, not the article's own text."""
+    low = text.lower().rstrip(" .…»›→>")
+    return any(low.endswith(end) and len(low) > len(end) and linked >= len(end.replace(" ", ""))
+               and not low[-len(end) - 1].isalnum() for end in vocab.teaser_ends)
 
 
 def _field_bar(text: str) -> bool:

@@ -49,6 +49,8 @@ class BoilerplateWords:
     closers: frozenset[str] = frozenset()
     signoffs: tuple[str, ...] = ()
     notices: tuple[str, ...] = ()
+    disclaimers: tuple[str, ...] = ()
+    teaser_ends: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -79,7 +81,9 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                        tuple(k.lower() for k in signals.get("promo_text", {})),
                        frozenset(k.lower() for k in signals.get("closing_lines", {})),
                        tuple(k.lower() for k in signals.get("signoff_text", {})),
-                       tuple(k.lower() for k in signals.get("notice_text", {})))
+                       tuple(k.lower() for k in signals.get("notice_text", {})),
+                       tuple(k.lower() for k in signals.get("disclaimer_text", {})),
+                       tuple(k.lower() for k in signals.get("teaser_end", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 
@@ -257,14 +261,17 @@ def promo_tail(lines: list[str], vocab: BoilerplateWords, last: int, most: int,
     full story", "Síguenos en Telegram", "Melde dich für unseren Newsletter an") or saying
     a ``closing_lines`` label and nothing else ("Autor", "About the author") to the end —
     it and what follows it (a paywall's pitch, the site's other stories, an author's bio)
-    are not the article. A promotion followed by two sentences of ``resume`` characters
-    or more is a notice inside the article ("[... im kostenlosen Newsletter ...]"), whose
-    text goes on: only its line goes. The first line is never cut."""
+    are not the article; so is a line of any length holding a ``disclaimer_text`` phrase
+    (the site's disclaimer, an affiliate notice). A promotion followed by two sentences
+    of ``resume`` characters or more is a notice inside the article ("[... im kostenlosen
+    Newsletter ...]"), whose text goes on: only its line goes. The first line is never
+    cut."""
     notices: list[int] = []
     for i in range(max(len(lines) - last, 1), len(lines)):
         low = lines[i].lower()
         if (len(low) <= most and any(_word_at(low, p) for p in vocab.promos)) or \
-                low.strip(" :：").strip() in vocab.closers:
+                low.strip(" :：").strip() in vocab.closers or \
+                any(_word_at(low, d) for d in vocab.disclaimers):
             if resume and sum(len(line) >= resume and line.rstrip().endswith(_SENTENCE_ENDS)
                               for line in lines[i + 1:]) >= 2:
                 notices.append(i)

@@ -108,3 +108,34 @@ def test_a_newsletter_notice_inside_the_article_cuts_only_its_line() -> None:
             + "".join(f"<p>{p}</p>" for p in [*story[:5], notice, *story[5:]]) + "</article>")
     text = _text(_page(body))
     assert text.splitlines()[1:] == story
+
+
+def test_a_sites_disclaimer_after_the_article_and_what_follows_it_are_left_out() -> None:
+    """A disclaimer or an affiliate notice among the last lines is the site's, however long:
+    it goes with the lines after it, and the label left above it ("Reader Interactions")
+    heads nothing."""
+    story = _prose(6, "harbour")
+    tail = ["The Harbour Times does not offer medical advice, services, or treatments to its "
+            "readers. If you are concerned about a medical issue we urge you to contact your "
+            "doctor, who knows you and your history far better than any website can.",
+            "The Harbour Times is a participant in the Amazon Services LLC Associates "
+            "Program, an affiliate advertising program designed to provide a means for "
+            "sites to earn advertising fees by advertising and linking to Amazon.com."]
+    body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story)
+            + "<h2>Reader Interactions</h2>" + "".join(f"<p>{p}</p>" for p in tail)
+            + "</article>")
+    assert _text(_page(body)).splitlines()[1:] == story
+
+
+def test_a_disclaimer_phrase_above_the_last_lines_is_the_articles_subject() -> None:
+    story = _prose(9, "harbour")
+    story[1] = "The ferry company put a disclaimer on every ticket sold at the harbour."
+    body = f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story) + "</article>"
+    assert _text(_page(body)).splitlines()[1:] == story
+
+
+def test_a_permalink_line_after_the_article_is_left_out() -> None:
+    story = _prose(6, "harbour")
+    body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story)
+            + "<p>Permalink https://example.org/harbour/2024/p/RPYx</p></article>")
+    assert _text(_page(body)).splitlines()[1:] == story

@@ -1,7 +1,7 @@
 """Which lines of an article's container are its text (page/articlelines.py): a heading
 over nothing the filter kept, a sign-off as the last line, a CJK sentence closed by a
-full-width bracket, a notice asking for JavaScript; and a video's page is one item's
-page (page/view.py)."""
+full-width bracket, a notice asking for JavaScript, a teaser ending in "read more"; and a
+video's page is one item's page (page/view.py)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,19 @@ def test_a_notice_asking_for_javascript_or_reserving_rights_is_left_out() -> Non
     text = _text(html)
     assert notice not in text and rights not in text
     assert all(p in text for p in story)
+
+
+def test_a_teaser_ending_in_a_read_more_link_is_left_out() -> None:
+    """A paragraph ending in a "Weiterlesen" link is another page's teaser; a sentence of
+    the article ending in the words "read more" (no link) stays."""
+    story = _prose(5, "harbour")
+    story[2] = "The council wants every resident to read more about the plan before they vote."
+    teaser = ("Sommerzeit ist Urlaubszeit, das lässt sich die Fähre nicht zweimal sagen. "
+              "Seht selbst!")
+    text = _text(_story("".join(f"<p>{p}</p>" for p in story)
+                        + f"<div><p>{teaser} <strong><a href='/other'>Weiterlesen</a>"
+                        "</strong></p></div>"))
+    assert text.splitlines()[1:] == story
 
 
 def test_a_video_page_beside_a_list_of_the_shows_videos_is_one_item() -> None:
