@@ -83,11 +83,9 @@ def test_url_shape_blanks_numbers_and_query_values() -> None:
     assert url_shape("http://s/list-3-1.html?page=2&sort=a") == "/list-0-0.html?page&sort"
 
 
-def test_a_menu_xpath_is_kept_clear_of_the_list_items_of_category_pages() -> None:
-    """Learned on a home page whose only list in ``main`` is the category tiles, the
-    plain path ``/html/body/div/main/ul//a`` also selects the product grid's links on a
-    category page (tiles of sub-categories, then the grid): the XPath analysis keeps
-    stays clear of the list items the list level learned there."""
+def _guard_pages(extra: str = "") -> tuple[PageView, PageView]:
+    """An entry page whose only list in ``main`` is three category tiles, and a category
+    page showing the tiles, then a grid of six products, then ``extra``."""
     def page(main: str) -> str:
         return f"<html><body><div><main>{main}</main></div></body></html>"
 
@@ -96,17 +94,29 @@ def test_a_menu_xpath_is_kept_clear_of_the_list_items_of_category_pages() -> Non
     grid = "<ul id='products'>" + "".join(
         f"<li><h3><a href='/p/{i}'>Dress {i}</a></h3><span>{i},95 €</span></li>"
         for i in range(6)) + "</ul>"
-    entry = _view(page(tiles))
-    category = PageView.from_html(f"{BASE}c/women/", page(tiles + grid), load_lexicon("ecommerce"))
+    category = PageView.from_html(f"{BASE}c/women/", page(tiles + grid + extra),
+                                  load_lexicon("ecommerce"))
+    return _view(page(tiles)), category
+
+
+GOOD_TILES = {f"{BASE}c/women/", f"{BASE}c/men/"}
+TILES = ["/c/kids/", "/c/men/", "/c/women/"]
+
+
+def test_a_menu_xpath_is_kept_clear_of_the_list_items_of_category_pages() -> None:
+    """Learned on a home page whose only list in ``main`` is the category tiles, the
+    plain path ``/html/body/div/main/ul//a`` also selects the product grid's links on a
+    category page (tiles of sub-categories, then the grid): the XPath learned with the
+    item XPath the list level learned there stays clear of those list items."""
+    entry, category = _guard_pages()
     group = link_groups(entry)[0]
-    good = {f"{BASE}c/women/", f"{BASE}c/men/"}
     item = "//ul[@id='products']/li"
-    plain = category_xpath(entry, group, good)
+    plain = category_xpath(entry, group, GOOD_TILES)
     assert plain == "/html/body/div/main/ul//a"
     assert len(_selected(category, plain)) == 9          # the grid's products too
-    xpath = category_xpath(entry, group, good, [(category.tree, item)])
-    assert sorted(_selected(entry, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
-    assert sorted(_selected(category, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
+    xpath = category_xpath(entry, group, GOOD_TILES, [(category.tree, item)])
+    assert sorted(_selected(entry, xpath)) == TILES
+    assert sorted(_selected(category, xpath)) == TILES
 
 
 @pytest.mark.parametrize("item", [
@@ -118,27 +128,16 @@ def test_a_menu_xpath_is_kept_clear_of_items_a_union_or_a_position_selects(item:
     """The guard holds for item XPaths that are unions (every branch guarded), that
     count positions (dropped from the guard's step: on the ancestor axis they would count
     ancestors) or that skip levels (``//main//ul``)."""
-    def page(main: str) -> str:
-        return f"<html><body><div><main>{main}</main></div></body></html>"
-
-    tiles = "<ul>" + "".join(f"<li><a href='/c/{n}/'>{n.title()}</a></li>"
-                             for n in ("women", "men", "kids")) + "</ul>"
-    grid = "<ul id='products'>" + "".join(
-        f"<li><h3><a href='/p/{i}'>Dress {i}</a></h3><span>{i},95 €</span></li>"
-        for i in range(6)) + "</ul>"
     featured = "<ul class='featured'>" + "".join(
         f"<li class='card'><a href='/p/f{i}'>Coat {i}</a><span>9{i},00 €</span></li>"
         for i in range(3)) + "</ul>"
-    entry = _view(page(tiles))
-    category = PageView.from_html(f"{BASE}c/women/", page(tiles + grid + featured),
-                                  load_lexicon("ecommerce"))
+    entry, category = _guard_pages(featured)
     group = link_groups(entry)[0]
-    good = {f"{BASE}c/women/", f"{BASE}c/men/"}
-    assert len(_selected(category, category_xpath(entry, group, good))) == 12
-    xpath = category_xpath(entry, group, good, [(category.tree, item)])
+    assert len(_selected(category, category_xpath(entry, group, GOOD_TILES))) == 12
+    xpath = category_xpath(entry, group, GOOD_TILES, [(category.tree, item)])
     assert "position()" not in xpath and "last()" not in xpath
-    assert sorted(_selected(entry, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
-    assert sorted(_selected(category, xpath)) == ["/c/kids/", "/c/men/", "/c/women/"]
+    assert sorted(_selected(entry, xpath)) == TILES
+    assert sorted(_selected(category, xpath)) == TILES
 
 
 def test_clear_of_items_guards_every_branch_of_both_unions() -> None:

@@ -46,6 +46,14 @@ def product_page(i: int, shown: str, ld_price: str | None) -> PageView:
     return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
 
+def tiled_page(i: int, css: str, own: str, others: list[str]) -> PageView:
+    """Product ``i`` showing ``own`` in a ``span.css``, then related products' tiles
+    showing ``others`` in spans of the same class."""
+    cards = "".join(f"<div class='tile'><span class='{css}'>{v}</span></div>" for v in others)
+    return PageView.from_html(f"http://shop.test/p/{i}", f"<html><body><h1>{NAMES[i]}</h1>"
+                              f"<span class='{css}'>{own}</span>{cards}</body></html>", LEX)
+
+
 def test_a_price_structured_data_contradicts_is_not_confident() -> None:
     pages = [product_page(i, f"€ {10 + i},50", f"{20 + i}.00") for i in range(8)]
     price = learn_detail(pages, LEX).fields["price"]
@@ -255,11 +263,7 @@ def test_a_value_the_page_repeats_is_confirmed_by_structured_data_only() -> None
     """The first of several '.tile-rating' elements: the product's own on the sample
     pages, a related product's card where the product has none."""
     def page(i: int, tiles: int) -> PageView:
-        cards = "".join(f"<div class='tile'><span class='tile-rating'>{j}.5</span></div>"
-                        for j in range(tiles))
-        return PageView.from_html(f"http://shop.test/p/{i}", f"<html><body><h1>{NAMES[i]}</h1>"
-                                  f"<span class='tile-rating'>4.{i}</span>{cards}</body></html>",
-                                  LEX)
+        return tiled_page(i, "tile-rating", f"4.{i}", [f"{j}.5" for j in range(tiles)])
     values = [f"4.{i}" for i in range(8)]
     best = FieldChoice("rating", Slot("r", [None] * 8, {"text": list(values)}), "text", 1.2)
     rule = FieldRule(xpath="//span[@class='tile-rating']", kind="rating")
@@ -297,10 +301,7 @@ def test_a_price_xpath_giving_several_differing_amounts_loses_its_confidence() -
     product's own price (a sticky bar) is no doubt of that kind; differing amounts bring
     the confidence to the cap times the chance of picking the right one of them."""
     def page(i: int, others: list[str]) -> PageView:
-        cards = "".join(f"<div class='tile'><span class='price'>{p}</span></div>" for p in others)
-        return PageView.from_html(f"http://shop.test/p/{i}", f"<html><body><h1>{NAMES[i]}</h1>"
-                                  f"<span class='price'>€ 1{i},50</span>{cards}</body></html>",
-                                  LEX)
+        return tiled_page(i, "price", f"€ 1{i},50", others)
     values = [f"€ 1{i},50" for i in range(8)]
     best = FieldChoice("price", Slot("p", [None] * 8, {"text": list(values)}), "text", 1.2)
     rule = FieldRule(xpath="//span[@class='price']", kind="money")
