@@ -157,6 +157,21 @@ class Thresholds(Strict):
         "samples an independent source needs for confidence 0.99 (at least min_checks)"))
     agrees: float = Field(0.95, gt=0, le=1, description=(
         "share of samples that must agree with an independent source to confirm"))
+    # signal words: page/productkind, page/boilerplate, learn/listing, learn/pagination
+    strong_signal: float = Field(10.0, gt=0, description=(
+        "weight from which one word of a signal decides by itself: an add-to-cart phrase "
+        "makes a button the product's own; a cart or wishlist word, a list item's link no "
+        "detail link; a noise word, a detail page's block one no field is read from; a "
+        "boilerplate heading set as a bold paragraph, the end of an article"))
+    noise_card: float = Field(8.0, gt=0, description=(
+        "weight from which a noise word in a priced card's class/id or in the heading above "
+        "it (recommended, bestsellers) makes it another product's card, not a short list's"))
+    paging_word: float = Field(6.0, gt=0, description=(
+        "score of a link's next words (a control's load-more words) from which it is a "
+        "candidate for the next link (the load-more control)"))
+    next_word: float = Field(8.0, gt=0, description=(
+        "score of a link's next words from which it is by itself the page's next, the "
+        "truth a next-link XPath is checked against; weaker words only propose candidates"))
     # articles: page/article
     strong_boilerplate: float = Field(15.0, gt=0, description=(
         "weight from which a boilerplate word alone marks a block as boilerplate"))
@@ -168,7 +183,8 @@ class Thresholds(Strict):
         "score_scale", "full_margin", "tie_factor", "min_checks", "full_checks", "agrees",
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
         "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor",
-        "lead_line", "lead_most", "promo_lines", "promo_resume", "path_word")
+        "lead_line", "lead_most", "promo_lines", "promo_resume", "path_word", "strong_signal",
+        "noise_card", "paging_word", "next_word")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -64,7 +64,7 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
         f = region.features
         if len(region) >= 3 and f.get("link_frac", 0) >= 0.6 and f.get("node_share", 1) < 0.35:
             skip.update(m for rec in region.records for m in rec)
-    noise = lexicon.signals.get("noise", {})
+    noise, strong = lexicon.signals.get("noise", {}), lexicon.thresholds.strong_signal
     crumb = next((dict(s.words) for s in lexicon.fields.values() if s.kind == "breadcrumb"), {})
     for el in page.body.iter():
         if not isinstance(el.tag, str):
@@ -73,7 +73,7 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
             skip.add(el)
         elif el.get("class") or el.get("id"):
             words = {t for _, t in attribute_words(el, ("id", "class"))}
-            if el.tag not in ("body", "main") and (any(noise.get(w, 0) >= 10 for w in words)
+            if el.tag not in ("body", "main") and (any(noise.get(w, 0) >= strong for w in words)
                                                    or any(crumb.get(w, 0) >= 12 for w in words)):
                 skip.add(el)
     return skip

@@ -193,11 +193,13 @@ def _records(regions: Sequence[Region | None]) -> tuple[list[list[HtmlElement]],
 
 
 def _detail_link(records: list[list[HtmlElement]], owners: list[int],
-                 slots: list[Slot], actions: dict[str, float]) -> tuple[Slot, float] | None:
+                 slots: list[Slot], actions: dict[str, float],
+                 strong: float) -> tuple[Slot, float] | None:
     """The link every item has, distinct per item on a page: the way to its detail page,
     with the share of items that have it times the share of distinct links (its
     confidence: measured, not assumed); a link whose markup names an action on the item
-    (the lexicon's ``item_actions`` signal: cart, wishlist) loses."""
+    (a word of the lexicon's ``item_actions`` signal of weight ``strong``: cart,
+    wishlist) loses."""
     best: tuple[float, Slot, float] | None = None
     for slot in slots:
         hrefs = slot.values("@href")
@@ -212,7 +214,7 @@ def _detail_link(records: list[list[HtmlElement]], owners: list[int],
             len(text_of(el)) / 40.0, 0.5)
         words = {t for _, t in attribute_words(el)}
         score = len(present) / len(records) + distinct + richness - 0.05 * slot.depth
-        if any(actions.get(w, 0) >= 10 for w in words):
+        if any(actions.get(w, 0) >= strong for w in words):
             score -= 1.0   # to the cart, a wishlist, a comparison: not to the product's page
         if best is None or score > best[0]:
             best = (score, slot, len(present) / len(records) * distinct)
@@ -274,7 +276,8 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     slots = merge_shifted(collect_slots(records, max_depth=lexicon.thresholds.slot_depth,
                                         root_classes=False))
     notes: list[str] = []
-    found_link = _detail_link(records, owners, slots, lexicon.signals.get("item_actions", {}))
+    found_link = _detail_link(records, owners, slots, lexicon.signals.get("item_actions", {}),
+                              lexicon.thresholds.strong_signal)
     link, link_share = found_link if found_link else (None, 0.0)
     link_path = relative_xpath(link, records, "@href") if link is not None else None
     if link_path is None:

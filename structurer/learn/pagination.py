@@ -91,9 +91,11 @@ def direction(a: HtmlElement, vocab: PagingVocab) -> float:
 
 
 def _word_links(page: PageView, vocab: PagingVocab) -> list[tuple[float, HtmlElement]]:
-    """Links reading as "next" by their words (score >= 6), best first."""
+    """Links reading as "next" by their words (a score of ``paging_word`` or more), best
+    first."""
+    least = page.lexicon.thresholds.paging_word
     out = [(d, a) for a in page.body.iter("a") if link_href(a)
-           and (d := direction(a, vocab)) >= 6]
+           and (d := direction(a, vocab)) >= least]
     return sorted(out, key=lambda x: -x[0])
 
 
@@ -152,7 +154,8 @@ def _true_next(page: PageView, vocab: PagingVocab) -> list[HtmlElement]:
     """Links that are this page's "next" by themselves: rel=next, next words (never a
     previous link), or the number after the current one."""
     found: list[HtmlElement] = list(page.tree.xpath('//link[@rel="next"][@href]'))
-    found += [a for score, a in _word_links(page, vocab) if score >= 8]
+    strong = page.lexicon.thresholds.next_word
+    found += [a for score, a in _word_links(page, vocab) if score >= strong]
     found += [a for a in _number_after(page, vocab) if direction(a, vocab) >= 0]
     return [el for el in found
             if (target := urljoin(page.url, (el.get("href") or "").strip()))
@@ -346,8 +349,9 @@ def more_controls(page: PageView, vocab: PagingVocab) -> list[str]:
     """XPaths of "load more" controls on a page (buttons or links whose text, label or
     class says so), most specific first."""
     out: list[str] = []
+    least = page.lexicon.thresholds.paging_word
     for el in page.body.iter("button", "a"):
-        if _score(el, vocab.load_more) < 6:
+        if _score(el, vocab.load_more) < least:
             continue
         text = text_of(el)
         if text:

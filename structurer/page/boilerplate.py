@@ -43,7 +43,7 @@ class BoilerplateWords:
     headings: tuple[str, ...]
     lines: tuple[str, ...]
     consent: tuple[str, ...] = ()
-    sure_headings: frozenset[str] = frozenset()   # headings of weight 10 or more
+    sure_headings: frozenset[str] = frozenset()   # headings of weight strong_signal or more
     credits: tuple[str, ...] = ()
     promos: tuple[str, ...] = ()
     closers: frozenset[str] = frozenset()
@@ -76,7 +76,8 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                        tuple(k.lower() for k in signals.get("boilerplate_text", {})),
                        tuple(k.lower() for k in signals.get("consent_text", {})),
                        frozenset(k.lower() for k, v in signals.get("boilerplate_headings",
-                                                                   {}).items() if v >= 10),
+                                                                   {}).items()
+                                 if v >= lexicon.thresholds.strong_signal),
                        tuple(k.lower() for k in signals.get("credit_text", {})),
                        tuple(k.lower() for k in signals.get("promo_text", {})),
                        frozenset(k.lower() for k in signals.get("closing_lines", {})),

@@ -98,7 +98,7 @@ def find_loose_cards(page: PageView) -> list[HtmlElement]:
     the products of a list too short to repeat (the last page of a category). Read once
     per page as ``PageView.loose_cards``."""
     inside = page.listed
-    noise = page.lexicon.signals.get("noise", {})
+    noise, strong = page.lexicon.signals.get("noise", {}), page.lexicon.thresholds.noise_card
     money = page.words.money
     cards: dict[HtmlElement, None] = {}
     for el in page.body.iter():
@@ -112,18 +112,19 @@ def find_loose_cards(page: PageView) -> list[HtmlElement]:
                 titled = titled_links(node, _title_text(page))
                 if titled:
                     # one product per card; a block of several is a container
-                    if len(titled) == 1 and not _noise_context(node, noise):
+                    if len(titled) == 1 and not _noise_context(node, noise, strong):
                         cards[node] = None
                     break
     return list(cards)
 
 
-def _noise_context(el: HtmlElement, vocab: dict[str, float]) -> bool:
-    """Inside a "recommended"/"bestsellers" block: by its class/id or the heading above."""
+def _noise_context(el: HtmlElement, vocab: dict[str, float], strong: float) -> bool:
+    """Inside a "recommended"/"bestsellers" block: by its class/id or the heading above
+    (a word of weight ``strong`` or more)."""
     words = context_words(el)
     heading = heading_before(el).lower()
-    return any(vocab.get(w, 0) >= 8 for w in words) or any(
-        w >= 8 and p in heading for p, w in vocab.items())
+    return any(vocab.get(w, 0) >= strong for w in words) or any(
+        w >= strong and p in heading for p, w in vocab.items())
 
 
 def can_buy(view: PageView) -> bool:
@@ -131,7 +132,8 @@ def can_buy(view: PageView) -> bool:
     strong word of the lexicon's ``add_to_cart`` signal, ``add … cart`` spanning a gap)."""
     vocab = view.lexicon.signals.get("add_to_cart", {})
     words = view.words
-    buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= 10)))
+    strong = view.lexicon.thresholds.strong_signal
+    buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= strong)))
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
     inside = view.listed | {el for card in view.loose_cards for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
