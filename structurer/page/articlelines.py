@@ -66,7 +66,7 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
         if text_line:
             read.append(text)
         kept.append(text_line and not _boilerplate_line(text, vocab, caption)
-                    and not _teaser(text, linked, vocab))
+                    and not _teaser(text, walk.ends[i], vocab))
     _headings_over_nothing(walk.lines, kept)
     out = [(text, level > 0, item)
            for (text, _, level, item), keep in zip(walk.lines, kept, strict=True) if keep]
@@ -125,11 +125,13 @@ def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
                                                              for word in vocab.credits))
 
 
-def _teaser(text: str, linked: int, vocab: BoilerplateWords) -> bool:
+def _teaser(text: str, trailing: int, vocab: BoilerplateWords) -> bool:
     """A line of text ending in a link that says "read more" (``teaser_end``: "... Seht
-    selbst! Weiterlesen"): a teaser of another page, not the article's own text."""
+    selbst! Weiterlesen"; ``trailing``: the link characters the line ends with): a teaser
+    of another page, not the article's own text."""
     low = text.lower().rstrip(" .…»›→>")
-    return any(low.endswith(end) and len(low) > len(end) and linked >= len(end.replace(" ", ""))
+    return any(low.endswith(end) and len(low) > len(end)
+               and trailing >= len(end.replace(" ", ""))
                and not low[-len(end) - 1].isalnum() for end in vocab.teaser_ends)
 
 

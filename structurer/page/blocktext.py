@@ -35,22 +35,29 @@ def stamp(line: str) -> bool:
 
 
 class Walk:
-    """Text cut at block elements, with the characters inside links of each line."""
+    """Text cut at block elements, with the characters inside links of each line, and
+    those of the links it ends with (punctuation after them aside)."""
 
     def __init__(self, anchor: HtmlElement | None = None) -> None:
         self.anchor = anchor            # the headline: the index of its line is kept
         self.headline: int | None = None
         # (text, link characters, a heading's level (0: none), a list item's line)
         self.lines: list[tuple[str, int, int, bool]] = []
+        self.ends: list[int] = []       # of each line: the link characters it ends with
         self.pieces: list[str] = []
         self.linked = 0
+        self.trailing = 0
         self.blocks: list[str] = []     # the block elements open around the text, innermost last
 
     def add(self, text: str | None, link: bool) -> None:
         if text:
             self.pieces.append(text)
+            squeezed = len("".join(text.split()))
             if link:
-                self.linked += len("".join(text.split()))
+                self.linked += squeezed
+                self.trailing += squeezed
+            elif any(char.isalnum() for char in text):
+                self.trailing = 0       # words after the links: the line ends in none
 
     def flush(self) -> None:
         # soft hyphens are hyphenation hints, not text a reader sees ("Mit\xadtel\xadal\xadter")
@@ -60,7 +67,8 @@ class Walk:
             block = self.blocks[-1] if self.blocks else ""
             level = int(block[1]) if block in HEADING_TAGS else 0
             self.lines.append((text, self.linked, level, block == "li"))
-        self.pieces, self.linked = [], 0
+            self.ends.append(self.trailing)
+        self.pieces, self.linked, self.trailing = [], 0, 0
 
     def visit(self, el: HtmlElement, in_link: bool) -> None:
         block = el.tag in BLOCK_TAGS and el.tag != "br"

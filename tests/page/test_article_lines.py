@@ -89,15 +89,18 @@ def test_a_notice_asking_for_javascript_or_reserving_rights_is_left_out() -> Non
 
 
 def test_a_teaser_ending_in_a_read_more_link_is_left_out() -> None:
-    """A paragraph ending in a "Weiterlesen" link is another page's teaser; a sentence of
-    the article ending in the words "read more" (no link) stays."""
+    """A paragraph ending in a "Weiterlesen" link is another page's teaser; sentences of
+    the article saying "read more", with no link or ending in the words outside their
+    link, stay."""
     story = _prose(5, "harbour")
+    story[1] = "The rules are on the council's page, where every resident can read more."
     story[2] = "The council wants every resident to read more about the plan before they vote."
     teaser = ("Sommerzeit ist Urlaubszeit, das lässt sich die Fähre nicht zweimal sagen. "
               "Seht selbst!")
-    text = _text(_story("".join(f"<p>{p}</p>" for p in story)
-                        + f"<div><p>{teaser} <strong><a href='/other'>Weiterlesen</a>"
-                        "</strong></p></div>"))
+    html = "".join(f"<p>{p}</p>" for p in story).replace(
+        "the council's page", "<a href='/rules'>the council's page</a>")
+    text = _text(_story(html + f"<div><p>{teaser} <strong><a href='/other'>Weiterlesen</a>"
+                        "</strong> »</p></div>"))
     assert text.splitlines()[1:] == story
 
 
