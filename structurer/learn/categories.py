@@ -22,6 +22,7 @@ from structurer.learn import xpaths
 from structurer.page.dom import link_href, text_of
 from structurer.page.lists import is_product_region, link_region_score
 from structurer.page.view import PageView
+from structurer.replay.xpaths import positional_predicate
 
 # an item XPath of more branches is not guarded: its candidates grow as 2 ** branches
 MAX_UNION = 4
@@ -186,16 +187,10 @@ def _named_steps(path: str) -> list[str]:
     out = []
     for step in [s.strip() for s in _split(path.strip(), "/") if s.strip()][-2:]:
         name, *predicates = _split(step, "[", keep=True)
-        kept = [p for p in predicates if not _positional(p[1:-1])]
+        kept = [p for p in predicates if not positional_predicate(p[1:-1])]
         if re.fullmatch(r"[\w*-]+(?::[\w*-]+)?", name) and kept:
             out.append(name + "".join(kept))
     return out
-
-
-def _positional(predicate: str) -> bool:
-    """Whether a predicate counts position: ``2``, ``position() < 5``, ``last()``."""
-    p = predicate.strip()
-    return p.isdigit() or "position()" in p or "last()" in p
 
 
 def _split(text: str, sep: str, *, keep: bool = False) -> list[str]:

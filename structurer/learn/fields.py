@@ -12,7 +12,7 @@ template, not data), and agreement with structured data.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
@@ -124,39 +124,36 @@ def _variation(values: Sequence[str | None]) -> float:
     return (len(set(present)) - 1) / (len(present) - 1)
 
 
-def _struck(el: HtmlElement | None) -> bool:
+def _near(el: HtmlElement | None, levels: int, test: Callable[[HtmlElement], bool]) -> bool:
+    """Whether ``el`` or one of its ancestors up to ``levels - 1`` above passes ``test``:
+    markup wrapped around a value (a link, a heading, a strike-through) holds its
+    inline children too."""
     node = el
-    for _ in range(3):
+    for _ in range(levels):
         if node is None:
             return False
-        classes = (node.get("class") or "").lower().split()
-        if node.tag in STRUCK_TAGS or "line-through" in (node.get("style") or "") or any(
-                t in ("line-through", "strike", "strikethrough") for t in classes):
+        if test(node):
             return True
         node = node.getparent()
     return False
+
+
+def _struck_here(node: HtmlElement) -> bool:
+    classes = (node.get("class") or "").lower().split()
+    return node.tag in STRUCK_TAGS or "line-through" in (node.get("style") or "") or any(
+        t in ("line-through", "strike", "strikethrough") for t in classes)
+
+
+def _struck(el: HtmlElement | None) -> bool:
+    return _near(el, 3, _struck_here)
 
 
 def _in_link(el: HtmlElement | None) -> bool:
-    node = el
-    for _ in range(3):
-        if node is None:
-            return False
-        if node.tag == "a":
-            return True
-        node = node.getparent()
-    return False
+    return _near(el, 3, lambda node: node.tag == "a")
 
 
 def _is_heading(el: HtmlElement | None) -> bool:
-    node = el
-    for _ in range(2):
-        if node is None:
-            return False
-        if node.tag in HEADING_TAGS:
-            return True
-        node = node.getparent()
-    return False
+    return _near(el, 2, lambda node: node.tag in HEADING_TAGS)
 
 
 def views_for(kind: str, slot: Slot) -> list[str]:

@@ -15,9 +15,10 @@ crawler and the Scrapy runtime. Pure: no I/O.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from time import thread_time
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urljoin
 
 from lxml import etree
@@ -118,6 +119,22 @@ def _merged(own: dict[str, Any], main: dict[str, Any]) -> dict[str, Any]:
     return {**main, **own}
 
 
+_Main = TypeVar("_Main", ListLayout, DetailLayout)
+_Variant = TypeVar("_Variant", ListVariant, DetailVariant)
+
+
+def _layouts(main: _Main, variants: Sequence[_Variant], where: str
+             ) -> list[tuple[str | None, str | None, _Main | _Variant, str]]:
+    """A level's layouts in the order they are tried: each variant (named ``variant N``
+    when unnamed) with its condition, then the level itself; each with its place in the
+    rule file (``where``: ``levels.list``)."""
+    out: list[tuple[str | None, str | None, _Main | _Variant, str]] = [
+        (v.name or f"variant {i + 1}", v.when, v, f"{where}.variants[{i}]")
+        for i, v in enumerate(variants)]
+    out.append((None, None, main, where))
+    return out
+
+
 def compile_rules(rules: SiteRules) -> CompiledRules:
     """Compile every XPath, post step and phrase table of ``rules`` once."""
     levels = rules.levels
@@ -125,11 +142,7 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
     lists: list[CompiledList] = []
     if levels.list is not None:
         main = levels.list
-        layouts: list[tuple[str | None, str | None, ListLayout | ListVariant, str]] = [
-            (v.name or f"variant {i + 1}", v.when, v, f"levels.list.variants[{i}]")
-            for i, v in enumerate(main.variants)]
-        layouts.append((None, None, main, "levels.list"))
-        for name, when, layout, where in layouts:
+        for name, when, layout, where in _layouts(main, main.variants, "levels.list"):
             link = layout.detail_link_xpath or main.detail_link_xpath
             plan = compile_fields(_merged(layout.fields, main.fields), f"{where}.fields",
                                   ((link, f"{where}.detail_link_xpath"),) if link else (),
@@ -143,11 +156,7 @@ def compile_rules(rules: SiteRules) -> CompiledRules:
     details: list[CompiledDetail] = []
     if levels.detail is not None:
         main_d = levels.detail
-        dlayouts: list[tuple[str | None, str | None, DetailLayout | DetailVariant, str]] = [
-            (v.name or f"variant {i + 1}", v.when, v, f"levels.detail.variants[{i}]")
-            for i, v in enumerate(main_d.variants)]
-        dlayouts.append((None, None, main_d, "levels.detail"))
-        for name, when, dlayout, where in dlayouts:
+        for name, when, dlayout, where in _layouts(main_d, main_d.variants, "levels.detail"):
             details.append(CompiledDetail(
                 name, compile_xpath(when, f"{where}.when") if when else None,
                 compile_fields(_merged(dlayout.fields, main_d.fields), f"{where}.fields",

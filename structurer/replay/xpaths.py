@@ -28,7 +28,8 @@ from structurer.errors import RuleError
 from structurer.rules.expressions import check_xpath
 from structurer.schema import XPATH_NAMESPACES
 
-__all__ = ["PAGE_BUDGET", "Clock", "RuleTimeout", "XPathFn", "compile_xpath", "optimize_xpath"]
+__all__ = ["PAGE_BUDGET", "Clock", "RuleTimeout", "XPathFn", "compile_xpath", "optimize_xpath",
+           "positional_predicate"]
 
 # a compiled XPath; its result (nodes, strings, a number or a boolean) depends on the rule
 XPathFn = Callable[..., Any]
@@ -43,6 +44,13 @@ _PROBE = etree.fromstring("<html><head/><body><div/></body></html>", etree.HTMLP
 _NAME_STEP = re.compile(r"(?:[A-Za-z_][\w.\-]*:)?(?:[A-Za-z_][\w.\-]*|\*)(?![\w.\-]*\s*(?:\(|::))")
 _NUMERIC = re.compile(r"[\d.\s+\-*]+|\$[\w.\-]+|(?:count|sum|string-length|number|floor|"
                       r"ceiling|round)\s*\([^=<>]*")
+
+
+def positional_predicate(body: str) -> bool:
+    """Whether a predicate's body (no brackets) may select by position: ``2``,
+    ``position() < 5``, ``last()``, ``$n``, ``count(x) - 1``."""
+    body = body.strip()
+    return "position(" in body or "last(" in body or bool(_NUMERIC.fullmatch(body))
 
 
 def _positional(expr: str, i: int) -> bool:
@@ -67,8 +75,7 @@ def _positional(expr: str, i: int) -> bool:
                 if depth == 0:
                     break
             j += 1
-        body = expr[i + 1:j].strip()
-        if "position(" in body or "last(" in body or _NUMERIC.fullmatch(body):
+        if positional_predicate(expr[i + 1:j]):
             positional = True
         i = j + 1
 

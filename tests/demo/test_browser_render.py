@@ -25,7 +25,6 @@ from tests.demo.helpers import text_of
 pytestmark = pytest.mark.browser
 
 
-
 @pytest.fixture(scope="module")
 def page() -> Iterator[Any]:
     """One Chromium tab for the module (:func:`tests.chromium.watched_tab`)."""

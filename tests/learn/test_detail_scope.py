@@ -3,6 +3,7 @@ with their own values, availability from the buy control."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -179,6 +180,15 @@ def test_availability_from_the_buy_button_where_only_unavailable_products_say_so
 CATEGORIES = [("Shoes", "Trail"), ("Jackets", "Rain"), ("Kitchen", "Stoves"), ("Lights", "Head")]
 
 
+def _learned_trail(view: Callable[[int], PageView]) -> FieldRule:
+    """The breadcrumb rule learned on the product pages ``view`` gives of four categories
+    (pages 0-3), which must read a fifth page's trail (page 5: Jackets > Rain)."""
+    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
+    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
+    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+    return rule
+
+
 def test_the_breadcrumb_is_the_trail_not_the_menu_beside_it() -> None:
     def view(i: int) -> PageView:
         top, leaf = CATEGORIES[i % 4]
@@ -190,9 +200,7 @@ def test_the_breadcrumb_is_the_trail_not_the_menu_beside_it() -> None:
                 f"<span class='price'>{PRICES[i]}</span></div></main></body></html>")
         return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
-    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
-    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
-    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+    _learned_trail(view)
 
 
 @pytest.mark.parametrize("end", ["category", "product"])
@@ -212,9 +220,7 @@ def test_a_trail_of_links_and_separators_ends_with_its_unlinked_category(end: st
                 f"</body></html>")
         return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
-    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
-    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
-    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+    rule = _learned_trail(view)
     assert record({"breadcrumb": rule}, view(3))["breadcrumb"] == list(CATEGORIES[3])
 
 
@@ -229,9 +235,7 @@ def test_a_trail_with_one_link_is_a_breadcrumb() -> None:
                 f"<span class='price'>{PRICES[i % 6]}</span></div></main></body></html>")
         return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
 
-    cats = [set(CATEGORIES[i % 4]) for i in range(4)]
-    rule = learn_detail([view(i) for i in range(4)], LEX, categories=cats).fields["breadcrumb"]
-    assert record({"breadcrumb": rule}, view(5))["breadcrumb"] == ["Jackets", "Rain"]
+    _learned_trail(view)
     same = [view(4 * i + 1) for i in range(1, 5)]    # samples of one category, with its parent
     rule = learn_detail(same, LEX, categories=[set(CATEGORIES[1])] * 4).fields["breadcrumb"]
     assert rule.confidence >= 0.9, rule.evidence   # one trail here is no menu
