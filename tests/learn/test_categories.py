@@ -148,6 +148,11 @@ def test_clear_of_items_guards_every_branch_of_both_unions() -> None:
                       "[not(ancestor::div[@class='f'])]")
     assert len(got) == 1        # the items (li, article) name nothing: their containers
     assert clear_of_items("//nav//a", [(None, "//ul/li")]) == []   # nothing named
+    # a position counted by arithmetic is dropped like ``[2]``: on the ancestor axis it
+    # would count the ancestors
+    counted = '//div[@class="f"][count(../div) - 1]/article'
+    assert clear_of_items("//nav//a", [(None, counted)]) == [
+        '//nav//a[not(ancestor::div[@class="f"])]']
 
 
 def test_a_menu_of_two_departments_is_one_group_with_both_submenus() -> None:
