@@ -22,7 +22,12 @@ from structurer.learn.confidence import calibrate, calibrate_breadcrumb, structu
 from structurer.learn.currency import with_local_currency
 from structurer.learn.detailpaths import absolute_xpath, label_rule
 from structurer.learn.fields import FieldChoice, rank_fields, valid
-from structurer.learn.layouts import distinguishing_condition, site_constants
+from structurer.learn.layouts import (
+    distinguishing_condition,
+    misfits,
+    rule_value,
+    site_constants,
+)
 from structurer.learn.markup import learn_buy_control, markup_rules
 from structurer.learn.slots import (
     Slot,
@@ -33,7 +38,7 @@ from structurer.learn.slots import (
 )
 from structurer.learn.trails import navigation
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import attribute_words, text_of
+from structurer.page.dom import attribute_words
 from structurer.page.match import squash
 from structurer.page.scope import card_holders, main_region, other_products
 from structurer.page.view import PageView
@@ -173,7 +178,7 @@ def _stock_read(rule: FieldRule, pages: Sequence[PageView]) -> list[str | None]:
     phrases = compile_phrases(rule.values)
     out: list[str | None] = []
     for page in pages:
-        value = parse_availability(_value(rule.xpath, page), phrases)
+        value = parse_availability(rule_value(rule.xpath, page), phrases)
         out.append(value if value not in (None, "unknown") else None)
     return out
 
@@ -314,41 +319,6 @@ def _rule(name: str, best: FieldChoice, runner: FieldChoice | None,
                      values=spec.values if spec.kind == "availability" else {})
 
 
-def _value(xpath: str, page: PageView) -> str:
-    """What ``xpath`` finds on ``page``: text, else an image or link address."""
-    for node in xpaths.evaluate(xpath, page.tree):
-        if isinstance(node, HtmlElement):
-            text = text_of(node) or node.get("src") or node.get("href") or \
-                node.get("content") or ""
-        else:
-            text = " ".join(str(node).split())
-        if text:
-            return text
-    return ""
-
-
-def misfits(pages: Sequence[PageView], learned: DetailLearned, lexicon: Lexicon,
-            list_hints: Sequence[dict[str, str | None]] | None = None) -> list[int]:
-    """Indexes of pages the learned rules do not fit: a required field or two of the
-    usual fields missing, or a title that is not the name the list page gave — pages
-    of another layout."""
-    rules = {k: r.xpath for k, r in learned.fields.items() if r.xpath}
-    found = [{k: _value(x, page) for k, x in rules.items()} for page in pages]
-    # fields nearly every page shows, and the required ones wherever the rules have them
-    usual = [k for k in rules if sum(bool(f[k]) for f in found) >= 0.8 * len(pages)]
-    required = [k for k in rules if lexicon.fields[k].required]
-    title = next((k for k in rules if lexicon.fields[k].title), None)
-    bad: list[int] = []
-    for i, values in enumerate(found):
-        missing = [k for k in usual if not values[k]]
-        hint = (list_hints[i] if list_hints else {}).get("name")
-        wrong_title = bool(hint and title and values.get(title) and
-                           " ".join(hint.split()).lower() not in values[title].lower())
-        if len(missing) >= 2 or any(not values[k] for k in required) or wrong_title:
-            bad.append(i)
-    return bad
-
-
 @dataclass
 class Layouts:
     """The main detail layout and the others, each with the condition selecting it."""
@@ -368,7 +338,7 @@ def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
     chrome = navigation(pages) if _varied(categories) else set()
     learned = learn_detail(pages, lexicon, list_hints=list_hints, categories=categories,
                            chrome=chrome)
-    bad = misfits(pages, learned, lexicon, list_hints)
+    bad = misfits(pages, learned.fields, lexicon, list_hints)
     good = [i for i in range(len(pages)) if i not in bad]
     if len(bad) < 2 or len(good) < 2:
         return Layouts(learned, [], bad)
@@ -387,6 +357,6 @@ def learn_layouts(pages: Sequence[PageView], lexicon: Lexicon, *,
                         chrome=chrome)
     other = learn_detail(bad_pages, lexicon, list_hints=bad_hints, categories=bad_cats,
                          chrome=chrome)
-    for name in site_constants(other.fields, pages, _value):   # the level fills them in
+    for name in site_constants(other.fields, pages):   # the level fills them in
         del other.fields[name]
     return Layouts(main, [(when, other)], bad)

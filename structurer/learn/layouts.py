@@ -1,17 +1,21 @@
 """Layouts: telling apart pages of one level that follow different templates.
 
-Input: two groups of :class:`PageView` (pages one rule set fits, pages it does not).
-Output: an XPath condition true on every page of one group and false on every page
-of the other, which a rule file's ``variants[].when`` uses to pick the rule set.
+Input: the sample pages of a level and the rules learned on them. Output: the pages
+those rules do not fit (:func:`misfits`), then, for two groups of pages (those one rule
+set fits, those it does not), an XPath condition true on every page of one group and
+false on every page of the other, which a rule file's ``variants[].when`` uses to pick
+the rule set.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
+from structurer.lexicon import Lexicon
+from structurer.page.dom import text_of
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
 
@@ -39,8 +43,7 @@ def distinguishing_condition(inside: Sequence[PageView], outside: Sequence[PageV
 _VARYING_KINDS = frozenset({"text", "money", "integer", "rating"})
 
 
-def site_constants(fields: Mapping[str, FieldRule], pages: Sequence[PageView],
-                   read: Callable[[str, PageView], str]) -> list[str]:
+def site_constants(fields: Mapping[str, FieldRule], pages: Sequence[PageView]) -> list[str]:
     """Fields of a layout learned on few pages whose XPath reads one same value on every
     sampled page of the level (three or more, whatever their layout): the shop's name in
     the header's ``navbar-brand`` taken for the brand on two sold-out pages of one brand.
@@ -51,7 +54,42 @@ def site_constants(fields: Mapping[str, FieldRule], pages: Sequence[PageView],
     for name, rule in fields.items():
         if rule.kind not in _VARYING_KINDS or not rule.xpath:
             continue
-        values = {read(rule.xpath, page) for page in pages}
+        values = {rule_value(rule.xpath, page) for page in pages}
         if len(values) == 1 and "" not in values:
             out.append(name)
     return out
+
+
+def rule_value(xpath: str, page: PageView) -> str:
+    """What ``xpath`` finds on ``page``: text, else an image or link address."""
+    for node in xpaths.evaluate(xpath, page.tree):
+        if isinstance(node, HtmlElement):
+            text = text_of(node) or node.get("src") or node.get("href") or \
+                node.get("content") or ""
+        else:
+            text = " ".join(str(node).split())
+        if text:
+            return text
+    return ""
+
+
+def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon: Lexicon,
+            list_hints: Sequence[dict[str, str | None]] | None = None) -> list[int]:
+    """Indexes of pages the learned rules do not fit: a required field or two of the
+    usual fields missing, or a title that is not the name the list page gave — pages
+    of another layout."""
+    rules = {k: r.xpath for k, r in fields.items() if r.xpath}
+    found = [{k: rule_value(x, page) for k, x in rules.items()} for page in pages]
+    # fields nearly every page shows, and the required ones wherever the rules have them
+    usual = [k for k in rules if sum(bool(f[k]) for f in found) >= 0.8 * len(pages)]
+    required = [k for k in rules if lexicon.fields[k].required]
+    title = next((k for k in rules if lexicon.fields[k].title), None)
+    bad: list[int] = []
+    for i, values in enumerate(found):
+        missing = [k for k in usual if not values[k]]
+        hint = (list_hints[i] if list_hints else {}).get("name")
+        wrong_title = bool(hint and title and values.get(title) and
+                           " ".join(hint.split()).lower() not in values[title].lower())
+        if len(missing) >= 2 or any(not values[k] for k in required) or wrong_title:
+            bad.append(i)
+    return bad
