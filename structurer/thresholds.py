@@ -166,6 +166,9 @@ class Thresholds(Strict):
     noise_card: float = Field(8.0, gt=0, description=(
         "weight from which a noise word in a priced card's class/id or in the heading above "
         "it (recommended, bestsellers) makes it another product's card, not a short list's"))
+    crumb_block: float = Field(12.0, gt=0, description=(
+        "weight from which a breadcrumb field's word in a block's class/id (breadcrumb, "
+        "crumbs; not trail or path) makes the block the trail, no other field's place"))
     paging_word: float = Field(6.0, gt=0, description=(
         "score of a link's next words (a control's load-more words) from which it is a "
         "candidate for the next link (the load-more control)"))
@@ -184,7 +187,7 @@ class Thresholds(Strict):
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
         "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor",
         "lead_line", "lead_most", "promo_lines", "promo_resume", "path_word", "strong_signal",
-        "noise_card", "paging_word", "next_word")
+        "noise_card", "crumb_block", "paging_word", "next_word")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

@@ -71,6 +71,7 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
             skip.update(m for rec in region.records for m in rec)
     noise, strong = lexicon.signals.get("noise", {}), lexicon.thresholds.strong_signal
     crumb = next((dict(s.words) for s in lexicon.fields.values() if s.kind == "breadcrumb"), {})
+    trail = lexicon.thresholds.crumb_block
     for el in page.body.iter():
         if not isinstance(el.tag, str):
             continue
@@ -78,8 +79,8 @@ def _skipper(page: PageView, lexicon: Lexicon) -> set[HtmlElement]:
             skip.add(el)
         elif el.get("class") or el.get("id"):
             words = {t for _, t in attribute_words(el, ("id", "class"))}
-            if el.tag not in ("body", "main") and (any(noise.get(w, 0) >= strong for w in words)
-                                                   or any(crumb.get(w, 0) >= 12 for w in words)):
+            named = any(noise.get(w, 0) >= strong or crumb.get(w, 0) >= trail for w in words)
+            if el.tag not in ("body", "main") and named:
                 skip.add(el)
     return skip
 
