@@ -138,3 +138,21 @@ def test_lines_left_out_of_the_text_leave_the_kind() -> None:
                                  "twelve are asked to paint a poster for clean lakes and "
                                  "sends it in by April.")
     assert view.kind == "detail"
+
+
+def test_a_card_under_a_noise_heading_is_no_short_lists_card() -> None:
+    """A priced card under "Trending" (a noise word of weight 8) is another product's,
+    not the last product of a short list; a lexicon asking for noise words of weight 9
+    (``thresholds.noise_card``) takes it for one."""
+    from structurer.page.productkind import find_loose_cards
+
+    card = ("<div class='card'><h3><a href='/p/1'>Camping Lantern One</a></h3>"
+            "<span>€ 10,95</span></div>")
+    html = (f"<html><body><main><h1>Lanterns</h1><section><h2>Trending</h2>{card}</section>"
+            "</main></body></html>")
+    lexicon = load_lexicon()
+    assert find_loose_cards(PageView.from_html("http://shop.test/c/l", html, lexicon)) == []
+    lax = lexicon.model_copy(update={"thresholds": lexicon.thresholds.model_copy(
+        update={"noise_card": 9})})
+    found = find_loose_cards(PageView.from_html("http://shop.test/c/l", html, lax))
+    assert [c.get("class") for c in found] == ["card"]
