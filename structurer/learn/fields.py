@@ -255,6 +255,25 @@ def _on_a_scale(value: str, lexicon: Lexicon) -> bool:
         compile_words(lexicon.vocabulary).rating_text.match(value) is not None
 
 
+def _money_prior(prior: float, spec: FieldSpec, example: HtmlElement, lexicon: Lexicon,
+                 values: Sequence[str], worded: bool, evidence: list[str]) -> float:
+    """A money slot's ``prior`` less its doubts (saying why in ``evidence``): markup
+    naming the price before a discount where the field is the current price (found by
+    its own words: ``worded``), and values labelled as no price (shipping, an
+    instalment)."""
+    if not spec.struck and worded and any(
+            lexicon_match(example, other, lexicon, 0.0, depth=0)[0] >= 0.5
+            for other in lexicon.fields.values() if other.kind == "money" and other.struck):
+        prior -= 0.4   # "old-price", "was-price": the word for the price is qualified
+        evidence.append("its markup names the price before a discount")
+    said = [phrase_in(value, lexicon.signals.get("not_price", {})) for value in values]
+    share = sum(bool(w) for w in said) / len(values)
+    if share:
+        prior -= 0.8 * share   # shipping, an instalment, a threshold: not the price
+        evidence.append(f"money labelled {next(w for w in said if w)!r} in {share:.0%} of records")
+    return prior
+
+
 def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexicon,
                level: str, hints: Sequence[str | None] | None = None,
                titles: Sequence[Sequence[str]] | None = None) -> FieldChoice | None:
@@ -286,19 +305,9 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5', 'N out of 5')"
     prior, struck, shape = _shape_prior(spec, slot, view, values, present)
     evidence = [w for w in (why_lex, why_lab) if w] + shape
-    if spec.kind == "money" and not spec.struck and lex and any(
-            lexicon_match(example, other, lexicon, 0.0, depth=0)[0] >= 0.5
-            for other in lexicon.fields.values() if other.kind == "money" and other.struck):
-        prior -= 0.4   # "old-price", "was-price": the word for the price is qualified
-        evidence.append("its markup names the price before a discount")
     if spec.kind == "money":
-        extras = lexicon.signals.get("not_price", {})
-        said = [phrase_in(values[i] or "", extras) for i in present]
-        share = sum(bool(w) for w in said) / len(present)
-        if share:
-            prior -= 0.8 * share   # shipping, an instalment, a threshold: not the price
-            evidence.append(f"money labelled {next(w for w in said if w)!r} "
-                            f"in {share:.0%} of records")
+        prior = _money_prior(prior, spec, example, lexicon, [values[i] or "" for i in present],
+                             bool(lex), evidence)
     if spec.title and titles:
         in_title = title_agreement(values, titles)
         prior += 0.5 * in_title + (0.2 if example.tag == "h1" else 0.0)
