@@ -10,7 +10,9 @@ settings), and compare the records with the ground truth, matching records to tr
 products by URL (path and sorted query). Printed:
 
 * overall: analysis failures, the levels whose render mode (static or browser) the
-  rules got right, records recall and precision (records whose URL is no
+  rules got right (the category level's for the category pages beyond the start page:
+  static when it needs a browser for the start page's script-built menu alone,
+  ``render.entry_only``), records recall and precision (records whose URL is no
   product, or a product a second time, count against precision), listing pages reached
   by the crawl (the share of shops reaching every listing page, and of all pages; a
   page counts as reached when the crawl asked for its URL or for the JSON endpoint
@@ -46,7 +48,7 @@ from structurer.demo.zoo import AXES, ZooShop, axes_of_seed, parse_seeds
 from structurer.demo.zoo.urls import route_key
 from structurer.errors import StructurerError
 from structurer.learn.batch import ShopResult, ShopTask, analyze_many
-from structurer.rules import save_rules
+from structurer.rules import SiteRules, load_rules, save_rules
 
 FIELDS = ("name", "price", "currency", "original_price", "availability", "sku", "image",
           "description", "category", "brand", "rating", "review_count")
@@ -79,6 +81,15 @@ def score(truth: dict[str, Any], records: list[dict[str, Any]],
                        for f in FIELDS}}
 
 
+def _category_pages(rules: SiteRules) -> str | None:
+    """The category level's render mode for category pages beyond the start page (None
+    without a category level)."""
+    level = rules.levels.category
+    if level is None:
+        return None
+    return "static" if level.render.entry_only else str(level.render.mode.value)
+
+
 def run_seed(task: ShopTask, out: Path, template: Any, settings: Settings,
              progress: Callable[[str], None]) -> ShopResult:
     """Serve, analyze, crawl and score one zoo shop; the result JSON is written to ``out``."""
@@ -99,6 +110,7 @@ def run_seed(task: ShopTask, out: Path, template: Any, settings: Settings,
             result["render"] = {name: level.render.mode for name, level in
                                 (("category", levels.category), ("list", levels.list),
                                  ("detail", levels.detail)) if level is not None}
+            result["category_pages"] = _category_pages(rules)
             save_rules(rules, out / "rules" / f"zoo-{seed}.yaml")
             shop.requests.clear()
             progress("crawling")
@@ -131,12 +143,20 @@ def _failed_row(seed: int, error: str) -> dict[str, Any]:
             "fields": dict.fromkeys(FIELDS, 0)}
 
 
+def _learned_render(shop: dict[str, Any], level: str) -> str | None:
+    """The render mode the rules give ``level``'s pages (for the category level, its
+    pages beyond the start page; None when the run did not learn the level)."""
+    if level == "category":
+        return shop.get("category_pages")
+    return shop.get("render", {}).get(level)
+
+
 def _render_right(shops: list[dict[str, Any]], level: str) -> float:
     """Share of analyzed shops whose rules render ``level`` as the truth says."""
-    learned = [s for s in shops if level in s.get("render", {})]
+    learned = [s for s in shops if _learned_render(s, level) is not None]
     if not learned:
         return 0.0
-    right = sum(bool(s["render"][level] == _truth_render(s)[level]) for s in learned)
+    right = sum(bool(_learned_render(s, level) == _truth_render(s)[level]) for s in learned)
     return right / len(learned)
 
 
@@ -161,7 +181,8 @@ def summarize(shops: list[dict[str, Any]]) -> dict[str, Any]:
                                                                   for s in shops), 1)),
         "fields": {f: (sum(s["fields"][f] for s in shops) / matched if matched else 0.0)
                    for f in FIELDS},
-        "render": {level: _render_right(shops, level) for level in ("list", "detail")},
+        "render": {level: _render_right(shops, level)
+                   for level in ("category", "list", "detail")},
     }
 
 
@@ -183,8 +204,9 @@ def print_report(shops: list[dict[str, Any]], out: Any = sys.stdout) -> None:
     say(f"  records recall {_pct(total['recall'])}   precision {_pct(total['precision'])}   "
         f"shops reaching every listing page {_pct(total['all_lists'])}   "
         f"listing pages reached {_pct(total['lists'])}")
-    say(f"  render mode as the truth says: list {_pct(total['render']['list']).strip()}  "
-        f"detail {_pct(total['render']['detail']).strip()} (of the shops analyzed)")
+    say("  render mode as the truth says: " + "  ".join(
+        f"{level} {_pct(share).strip()}" for level, share in total["render"].items())
+        + " (of the shops analyzed; category: the pages beyond the start page)")
     say("  field accuracy on matched records: " + "  ".join(
         f"{f} {_pct(v).strip()}" for f, v in total["fields"].items()))
     for axis in AXES:
@@ -211,6 +233,16 @@ def print_report(shops: list[dict[str, Any]], out: Any = sys.stdout) -> None:
         say(f"  {count:>4}  {message}")
 
 
+def _with_category_pages(shops: list[dict[str, Any]], rules: Path) -> list[dict[str, Any]]:
+    """Saved results of a run made before category pages' modes were kept: read them
+    from the run's rule files, where there are some."""
+    for shop in shops:
+        path = rules / f"zoo-{shop['seed']}.yaml"
+        if "category_pages" not in shop and "render" in shop and path.is_file():
+            shop["category_pages"] = _category_pages(load_rules(path))
+    return shops
+
+
 # ----- main --------------------------------------------------------------------------------------
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -222,7 +254,7 @@ def main() -> int:
     args = parser.parse_args()
     if args.report:
         saved = json.loads(Path(args.report).read_text("utf-8"))
-        print_report(saved["shops"])
+        print_report(_with_category_pages(saved["shops"], Path(args.report).parent / "rules"))
         return 0
     try:
         seeds = parse_seeds(args.seeds)

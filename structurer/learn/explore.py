@@ -47,7 +47,7 @@ from structurer.learn.listing import ListLayouts, join_next_page, learn_list_lay
 from structurer.learn.pagewalk import PagingPlan, learn_paging
 from structurer.learn.pagination import PaginationGuess
 from structurer.learn.plan import ListSource, list_sources
-from structurer.learn.render import category_links, entry_only, rule_counter
+from structurer.learn.render import category_links, category_samples, entry_only, rule_counter
 from structurer.lexicon import Lexicon
 from structurer.page.catlinks import url_matches
 from structurer.page.view import PageView
@@ -179,6 +179,7 @@ def _by_content(ex: Explorer, rules: SiteRules) -> SiteRules:
     category level needs a browser too when only the rendered entry page shows some
     category URLs (its menu is built by a script), however many the rest are."""
     compiled, levels = compile_rules(rules), rules.levels
+    _category_pages(ex, rules)
     update = {}
     for name in ("category", "list", "detail"):
         level = getattr(levels, name)
@@ -195,13 +196,39 @@ def _by_content(ex: Explorer, rules: SiteRules) -> SiteRules:
     return rules.model_copy(update={"levels": levels.model_copy(update=update)})
 
 
+def _entry_urls(ex: Explorer, rules: SiteRules) -> list[str]:
+    """The URLs the start page is known by (asked for, answered, redirected to)."""
+    raw, _ = ex.sampler.both_ways(rules.start_url)
+    entry = [rules.start_url, *([raw.url, raw.final_url] if raw else [])]
+    return [u for u in dict.fromkeys(entry) if u]
+
+
 def _entry_only(ex: Explorer, rules: SiteRules) -> bool:
     """Whether only the start page of a browser category level needs rendering
     (:func:`~structurer.learn.render.entry_only`, on the level's sample pages)."""
-    raw, _ = ex.sampler.both_ways(rules.start_url)
-    entry = list(dict.fromkeys([rules.start_url, *([raw.url, raw.final_url] if raw else [])]))
-    return entry_only(ex.sampler.samples["category"], [u for u in entry if u],
+    return entry_only(ex.sampler.samples["category"], _entry_urls(ex, rules),
                       category_links(compile_rules(rules)), ex.sampler.threshold)
+
+
+def _category_pages(ex: Explorer, rules: SiteRules) -> None:
+    """The category level judged on category pages (:func:`category_samples`): the
+    pages analysis fetched both ways that its rules lead to from the rendered start
+    page, or whose URL its patterns match."""
+    level = rules.levels.category
+    if level is None:
+        return
+    _, start = ex.sampler.both_ways(rules.start_url)
+    urls = category_links(compile_rules(rules))(start.text, start.final_url or start.url) \
+        if start is not None else set()
+    patterns = [re.compile(p) for p in level.url_patterns]
+    urls |= {u for u in ex.sampler.rendered_pages if url_matches(patterns, u)}
+    pages = []
+    for url in sorted(urls):
+        raw, rendered = ex.sampler.both_ways(url)
+        if raw is not None and rendered is not None:
+            pages.append((url, raw.text, rendered.text))
+    ex.sampler.judge_on("category", category_samples(
+        ex.sampler.samples["category"], _entry_urls(ex, rules), pages))
 
 
 async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]

@@ -192,7 +192,7 @@ class Explorer:
         if len(listing) < 2:     # department pages only: their sub-categories list
             deeper = await deeper_lists(self, entry, [p for p in probed if p.kind == "other"])
             listing += deeper
-        best = best_group(groups, probes)
+        best = best_group(groups, probes, self.leading(probed, deeper) or None)
         if best is None or (best[0] < 1 and not deeper):
             return None, listing
         group = groups[best[1]]
@@ -240,6 +240,23 @@ class Explorer:
         kept = [(by_url[u], *picks[u]) for u in urls if u in by_url]
         return DetailSample([k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept],
                             [k[3] for k in kept])
+
+    def leading(self, probed: Sequence[PageView], lists: Sequence[PageView]) -> set[str]:
+        """The department pages among ``probed`` that link one of ``lists`` (the list
+        pages found below the departments), as fetched or as rendered: a menu's
+        departments lead to lists, a footer's "about" and "contact" pages do not."""
+        targets = {urldefrag(p.url)[0] for p in lists}
+        out: set[str] = set()
+        for page in probed:
+            rendered = self.sampler.rendered_pages.get(page.url)
+            views = [page] if page.kind != "other" or rendered is None else [
+                page, PageView.from_html(rendered.final_url or page.url, rendered.text,
+                                         self.lexicon)]
+            if page.kind == "other" and any(
+                    urldefrag(urljoin(v.url, href))[0] in targets
+                    for v in views for a in v.body.iter("a") if (href := link_href(a))):
+                out.add(page.url)
+        return out
 
     async def more_lists(self, lists: list[PageView], odd: Sequence[PageView],
                          limit: int = 4) -> list[PageView]:

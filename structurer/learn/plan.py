@@ -31,14 +31,17 @@ DetailPick = tuple[str, dict[str, str | None], set[str], str]
 _Values = dict[str, str | None]
 
 
-def best_group(groups: Sequence[LinkGroup], probes: dict[int, list[PageView]]
-               ) -> tuple[float, int] | None:
+def best_group(groups: Sequence[LinkGroup], probes: dict[int, list[PageView]],
+               departments: set[str] | None = None) -> tuple[float, int] | None:
     """(score, index) of the link group whose probed pages are product lists most often
-    (department pages count a little, and a bigger group breaks a tie)."""
+    (department pages count a little, and a bigger group breaks a tie). Given
+    ``departments`` (the pages known to lead to lists), other pages count only when they
+    are among them: a footer's five "about" pages are no menu of three departments."""
     best: tuple[float, int] | None = None
     for index, pages in probes.items():
         score = sum(p.kind == "list" for p in pages) + 0.2 * sum(
-            p.kind == "other" for p in pages) + 0.01 * len(groups[index].links)
+            p.kind == "other" and (departments is None or p.url in departments)
+            for p in pages) + 0.01 * len(groups[index].links)
         if best is None or score > best[0]:
             best = (score, index)
     return best

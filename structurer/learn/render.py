@@ -187,6 +187,23 @@ def entry_only(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],
                for url, raw, rendered in others)
 
 
+def category_samples(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],
+                     pages: Sequence[tuple[str, str, str]], most: int = MIN_PAGES
+                     ) -> list[tuple[str, str, str]]:
+    """The samples a category level is judged on: the entry's (one of the URLs ``entry``)
+    and category pages. The level is first sampled before its links are known, on the
+    entry and pages of the entry's link groups (an "about" page); when none of those is
+    a category page, ``pages`` (category pages fetched both ways, in order) take their
+    place, so that category pages a script builds whole are judged as such. Unchanged
+    when a sample already is a category page, or there is none to add."""
+    known = {url for url, _, _ in pages}
+    first = [s for s in samples if s[0] in entry]
+    if any(s[0] in known for s in samples if s[0] not in entry):
+        return list(samples)
+    extra = [s for s in pages if s[0] not in entry][: max(most - len(first), 1)]
+    return [*first, *extra] if extra else list(samples)
+
+
 def far_more(raw: Sequence[int], rendered: Sequence[int], ratio: float) -> bool:
     """Do the rendered pages hold far more of what the rules select (the pages as
     fetched fewer than ``ratio`` of it, none at all included)?"""

@@ -244,6 +244,12 @@ class RenderSampler:
             self.samples.pop(level, None)
             self.decisions.pop(level, None)
 
+    def judge_on(self, level: str, samples: list[tuple[str, str, str]]) -> None:
+        """Judge ``level`` on these samples (url, as fetched, as rendered) from now on."""
+        if self.option == RenderMode.AUTO and samples != self.samples[level]:
+            self.restart(level)
+            self.samples[level] = list(samples)
+
     async def confirm(self, level: str, urls: list[str]) -> None:
         """Make sure ``level`` is decided from these pages (two of them, fetched both ways
         at the same time)."""

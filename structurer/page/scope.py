@@ -51,12 +51,19 @@ _CARD_LINKS = 3     # most pages a card links to (its product; a cart or wish-li
 
 def _card_link(el: HtmlElement) -> str | None:
     """The first link of a block to another page (no ``#fragment``, no script), where it
-    links to few pages (a column of a layout table or a box of links is no card)."""
-    hrefs = {href for a in el.iter("a") if (href := (a.get("href") or "").strip())
-             and not href.startswith(("#", "javascript:"))}
-    if not hrefs or len(hrefs) > _CARD_LINKS or next(el.iter("h1"), None) is not None:
+    links to few pages (a column of a layout table or a box of links is no card). A link
+    to a part of a page (``/p/1#reviews`` beside ``/p/1``) is that page: a card whose
+    stars link its product's reviews links no more pages than one without."""
+    pages = [page for a in el.iter("a") if (page := _page_of(a.get("href")))]
+    if not pages or len(set(pages)) > _CARD_LINKS or next(el.iter("h1"), None) is not None:
         return None
-    return next(href for a in el.iter("a") if (href := (a.get("href") or "").strip()) in hrefs)
+    return pages[0]
+
+
+def _page_of(href: str | None) -> str | None:
+    """The page a link leads to, its ``#fragment`` left out (None: none, or a script)."""
+    page = (href or "").strip().split("#", 1)[0]
+    return page if page and not page.startswith("javascript:") else None
 
 
 def sibling_cards(root: HtmlElement) -> list[HtmlElement]:

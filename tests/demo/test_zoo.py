@@ -227,6 +227,33 @@ def test_benchmark_scores_records_against_the_truth() -> None:
                                           "want": second["price"]}]
 
 
+def test_benchmark_scores_the_category_pages_render_mode() -> None:
+    """The category level is scored too, on its pages beyond the start page: a level
+    that needs a browser for the start page's script-built menu alone reads static
+    category pages; a shop whose category pages are app shells wants a browser."""
+    from structurer.rules import rules_from_text
+    from tests.conftest import rule_text
+
+    bench = _bench()
+    levels = """
+      category:
+        link_xpath: //nav//a
+        render: {{mode: browser, entry_only: {}}}
+      list:
+        item_xpath: //ul/li
+        fields:
+          name: {{xpath: ./a, kind: text}}
+    """
+    pages = [bench._category_pages(rules_from_text(rule_text("h", levels.format(only))))
+             for only in ("true", "false")]
+    assert pages == ["static", "browser"]
+    static = ZooShop(_seed_with(list_render="static")).ground_truth("")["render"]
+    client = ZooShop(_seed_with(list_render="client")).ground_truth("")["render"]
+    shops = [{"category_pages": "static", "render": {"list": "static"}, "truth_render": static},
+             {"category_pages": "static", "render": {"list": "browser"}, "truth_render": client}]
+    assert [bench._render_right(shops, level) for level in ("category", "list")] == [0.5, 1.0]
+
+
 def test_nothing_outside_demo_imports_the_zoo() -> None:
     importers = []
     for path in PACKAGE.rglob("*.py"):

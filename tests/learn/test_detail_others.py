@@ -7,7 +7,7 @@ from typing import Any
 
 from structurer.learn.detail import learn_detail
 from structurer.lexicon import load_lexicon
-from structurer.page.scope import main_region, other_products
+from structurer.page.scope import main_region, other_products, sibling_cards
 from structurer.page.view import PageView
 from structurer.replay.records import build_record, compile_fields
 from structurer.rules.model import FieldRule
@@ -156,3 +156,34 @@ def test_a_price_line_is_never_a_description() -> None:
     assert rule is not None
     assert record({"description": rule}, page(5))["description"] == " ".join(
         SENTENCES[1:] + SENTENCES[:1])
+
+
+def _linked_card(n: int, rated: bool, priced: bool) -> str:
+    """A card whose stars link its product's reviews (``/p/N#reviews``), beside its
+    brand's page and a wish-list link; a sold-out one shows no price."""
+    stars = (f"<a href='/p/{n}#reviews'><div role='img' aria-label='Rated 4.{n % 10} of 5'>"
+             "★★★★☆</div><span>(12)</span></a>" if rated else "")
+    price = f"<span>{n},99 €</span>" if priced else ""
+    return (f"<div class='card'><a href='/p/{n}'><img src='/t/{n}.jpg' alt=''>"
+            f"<span>Other product {n}</span>{price}</a>"
+            f"<a href='/brands/b{n % 3}'>Brand {n % 3}</a>{stars}"
+            f"<a href='/wishlist?add={n}'>♡</a></div>")
+
+
+def test_cards_whose_stars_link_their_reviews_are_other_products() -> None:
+    """A link to a part of a page is that page: cards linking their product, its
+    reviews (``#reviews``), a brand and a wish list link three pages, and are cards (a
+    small row of unlike cards: one unrated, two sold out); so a product without a rating
+    of its own has a main region without theirs."""
+    cards = "".join(_linked_card(n, rated=n != 30, priced=n in (30, 33)) for n in range(30, 34))
+    html = (f"<html><head><title>{NAMES[0]}</title></head><body><main><div class='row'>"
+            f"<div><h1>{NAMES[0]}</h1><p>{PRICES[0]}</p></div></div>"
+            f"<section><h2>You may also like</h2><div class='related'>{cards}</div></section>"
+            "</main></body></html>")
+    view = PageView.from_html("http://shop.test/p/0", html, LEX)
+    # told by what each card shows, whether or not their likeness makes them a list
+    assert [c.get("class") for c in sibling_cards(view.body)] == ["card"] * 4
+    found = other_products(view)
+    assert [c.get("class") for c in found] == ["card"] * 4
+    region = main_region(view, view.body.find(".//h1"), found)
+    assert region.tag == "div" and region.find(".//*[@role='img']") is None

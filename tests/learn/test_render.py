@@ -332,3 +332,41 @@ def test_only_the_entry_needs_a_browser_when_it_alone_adds_category_links() -> N
     apart = (other[0], SHELL, RENDERED)
     for samples in ([entry, tiles], [entry, apart], [entry], [other]):
         assert not entry_only(samples, ["http://shop.test/"], links, THRESHOLD)
+
+
+def test_the_category_level_is_judged_on_category_pages_not_an_about_page() -> None:
+    """The entry (its menu in the HTML) and an "about" page probed from the entry's
+    link groups render alike: static. The category pages are app shells a script fills
+    whole: judged on one of them in the about page's place, the level needs a browser
+    beyond the entry. Samples holding a category page already, or no category page to
+    add, stay as they are."""
+    from structurer.learn.render import category_links, category_samples, entry_only, rule_counter
+    from structurer.replay.extract import compile_rules
+    from structurer.rules import rules_from_text
+    from tests.conftest import rule_text
+
+    compiled = compile_rules(rules_from_text(rule_text("shop.test", """
+      category:
+        link_xpath: //nav//a
+        url_patterns: ['/c/']
+      list:
+        item_xpath: //ul[@class='grid']/li
+        fields:
+          name: {xpath: .//h3, kind: text}
+    """)))
+    home = html(MENU.format(DEPTS) + FOOTER)
+    entry = ("http://shop.test/", home, home)
+    about = ("http://shop.test/pages/about", home, home)
+    shell = ("http://shop.test/c/camping/", html("<div id='app'></div><script src='/a.js'>"
+                                                 "</script>"),
+             html(MENU.format(DEPTS) + f"<main>{GRID}</main>{FOOTER}"))
+    count = rule_counter(compiled, "category")
+    assert decide_level([entry, about], THRESHOLD, count=count).mode == "static"
+    judged = category_samples([entry, about], ["http://shop.test/"], [shell])
+    assert [url for url, _, _ in judged] == ["http://shop.test/", "http://shop.test/c/camping/"]
+    decision = decide_level(judged, THRESHOLD, count=count)
+    assert decision.mode == "browser"
+    assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(2, 2), (0, 2)]
+    assert not entry_only(judged, ["http://shop.test/"], category_links(compiled), THRESHOLD)
+    assert category_samples([entry, shell], ["http://shop.test/"], [shell]) == [entry, shell]
+    assert category_samples([entry, about], ["http://shop.test/"], []) == [entry, about]

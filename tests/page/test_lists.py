@@ -198,3 +198,21 @@ def test_a_list_of_links_without_prices_is_no_product_list() -> None:
                     for i in range(12))
     view = page(f"<main><ul>{items}</ul></main>")
     assert not view.product_regions
+
+
+def test_sold_out_cards_saying_so_by_a_disabled_buy_button_make_a_product_list() -> None:
+    """Five of nine cards priced; the four sold out show no price and no stock word, only
+    their add-to-cart button disabled: still a product list. Enabled buttons beside no
+    price say nothing of the kind."""
+    def div(i: int, priced: bool, disabled: str) -> str:
+        price = f"<span>${10 + i}.95</span>" if priced else "<span></span>"
+        return (f'<div class="tile"><a href="/p/{i}" title="Product number {i}">'
+                f'<img src="/i/{i}.jpg"><span>Product number {i}</span>{price}</a>'
+                f'<button type="submit" name="add" value="{i}"{disabled}>Add to cart</button>'
+                "</div>")
+
+    for disabled, listed in ((" disabled", True), ("", False)):
+        cards = "".join(div(i, i % 2 == 0, disabled) for i in range(9))
+        view = page(f"<main><h1>Plates</h1><div id='items'>{cards}</div></main>")
+        assert bool(view.product_regions) is listed, disabled
+        assert (view.kind == "list") is listed

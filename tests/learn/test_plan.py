@@ -1,0 +1,48 @@
+"""Which link group of the entry page is the category menu (:func:`best_group`), when
+its links lead to department pages whose sub-categories list the products."""
+
+from __future__ import annotations
+
+from structurer.config import Settings
+from structurer.fetch.replay import ReplayFetcher
+from structurer.learn.categories import link_groups
+from structurer.learn.explorer import Explorer
+from structurer.learn.plan import best_group
+from structurer.lexicon import load_lexicon
+from structurer.page.view import PageView
+
+LEX = load_lexicon()
+DEPTS = ("fiction", "children", "poetry")
+INFO = ("about", "contact", "delivery", "returns", "privacy")
+HOME = ("<html><body><header><nav><ul>"
+        + "".join(f"<li><a href='/{d}/'>{d.title()}</a></li>" for d in DEPTS)
+        + "</ul></nav></header><main><h1>Books</h1></main><footer><ul>"
+        + "".join(f"<li><a href='/pages/{p}'>{p.title()}</a></li>" for p in INFO)
+        + "</ul></footer></body></html>")
+
+
+def _page(path: str, body: str) -> PageView:
+    return PageView.from_html(f"http://shop.test{path}", f"<html><body>{body}</body></html>", LEX)
+
+
+def test_department_pages_that_lead_to_lists_outweigh_a_larger_footer() -> None:
+    """A menu of three departments (pages of sub-category links) and a footer of five
+    info pages: both groups' probes are "other" pages, and by count alone the larger
+    footer wins; only the departments link the list pages found below them."""
+    entry = PageView.from_html("http://shop.test/", HOME, LEX)
+    groups = link_groups(entry)
+    menu = next(i for i, g in enumerate(groups) if "http://shop.test/fiction/" in g.urls)
+    footer = next(i for i, g in enumerate(groups) if "http://shop.test/pages/about" in g.urls)
+    depts = [_page(f"/{d}/", "".join(f"<p><a href='/{d}/{s}/'>{s}</a> - the {s} shelf</p>"
+                                     for s in ("new", "classics")))
+             for d in DEPTS]
+    info = [_page(f"/pages/{p}", f"<h1>{p}</h1><p>Opening hours, returns and the like.</p>")
+            for p in (INFO[0], INFO[2], INFO[4])]
+    assert {p.kind for p in depts + info} == {"other"}
+    probes = {menu: depts, footer: info}
+    assert best_group(groups, probes)[1] == footer           # by count alone
+    lists = [_page(f"/{d}/new/", "") for d in DEPTS[:2]]
+    explorer = Explorer(ReplayFetcher({}), LEX, Settings())
+    leading = explorer.leading(depts + info, lists)
+    assert leading == {"http://shop.test/fiction/", "http://shop.test/children/"}
+    assert best_group(groups, probes, leading)[1] == menu
