@@ -129,3 +129,15 @@ def test_a_side_column_of_menus_and_a_line_of_text_is_not_taken_in() -> None:
     text = structurer.extract_page(_page(body, "The board sets a new course"), URL, "news")[
         "fields"]["content"]
     assert all(p in text for p in story) and "visitors are online" not in text
+
+
+def test_a_subheading_with_an_anchor_id_saying_nav_stays() -> None:
+    """A subheading's id is the anchor of the page's table of contents ("nav_the_foil"):
+    a heading's class and id words name its style or anchor, not boilerplate."""
+    first, second = _prose(3, "lithium"), _prose(3, "foil")
+    body = ("<article><h1>The council approves the new harbour plan</h1>"
+            + "".join(f"<p>{p}</p>" for p in first)
+            + "<h3 class='subheading' id='nav_only_the_foil_stays'>Only the foil stays</h3>"
+            + "".join(f"<p>{p}</p>" for p in second) + "</article>")
+    text = structurer.extract_page(_page(body), URL, "news")["fields"]["content"]
+    assert "Only the foil stays" in text and all(p in text for p in first + second)
