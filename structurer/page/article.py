@@ -35,7 +35,7 @@ Three steps, each what the best extractors do on top of text density:
    inside the headline's containers (``headline_levels`` above it). The core
    widens to an ancestor while each step adds paragraphs and what it adds stays mostly
    paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
-   captions aside, less the links it adds): the article's other sections, lists and
+   captions aside): the article's other sections, lists and
    quotes; it must hold the text the page's structured data tells (``told_text``:
    :mod:`structurer.page.told`). What follows the
    core inside that container and is not mostly paragraphs (``tail_paragraphs``: a share
@@ -282,16 +282,13 @@ def _widened(core: HtmlElement, chain: list[HtmlElement],
              slack: int) -> HtmlElement:
     """The highest ancestor of ``core`` that adds paragraphs and whose text beyond the
     core's is still mostly paragraphs (the article's other sections), give or take
-    ``slack`` characters of headline, byline and captions — less the link characters it
-    adds: a side column of menus and a line of text ("13 visitors online") is no
-    headline."""
+    ``slack`` characters of headline, byline and captions."""
     best = core
-    base_t, base_g, base_l = counts[core].t, good.get(core, 0), counts[core].lt
+    base_t, base_g = counts[core].t, good.get(core, 0)
     for el in chain[chain.index(core) + 1:]:
         added = counts[el].t - base_t
         more = good.get(el, 0)
-        given = max(0, slack - (counts[el].lt - base_l))
-        if more > good.get(best, 0) and more - base_g >= 0.6 * added - given:
+        if more > good.get(best, 0) and more - base_g >= 0.6 * added - slack:
             best = el     # only a step that adds paragraphs: no site header for nothing
     return best
 

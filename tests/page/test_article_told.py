@@ -1,8 +1,8 @@
 """An article's container checked against what the page itself says (page/article.py,
 page/told.py, structured.py): the text structured data tells (a recipe's steps, an
 ``articleBody``) must be in it; a gallery's captions written in paragraphs are its text;
-a ``<header>`` left unclosed around the posts of a thread does not hide them; and a side
-column of menus with a line of text is not taken in as the headline's slack."""
+a ``<header>`` left unclosed around the posts of a thread does not hide them; and a
+subheading's anchor id is no boilerplate word."""
 
 from __future__ import annotations
 
@@ -52,8 +52,15 @@ def test_a_recipes_steps_told_by_structured_data_join_the_tips_density_chose() -
               + "".join(f"<li>{n} g <a href='/food/{i}'>{i} from the shop</a></li>"
                         for n, i in enumerate(("oat drink", "oats", "vanilla", "cinnamon",
                                                "hazelnuts", "apples", "linseed", "honey",
-                                               "salt", "almonds", "raisins", "yoghurt"), 1))
-              + "</ul></div><div class='preparation'><h2>Steps</h2>"
+                                               "salt", "almonds", "raisins", "yoghurt",
+                                               "butter", "sugar", "lemon", "mint", "pears",
+                                               "plums", "cream", "cocoa"), 1))
+              + "</ul></div><div class='nutrition'>"
+              + "".join(f"<div><span>{name}</span> <span>{n} g</span></div>" for n, name in
+                        enumerate(("Fat", "Protein", "Carbohydrates", "Sugar", "Fibre",
+                                   "Salt", "Saturated fat", "Cholesterol", "Calcium",
+                                   "Iron", "Magnesium", "Potassium"), 3))
+              + "</div><div class='preparation'><h2>Steps</h2>"
               + "".join(f"<div class='step'><span>{n}.</span><div class='body'><div>"
                         f"<p>{s}</p></div></div></div>" for n, s in enumerate(steps, 1))
               + "</div></div></div>")
@@ -113,22 +120,6 @@ def test_posts_a_thread_left_inside_an_unclosed_header_are_read() -> None:
     text = structurer.extract_page(_page(body, "Patch notes 4.47"), URL, "news")["fields"][
         "content"]
     assert all(p in text for ps in posts for p in ps)
-
-
-def test_a_side_column_of_menus_and_a_line_of_text_is_not_taken_in() -> None:
-    """The article's cell stands beside a left column of menu links and a line saying how
-    many visitors are online: that column adds links and one short paragraph — not the
-    headline or byline the widening's slack is for."""
-    story = _prose(6, "board", 20)
-    menu = "".join(f"<li><a href='/m/{i}'>Menu entry number {i}</a></li>" for i in range(12))
-    left = (f"<td id='left'><ul>{menu}</ul><div class='block'>13 visitors are online now "
-            "(8 of them are reading the news section).</div></td>")
-    centre = ("<td id='centre'><table><tr><td><b>The board sets a new course</b></td></tr>"
-              "<tr><td><p>" + "<br><br>".join(story) + "</p></td></tr></table></td>")
-    body = f"<table><tr>{left}{centre}</tr></table>"
-    text = structurer.extract_page(_page(body, "The board sets a new course"), URL, "news")[
-        "fields"]["content"]
-    assert all(p in text for p in story) and "visitors are online" not in text
 
 
 def test_a_subheading_with_an_anchor_id_saying_nav_stays() -> None:
