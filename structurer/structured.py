@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 __all__ = ["ARTICLE_TYPES", "PRODUCT_TYPES", "JsonLd", "article_object", "is_a",
            "jsonld_objects", "jsonld_strings", "jsonld_value", "main_object",
            "microdata_fields", "microdata_items", "opengraph_fields", "opengraph_types",
-           "product_object"]
+           "product_object", "told_texts"]
 
 # schema.org types, lower case and without prefix (a protocol fact, not a tuning choice)
 PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel",
@@ -178,6 +178,28 @@ def jsonld_strings(obj: Any, path: str | Sequence[str]) -> tuple[list[str], str 
     currency = parent.get("priceCurrency") if isinstance(parent, dict) else None
     texts = [_text(v) for v in (value if isinstance(value, list) else [value])]
     return [t for t in texts if t is not None], currency if isinstance(currency, str) else None
+
+
+def told_texts(objects: Sequence[dict[str, Any]], keys: Iterable[str]) -> list[str]:
+    """The texts the first of the page's objects that tells any tells at ``keys`` (an
+    article's ``articleBody``, a recipe's ``recipeInstructions``), as JSON gave them: a
+    string, each string of a list, and the ``text`` of each step (a HowToStep, nested in
+    a HowToSection's ``itemListElement``). One object: a page may describe others too."""
+    out: list[str] = []
+    for obj in objects:
+        if out:
+            break
+        for key in keys:
+            stack = [obj.get(key)]
+            while stack:
+                value = stack.pop(0)
+                if isinstance(value, str):
+                    out.append(value)
+                elif isinstance(value, list):
+                    stack.extend(value)
+                elif isinstance(value, dict):
+                    stack.extend((value.get("text"), value.get("itemListElement")))
+    return out
 
 
 class JsonLd:

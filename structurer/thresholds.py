@@ -57,6 +57,9 @@ class Thresholds(Strict):
     same_story: float = Field(0.8, ge=0, le=1, description=(
         "share of the words of structured data's articleBody the page's own article text "
         "must hold to be taken instead (cut in paragraphs, without a CMS's captions)"))
+    told_least: int = Field(200, ge=0, description=(
+        "characters of the text a page's structured data tells (articleBody, a recipe's "
+        "steps) from which the article's container must hold where the page shows it"))
     tail_block: int = Field(100, ge=0, description=(
         "characters of a block after an article's paragraphs (inside its container) from "
         "which the block must be mostly paragraphs to stay (see tail_paragraphs)"))
@@ -187,7 +190,7 @@ class Thresholds(Strict):
         "strong_boilerplate", "same_story", "tail_block", "tail_paragraphs", "above_headline",
         "caption_line", "headline_block", "headline_levels", "loose_end", "text_floor",
         "lead_line", "lead_most", "promo_lines", "promo_resume", "path_word", "strong_signal",
-        "noise_card", "crumb_block", "paging_word", "next_word")
+        "noise_card", "crumb_block", "paging_word", "next_word", "told_least")
 
     @model_validator(mode="after")
     def _checks_order(self) -> Thresholds:

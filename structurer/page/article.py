@@ -22,8 +22,9 @@ Three steps, each what the best extractors do on top of text density:
    (no noise tag, no noise heading) ``headline_block`` characters of paragraphs and most
    of those of the container it shares with the headline: themes call the article's own
    wrappers "share", "widget", "sidebar-and-content" or "tab-menu"; nor a "teaser" just
-   after the headline saying the page's description (the standfirst). (The verdicts on
-   each block: :mod:`structurer.page.boilerplate`.)
+   after the headline saying the page's description (the standfirst), a heading, a
+   ``<header>`` holding posts (left unclosed) or a gallery's captions in paragraphs
+   (its text). (The verdicts on each block: :mod:`structurer.page.boilerplate`.)
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
@@ -34,7 +35,9 @@ Three steps, each what the best extractors do on top of text density:
    inside the headline's containers (``headline_levels`` above it). The core
    widens to an ancestor while each step adds paragraphs and what it adds stays mostly
    paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
-   captions aside): the article's other sections, lists and quotes. What follows the
+   captions aside): the article's other sections, lists and
+   quotes; it must hold the text the page's structured data tells (``told_text``:
+   :mod:`structurer.page.told`). What follows the
    core inside that container and is not mostly paragraphs (``tail_paragraphs``: a share
    bar, a tag box, a contact card, teasers) is left out.
 3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
@@ -81,6 +84,9 @@ from structurer.page.boilerplate import (
     likely_boilerplate,
     surely_boilerplate,
 )
+from structurer.page.dom import HEADING_TAGS
+from structurer.page.told import probes as told_probes
+from structurer.page.told import reconciled, told_element
 
 _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
@@ -108,9 +114,11 @@ def pruned(tree: HtmlElement, vocab: BoilerplateWords, min_text: int, least: int
     _, good = _paragraph_points(start, density.text_counts(start, min_text))
     limit = (0.8 if anchor is not None else 0.5) * good.get(start, 0)
     leads = descriptions(tree) if anchor is not None else frozenset()
+    fixed = (*fixed, *_gallery_captions(start, good))
     drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
-                      and (el.tag in density.NOISE_SECTIONS or likely_boilerplate(el, vocab))
+                      and ((el.tag in density.NOISE_SECTIONS and not _unclosed_header(el, good))
+                           or (el.tag not in HEADING_TAGS and likely_boilerplate(el, vocab)))
                       and not _beside_headline(el, keep, good, least)
                       and not kept_as_text(el, anchor, leads, min_text)])
     return start, anchor
@@ -122,6 +130,30 @@ def _in_boilerplate(heading: HtmlElement, vocab: BoilerplateWords) -> bool:
     return any((el.tag in density.NOISE_SECTIONS and el.tag != "header")
                or surely_boilerplate(el, vocab) or likely_boilerplate(el, vocab)
                for el in heading.iterancestors() if el.tag not in ("body", "html"))
+
+
+def _gallery_captions(start: HtmlElement, good: dict[HtmlElement, int]) -> list[HtmlElement]:
+    """The captions of a gallery, which are its text: three captions or more written in
+    paragraphs (``<figcaption><p>``) that hold half the page's paragraph text or more. They
+    are read as blocks (renamed ``div``, their figures too), whatever their class words
+    ("slide-caption"); a news picture's caption is a line, and beside far more text."""
+    captions = [c for c in start.iter("figcaption") if c.find("p") is not None]
+    if len(captions) < 3 or sum(good.get(c, 0) for c in captions) < 0.5 * good.get(start, 0):
+        return []
+    for caption in captions:
+        figure = caption.getparent()
+        caption.tag = "div"
+        if figure is not None and figure.tag == "figure":
+            figure.tag = "div"
+    return captions
+
+
+def _unclosed_header(el: HtmlElement, good: dict[HtmlElement, int]) -> bool:
+    """A ``<header>`` around an ``<article>`` with paragraphs, or inside another header:
+    markup a page left unclosed (a forum post's attribution header) that the parser let
+    swallow the posts after it — the text's, not a header's."""
+    return el.tag == "header" and (any(good.get(a, 0) for a in el.iterdescendants("article"))
+                                   or any(a.tag == "header" for a in el.iterancestors()))
 
 
 def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlElement, int],
@@ -141,10 +173,12 @@ def _beside_headline(el: HtmlElement, keep: set[HtmlElement], good: dict[HtmlEle
         and own >= 0.5 * good.get(around, 0)
 
 
-def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = None
-                    ) -> density.ContentFound | None:
+def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = None,
+                    told: Sequence[str] = ()) -> density.ContentFound | None:
     """The article's element and its whole text (see the module doc); ``title``: the
-    page's title when the caller has it (:func:`~structurer.page.titles.title_of`)."""
+    page's title when the caller has it (:func:`~structurer.page.titles.title_of`);
+    ``told``: the text the page's structured data tells (its ``articleBody``), which
+    the container must hold (:mod:`structurer.page.told`)."""
     vocab = BoilerplateWords.of(lexicon)
     min_text = lexicon.thresholds.min_block_text
     start, anchor = pruned(tree, vocab, min_text, lexicon.thresholds.headline_block, title)
@@ -176,7 +210,13 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
     chain = [core, *(a for a in core.iterancestors() if a.tag not in ("body", "html"))]
     th = lexicon.thresholds
     best = _widened(core, chain, counts, _with_items(start, counts, good), th.article_slack)
-    drop_elements(_tail_blocks(core, best, counts, good, th.tail_block, th.tail_paragraphs))
+    probes, size = told_probes(told, th.told_least)
+    shown = told_element(start, counts, probes) if probes else None
+    best = reconciled(best, shown, start, counts, size)
+    if best is core or best in core.iterancestors():    # else the told text's own element
+        drop_elements([el for el in _tail_blocks(core, best, counts, good, th.tail_block,
+                                                 th.tail_paragraphs)
+                       if shown is None or not (el is shown or el in shown.iterancestors())])
     lines, read = article_lines(best, vocab, counts[best], anchor, th.above_headline,
                           th.caption_line, th.loose_end, th.promo_lines, th.promo_resume)
     # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point

@@ -38,6 +38,7 @@ from structurer.structured import (
     opengraph_fields,
     opengraph_types,
     product_object,
+    told_texts,
 )
 from structurer.values import Base
 from structurer.words import Words, compile_words
@@ -171,7 +172,8 @@ class PageView:
             from structurer.page.article import article_content
 
             found = self.title
-            return article_content(self.tree, self.lexicon, found.text if found else "")
+            told = told_texts(self.jsonld, self.lexicon.signals.get("told_text", {}))
+            return article_content(self.tree, self.lexicon, found.text if found else "", told)
         return density.main_content(self.tree, self.lexicon.thresholds.min_block_text)
 
     @cached_property
