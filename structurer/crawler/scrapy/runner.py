@@ -85,8 +85,11 @@ def scrapy_settings(rules: Sequence[str | Path], out: str | Path, settings: Sett
         "EXTENSIONS": {"scrapy.extensions.remote_control.RemoteControl": None},
         "LOG_LEVEL": "WARNING",
         "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
+        # Scrapy's retries wait as structurer crawl's do (RetryPolicy), in its place
         "DOWNLOADER_MIDDLEWARES": {f"{MIDDLEWARES}.BackoffMiddleware": 40,
                                    f"{MIDDLEWARES}.GuardMiddleware": 50,
+                                   "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+                                   f"{MIDDLEWARES}.RetryBackoffMiddleware": 550,
                                    f"{MIDDLEWARES}.BrowserMiddleware": 950},
         "STRUCTURER_RULES": [str(p) for p in rules],
         "STRUCTURER_OUT": str(out),
