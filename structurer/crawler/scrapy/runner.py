@@ -4,7 +4,8 @@ Input: rule files, the worker's output file, :class:`~structurer.config.Settings
 and optionally a Redis URL (then the worker joins the distributed crawl named by the
 rule files, or by ``crawl``) and extra Scrapy settings. Output: a
 :class:`WorkerResult` — this worker's statistics (also written as JSON beside its
-output), records written, and whether the crawl is complete.
+output), records written, and whether the crawl is complete (never, when it wrote no
+record: a lone worker none, or a distributed crawl none in any worker's output).
 
 The project's settings map onto Scrapy's (concurrency, per-host concurrency, delay,
 timeout, retries, redirects, page size, robots.txt, user agent; ``max_pages`` is
@@ -56,7 +57,8 @@ class WorkerResult:
     recovered: int          # records of this worker's last run written at start
     reclaimed: int          # requests its last run had in flight, queued again
     drift: list[Drift] = field(default_factory=list)
-    shortfall: str | None = None    # why a lone worker's crawl fell short (no records)
+    shortfall: str | None = None    # why the crawl fell short (no records): a lone worker's,
+                                    # or a distributed one over, without a record anywhere
     drift_checked: bool = True      # False: one of several rule files, or not the last worker
 
 
@@ -124,9 +126,11 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     from scrapy.crawler import CrawlerProcess
     from scrapy.exceptions import ScrapyDeprecationWarning
 
+    from structurer.crawler.engine import NO_RECORDS
     from structurer.crawler.engine import shortfall as engine_shortfall
     from structurer.crawler.rendering import render_modes
     from structurer.crawler.scrapy.spider import RuleSpider
+    from structurer.crawler.scrapy.state import RedisState
     from structurer.crawler.scrapy.worker import open_context
     from structurer.fetch.chromium import find_chromium
 
@@ -162,6 +166,10 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
         shares = context.workers.publish(stats.as_dict())
         whole = None if shares is None else CrawlStats.merged(
             map(CrawlStats.from_dict, shares), stats.fields)
+    if isinstance(context.state, RedisState) and spider.complete \
+            and not context.state.emitted():   # no record in the whole crawl, any worker's
+        short = (engine_shortfall(whole, recrawl=False) if whole is not None else None) \
+            or NO_RECORDS                      # why: from every worker's figures, if known
     checked = len(rules) == 1 and whole is not None
     drift = check_drift(load_rules(rules[0]), whole, settings, complete=spider.complete) \
         if checked and whole is not None else []
