@@ -126,11 +126,8 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     from scrapy.crawler import CrawlerProcess
     from scrapy.exceptions import ScrapyDeprecationWarning
 
-    from structurer.crawler.engine import NO_RECORDS
-    from structurer.crawler.engine import shortfall as engine_shortfall
     from structurer.crawler.rendering import render_modes
     from structurer.crawler.scrapy.spider import RuleSpider
-    from structurer.crawler.scrapy.state import RedisState
     from structurer.crawler.scrapy.worker import open_context
     from structurer.fetch.chromium import find_chromium
 
@@ -159,20 +156,7 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     stats: CrawlStats = spider.crawl_stats
     out = Path(out)
     stats_path = stats.path_beside(out)
-    # a worker of a Redis crawl sees its share only; a lone one, the whole crawl
-    short = None if redis_url else engine_shortfall(stats, recrawl=False)
-    whole: CrawlStats | None = stats
-    if context.workers is not None:     # the last worker to finish checks every one's figures
-        shares = context.workers.publish(stats.as_dict())
-        whole = None if shares is None else CrawlStats.merged(
-            map(CrawlStats.from_dict, shares), stats.fields)
-    if isinstance(context.state, RedisState) and spider.complete \
-            and not context.state.emitted():   # no record in the whole crawl, any worker's
-        short = (engine_shortfall(whole, recrawl=False) if whole is not None else None) \
-            or NO_RECORDS                      # why: from every worker's figures, if known
-    checked = len(rules) == 1 and whole is not None
-    drift = check_drift(load_rules(rules[0]), whole, settings, complete=spider.complete) \
-        if checked and whole is not None else []
+    short, drift, checked = _judge(rules, settings, context, stats, spider.complete)
     complete = spider.complete and short is None
     stats.write_json(stats_path, {"output": str(out), "engine": "scrapy",
                                   "crawl": context.crawl, "worker": context.worker,
@@ -182,3 +166,30 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
                                   "reclaimed": context.reclaimed})
     return WorkerResult(stats, out, stats_path, context.crawl, context.worker, complete,
                         context.recovered, context.reclaimed, drift, short, checked)
+
+
+def _judge(rules: Sequence[str | Path], settings: Settings, context: Any, stats: CrawlStats,
+           complete: bool) -> tuple[str | None, list[Drift], bool]:
+    """(why the crawl fell short, its drift by level, whether drift was checked). A lone
+    worker sees the whole crawl; a worker of a Redis crawl its share only: the last to
+    finish checks drift over every worker's figures, and any of them, once the crawl is
+    over, whether it claimed a record anywhere."""
+    from structurer.crawler.engine import NO_RECORDS, shortfall
+    from structurer.crawler.scrapy.state import RedisState
+
+    state = context.state
+    if not isinstance(state, RedisState):
+        short = shortfall(stats, recrawl=False)
+        whole: CrawlStats | None = stats
+    else:
+        shares = context.workers.publish(stats.as_dict())
+        whole = None if shares is None else CrawlStats.merged(
+            map(CrawlStats.from_dict, shares), stats.fields)
+        short = None
+        if complete and not state.emitted():    # why: from every worker's figures, if known
+            short = (shortfall(whole, recrawl=False) if whole is not None else None) \
+                or NO_RECORDS
+    checked = len(rules) == 1 and whole is not None
+    drift = check_drift(load_rules(rules[0]), whole, settings, complete=complete) \
+        if checked and whole is not None else []
+    return short, drift, checked
