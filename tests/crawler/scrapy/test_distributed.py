@@ -160,7 +160,8 @@ def test_workers_check_the_whole_crawl_for_drift(broken: bool, shops: Shops, red
                                                   tmp_path: Path) -> None:
     """Two workers of one shop's crawl: the last to finish checks every worker's figures
     together against the rule file's baselines. A shop whose list markup changed (the
-    item XPath now matches nothing) is reported; the unchanged shop is not."""
+    item XPath now matches nothing) is reported, and, no record written by any worker,
+    the crawl fell short (exit 1, as ``structurer crawl``'s); the unchanged shop is not."""
     rules = shops.rules[0]
     if broken:
         text = rules.read_text(encoding="utf-8")
@@ -171,8 +172,13 @@ def test_workers_check_the_whole_crawl_for_drift(broken: bool, shops: Shops, red
     outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
     processes = [worker([rules], out, redis_url, "--delay", DELAY) for out in outs]
     for process, out in zip(processes, outs, strict=True):
-        finish(process, out)
+        if broken:
+            assert process.wait(timeout=120) == 1
+            assert "fell short: no records" in out.with_suffix(".log").read_text()
+        else:
+            finish(process, out)
     stats = [_stats(out) for out in outs]
+    assert all(s["complete"] is not broken for s in stats), stats
     checked = [s["drift"] for s in stats if s["drift_checked"]]
     assert checked, stats           # (both, when they finish at the same moment)
     for drift in checked:
