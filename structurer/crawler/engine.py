@@ -50,7 +50,7 @@ from structurer.replay.extract import compile_rules
 from structurer.rules.model import SiteRules
 from structurer.schema import RenderMode
 
-__all__ = ["CrawlResult", "crawl_records", "crawl_site", "crawl_site_async",
+__all__ = ["NO_RECORDS", "CrawlResult", "crawl_records", "crawl_site", "crawl_site_async",
            "shortfall"]
 
 
@@ -68,6 +68,9 @@ class CrawlResult:
     shortfall: str | None = None
 
 
+NO_RECORDS = "no records: the rule file found no product on the pages it read"
+
+
 def shortfall(stats: CrawlStats, *, recrawl: bool) -> str | None:
     """Why a crawl fell short, or None: no page could be read, or no record came out of
     a crawl (a recrawl with nothing changed is fine)."""
@@ -76,7 +79,7 @@ def shortfall(stats: CrawlStats, *, recrawl: bool) -> str | None:
         kinds = ", ".join(f"{k} {v}" for k, v in sorted(failed.items()))
         return f"every page failed ({kinds}): no records"
     if stats.records == 0 and not recrawl:
-        return "no records: the rule file found no product on the pages it read"
+        return NO_RECORDS
     return None
 
 

@@ -5,7 +5,8 @@ fetched pages, their :class:`Outcome` (links found, list items, the detail recor
 the page's simhash, or the failure). Output: leased tasks in priority order
 (category and list pages before detail pages), product records in the ``outbox``
 table, and what a resumed or incremental crawl needs: each page's fingerprint and
-revisit schedule.
+revisit schedule, and the links the run refused (each counted once per URL, resumed
+or not).
 
 Consistency: everything a batch of pages causes — the pages leave the run queue and
 enter the done queue, their links are enqueued, their items and detail records are
@@ -76,6 +77,7 @@ CREATE TABLE IF NOT EXISTS listings(
   page TEXT NOT NULL, product TEXT NOT NULL, path TEXT NOT NULL, fields TEXT NOT NULL,
   PRIMARY KEY(page, product)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS listings_product ON listings(product);
+CREATE TABLE IF NOT EXISTS refused(key TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS outbox(
   seq INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL, record TEXT NOT NULL);
 """
@@ -155,8 +157,8 @@ class Frontier:
         """Empty the state for a new crawl, in place: deleting and recreating the file
         would drop the lock this connection holds, and let a second crawl in."""
         with self.transaction():
-            for table in ("meta", "run_queue", "done", "products", "listings", "outbox",
-                          "sqlite_sequence"):
+            for table in ("meta", "run_queue", "done", "products", "listings", "refused",
+                          "outbox", "sqlite_sequence"):
                 self.db.execute(f"DELETE FROM {table}")
         self.size = 0
         self._buffers = (deque(), deque())
@@ -223,6 +225,10 @@ class Frontier:
                     f"SELECT key, url, level, path FROM {table} WHERE level < 2"):
                 yield key, url, level, _path(path)
 
+    def refused_keys(self) -> list[str]:
+        """Canonical URLs of the links this run refused (and counted) so far."""
+        return [key for (key,) in self.db.execute("SELECT key FROM refused")]
+
     # ----- applying outcomes --------------------------------------------------------------
     def apply(self, outcomes: Sequence[Outcome], run: int, now: float) -> list[str]:
         """Store a batch of outcomes (call inside a transaction). Returns the keys of the
@@ -233,6 +239,9 @@ class Frontier:
             t = o.task
             db.execute("DELETE FROM run_queue WHERE id = ?", (t.id,))
             self.size -= 1
+            if o.refused:   # counted in this run's statistics: not again after a resume
+                db.executemany("INSERT OR IGNORE INTO refused VALUES (?)",
+                               [(key,) for key in o.refused])
             if o.retry:     # what it linked to before it is asked again is kept
                 if o.links:
                     self.seed(o.links)
@@ -326,6 +335,7 @@ class Frontier:
                 "SELECT key, url, level, level = 2, depth, path FROM done "
                 "WHERE next_visit <= ? OR ? ORDER BY level, key", (now, everything))
             due = self.db.total_changes - before
+            self.db.execute("DELETE FROM refused")    # a run counts its refusals afresh
             self.db.execute("UPDATE products SET state = 0 WHERE key IN "
                             "(SELECT key FROM run_queue WHERE level = 2)")
             self.set(run=run, status="running", lists_done=False, sink_mark=None)

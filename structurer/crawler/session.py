@@ -88,7 +88,9 @@ class Crawler:
         self.run_no = frontier.run
         self.lists_done = bool(frontier.get("lists_done"))
         self.known: set[str] = set()          # category and list pages ever queued
-        self.reader = PageReader(compiled, self.guards, self._first_seen)
+        self.refused = set(frontier.refused_keys())  # links the run refused: counted once
+        self.reader = PageReader(compiled, self.guards, self._first_seen,
+                                 first_refused=self._first_refused)
         for key, url, level, path in frontier.listish_urls():
             self.known.add(key)
             if key != self.reader.start_key:   # queued, not linked: no page of the budget
@@ -106,6 +108,12 @@ class Crawler:
         if key in self.known:
             return False
         self.known.add(key)
+        return True
+
+    def _first_refused(self, key: str) -> bool:
+        if key in self.refused:
+            return False
+        self.refused.add(key)
         return True
 
     # ----- one page ------------------------------------------------------------------------
@@ -135,6 +143,7 @@ class Crawler:
 
     def extract(self, task: Task, page: Page) -> Outcome:
         o = self.reader.read(task, page.text, page.final_url, len(page.body), page.body)
+        o.refused = list(self.reader.refused_keys)   # the state keeps them with the page
         # a rendered page its script left empty (the page's own request failed, or came
         # late on a busy machine and the browser handed the page over before its network
         # went quiet) is asked for again like a render that ran out of time, at most
@@ -146,7 +155,7 @@ class Crawler:
             log.info("%s: the rendered page is blank; asking again", task.url)
             return Outcome(task, error="blank_render", retry=True,
                            links=[ln for ln in o.links if ln.level != DETAIL],
-                           skipped=list(self.reader.refused))
+                           skipped=list(self.reader.refused), refused=o.refused)
         return o
 
     # ----- the loop ------------------------------------------------------------------------

@@ -65,3 +65,4 @@ class Outcome:
     content: str | None = None               # digest of what was extracted
     size: int = 0                            # body bytes
     skipped: list[str] = field(default_factory=list)   # why links were not queued
+    refused: list[str] = field(default_factory=list)   # links first refused here (keys)

@@ -99,6 +99,7 @@ class PageReader:
         self.prefixes: list[tuple[str, tuple[str, ...]]] = []
         self.listed: set[int] = set()          # the item sets of list pages read so far
         self.refused: list[str] = []   # why links first refused on the last page were
+        self.refused_keys: list[str] = []   # and their canonical URLs
         self.discovery = compile_discovery(compiled.rules)
         self.start_key = canonical(compiled.rules.start_url)
         self.sitemaps = 0                       # sitemap files read by this reader
@@ -143,6 +144,7 @@ class PageReader:
         if self.first_refused(key):
             skipped.append(reason)
             self.refused.append(reason)
+            self.refused_keys.append(key)
 
     # ----- one page ------------------------------------------------------------------------
     def failed(self, task: Task, kind: str) -> Outcome:
@@ -159,7 +161,7 @@ class PageReader:
         """The outcome of ``task`` whose page (decoded ``text``, ``size`` bytes: ``body``)
         ended at ``url`` after redirects. A category-level page that is a sitemap (the
         rule file's sitemap sources) is read as one."""
-        d, self.refused = self.discovery, []
+        d, self.refused, self.refused_keys = self.discovery, [], []
         if task.level == CATEGORY and d.sitemaps and body is not None and is_sitemap(body):
             return self._sitemap(task, body, url, size)
         tree = parse_html(text, url)

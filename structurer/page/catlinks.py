@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 from urllib.parse import parse_qsl, urldefrag, urljoin, urlsplit
 
+from structurer.fetch.scope import same_site
 from structurer.page.dom import link_href, text_of
 
 __all__ = ["home_link", "inline_json_links", "matching_links", "url_key", "url_matches"]
@@ -43,15 +44,17 @@ def url_key(url: str) -> str:
 
 def home_link(href: str | None, page_url: str) -> bool:
     """Whether ``href`` (on the page at ``page_url``) leads to the site's home page: its
-    root, with no query of its own. A query the page's own URL carries too
-    (``/?lang=en`` on ``/p/1?lang=en``) is state the shop passes along every link, still
-    home; any other (``/?page=2``, a search ``/?s=tent``, a category ``/?cat=5``) picks a
-    page of its own."""
+    root, on the page's own site (:func:`~structurer.fetch.scope.same_site`: another
+    host's root — a brand's or a marketplace's — is no home of this shop), with no query
+    of its own. A query the page's own URL carries too (``/?lang=en`` on
+    ``/p/1?lang=en``) is state the shop passes along every link, still home; any other
+    (``/?page=2``, a search ``/?s=tent``, a category ``/?cat=5``) picks a page of its own."""
     if href is None:
         return False
-    target = urlsplit(urljoin(page_url, href.strip()))
+    url = urljoin(page_url, href.strip())
+    target = urlsplit(url)
     carried = set(parse_qsl(urlsplit(page_url).query, keep_blank_values=True))
-    return target.path in ("", "/") and \
+    return target.path in ("", "/") and same_site(url, page_url) and \
         set(parse_qsl(target.query, keep_blank_values=True)) <= carried
 
 

@@ -137,3 +137,25 @@ def test_a_lone_scrapy_worker_without_records_is_not_complete(
     assert "fell short: no records" in done.stderr
     stats = json.loads((tmp_path / "w.jsonl.stats.json").read_text())
     assert stats["complete"] is False and stats["records"] == 0
+
+
+def test_a_scrapy_worker_warns_of_pagination_not_followed_and_strict_exits_1(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """The lone Scrapy worker checks its crawl against the analyzed baseline as
+    ``structurer crawl`` does: the same warning by level, exit 0, and 1 with --strict."""
+    base = tiny_site(static_grid_shop())
+    rules = tmp_path / "shop.yaml"
+    rules.write_text(_rules(base.removeprefix("http://")))
+    out = tmp_path / "w.jsonl"
+    said = "drift: list: 1.00 list pages per category over 3 categories, baseline at least 2.00"
+    for strict, code in ((False, 0), (True, 1)):
+        done = subprocess.run([sys.executable, "-m", "structurer", "crawl", str(rules),
+                               "--engine", "scrapy", "--out", str(out), "--overwrite",
+                               *(["--strict"] if strict else [])],
+                              capture_output=True, text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == code, done.stderr
+        assert said in done.stderr
+        stats = json.loads((tmp_path / "w.jsonl.stats.json").read_text())
+        assert stats["records"] == 9 and stats["complete"] is True
+        assert len(stats["drift"]) == 1 and stats["drift"][0].startswith(
+            said.removeprefix("drift: "))

@@ -145,6 +145,23 @@ class Killed(Exception):
     """The crawl's process dies while a page is being fetched."""
 
 
+def _dying_at(path: str) -> Callable[[RenderMode, Settings], Fetcher]:
+    """A fetcher factory whose fetchers die (:class:`Killed`) asked for a URL ending
+    in ``path``."""
+    def dying(mode: RenderMode, settings: Settings) -> Fetcher:
+        fetcher = open_fetcher(mode, settings)
+        fetch = fetcher.fetch
+
+        async def fetch_or_die(url: str, **kwargs: Any) -> Page:
+            if url.endswith(path):
+                raise Killed
+            return await fetch(url, **kwargs)
+
+        fetcher.fetch = fetch_or_die  # type: ignore[method-assign]
+        return fetcher
+    return dying
+
+
 def test_a_resumed_crawl_counts_url_patterns_as_the_first_session_did(
         tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
     """The start page is no page of its URL pattern's budget (it is queued, not linked):
@@ -164,21 +181,34 @@ def test_a_resumed_crawl_counts_url_patterns_as_the_first_session_did(
     whole = crawl_site(rules, tmp_path / "whole.jsonl", settings)
     assert whole.finished and not whole.stats.skipped
 
-    def dying(mode: RenderMode, settings: Settings) -> Fetcher:
-        fetcher = open_fetcher(mode, settings)
-        fetch = fetcher.fetch
-
-        async def fetch_or_die(url: str, **kwargs: Any) -> Page:
-            if url.endswith("/bags/"):
-                raise Killed
-            return await fetch(url, **kwargs)
-
-        fetcher.fetch = fetch_or_die  # type: ignore[method-assign]
-        return fetcher
-
     out = tmp_path / "resumed.jsonl"
     with pytest.raises(Killed):         # the start page is read, its links queued
-        crawl_site(rules, out, settings, factory=dying)
+        crawl_site(rules, out, settings, factory=_dying_at("/bags/"))
     resumed = crawl_site(rules, out, settings, resume=True)
     assert resumed.finished and not resumed.stats.skipped
     assert sorted(r["name"] for r in _records(out)) == ["Bag", "Cap", "Hat"]
+
+
+def test_a_resumed_crawl_counts_a_refused_link_once(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A link refused (off the shop's hosts) on the start page and again on a category
+    page is counted once, as in the statistics of a crawl never interrupted, when the
+    crawl dies before the category page is read and is resumed: the state keeps the
+    links refused with the pages that refused them."""
+    sale = '<a href="http://elsewhere.invalid/sale/">Sale</a>'
+    pages = {"/": f'<nav><a href="/bags/">Bags</a><a href="/hats/">Hats</a>{sale}</nav>',
+             "/hats/": '<ul><li><a href="/p/h">Hat</a></li></ul>',
+             "/bags/": f'<nav>{sale}</nav><ul><li><a href="/p/b">Bag</a></li></ul>'}
+    site = tiny_site(pages).split("//")[1]
+    rules = rules_from_text(RULES.format(site=site), "refused.yaml")
+    whole = crawl_site(rules, tmp_path / "whole.jsonl", Settings())
+    assert whole.finished and dict(whole.stats.skipped) == {"offsite": 1}
+    out = tmp_path / "resumed.jsonl"
+    with pytest.raises(Killed):         # the start page is read: its refusal counted
+        crawl_site(rules, out, Settings(), factory=_dying_at("/bags/"))
+    resumed = crawl_site(rules, out, Settings(), resume=True)
+    assert resumed.finished and dict(resumed.stats.skipped) == {"offsite": 1}
+    assert sorted(r["name"] for r in _records(out)) == ["Bag", "Hat"]
+    # a recrawl is a run of its own: its statistics count the refusal afresh
+    again = crawl_site(rules, out, Settings(), recrawl=True, revisit_all=True)
+    assert dict(again.stats.skipped) == {"offsite": 1}

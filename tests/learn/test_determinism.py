@@ -2,10 +2,11 @@
 
 Each analysis runs in its own process with another ``PYTHONHASHSEED`` (so any choice that
 follows the iteration order of a set or a dict of strings shows), on demo shops and on zoo
-shops whose pages change with cookies ("recently viewed") or fail on their first request
-(a 500, then fine): analysis sends no cookies, and which request meets a page's first
-answer is fixed. (The tie-break between two equally good Bootstrap classes of the item
-XPath is tests/learn/test_listing.py's.)
+shops whose pages change with cookies ("recently viewed"), fail on their first request
+(a 500, then fine), or hold grids a script fills (a browser level, its pager driven by a
+script): analysis sends no cookies, which request meets a page's first answer is fixed,
+and so is what the rendered pages measure. (The tie-break between two equally good
+Bootstrap classes of the item XPath is tests/learn/test_listing.py's.)
 """
 
 from __future__ import annotations
@@ -35,9 +36,14 @@ SHOPS = {
                                      detail_render="static", classes="bootstrap")),
     "first_500": ZooShop(_seed(session="first_500", list_render="static",
                                detail_render="static", discovery="server_menu")),
+    # grids a script fills from JSON, a script-driven pager: a browser level whose render
+    # decision and measurements, and a pager URL pattern inferred and verified, go in
+    # the rule file
+    "json_grid": ZooShop(_seed(list_render="json_grid", pagination="script",
+                               detail_render="static", session="none")),
 }
 #: shops analyzed with the browser comparing raw and rendered pages (the rest: static)
-AUTO = {"first_500"}
+AUTO = {"first_500", "json_grid"}
 
 
 def _analyze(url: str, out: Path, hash_seed: str, render: str) -> str:
@@ -51,7 +57,7 @@ def _analyze(url: str, out: Path, hash_seed: str, render: str) -> str:
                    if not line.startswith("generated_at:"))
 
 
-@pytest.mark.timeout(900)      # eight analyses, three at a time, in their own processes
+@pytest.mark.timeout(900)      # ten analyses, three at a time, in their own processes
 def test_the_same_shop_analyzed_twice_gives_the_same_rule_file(tmp_path: Path) -> None:
     with DemoServer(list(SHOPS.values())) as server:
         jobs = [(name, seed, server.urls[shop.name] + "/", "auto" if name in AUTO else "static")

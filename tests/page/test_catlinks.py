@@ -94,8 +94,14 @@ def test_patterns_of_query_urls_and_need_two_examples() -> None:
     ("/index.php", f"{H}/p/1", False),
     ("/c/gear/", f"{H}/p/1", False),
     (None, f"{H}/", False),
+    ("http://www.shop.example/", f"{H}/p/1", True),    # the same site: www., http
+    ("https://brand.example/", f"{H}/p/1", False),     # another host's root
+    ("//market.example", f"{H}/p/1", False),
+    ("https://shop.example:8443/", f"{H}/p/1", False),  # another port
+    ("https://evilshop.example/", f"{H}/p/1", False),
 ], ids=["root", "absolute", "spaces", "carried-lang", "carried-among-others", "other-lang",
-        "page-2", "search", "query-category", "index-file", "category", "no-href"])
+        "page-2", "search", "query-category", "index-file", "category", "no-href",
+        "same-site", "other-host", "other-host-relative-scheme", "other-port", "suffix-host"])
 def test_the_home_link_is_the_root_with_no_query_of_its_own(href: str | None, page: str,
                                                             home: bool) -> None:
     assert home_link(href, page) is home

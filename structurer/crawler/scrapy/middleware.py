@@ -20,7 +20,10 @@ page over before its network went quiet (the spider may ask for it again).
 a blank render, is asked again: the policy ``structurer crawl`` follows), counted under
 ``REQUEUE`` in Scrapy's statistics, apart from ``retry/``, its own retries of HTTP requests;
 :class:`BackoffMiddleware` makes such a page wait first, as ``structurer crawl`` does
-(:func:`~structurer.crawler.outcomes.requeue_wait`).
+(:func:`~structurer.crawler.outcomes.requeue_wait`). :class:`RetryBackoffMiddleware` is
+Scrapy's RetryMiddleware whose retries of an HTTP request wait as ``structurer crawl``'s
+fetcher waits between attempts (:meth:`~structurer.fetch.retry.RetryPolicy.wait`: doubling
+with jitter, or the server's ``Retry-After``), not at once.
 """
 
 from __future__ import annotations
@@ -29,8 +32,9 @@ import asyncio
 from typing import Any
 
 from scrapy import signals
+from scrapy.downloadermiddlewares.retry import RetryMiddleware
 from scrapy.exceptions import IgnoreRequest
-from scrapy.http import HtmlResponse
+from scrapy.http import HtmlResponse, Request
 from scrapy.spidermiddlewares.httperror import HttpError
 from twisted.internet.error import ConnectError, DNSLookupError, TCPTimedOutError, TimeoutError
 from twisted.web._newclient import ResponseFailed
@@ -40,12 +44,13 @@ from structurer.crawler.outcomes import requeue_wait
 from structurer.errors import FetchError
 from structurer.fetch import open_fetcher
 from structurer.fetch.base import Expand, Expanding, Fetcher
+from structurer.fetch.retry import RetryPolicy
 from structurer.fetch.scope import HostScope, same_host
 from structurer.schema import RenderMode
 
 __all__ = ["EXPAND", "RENDER", "RENDERED", "REQUEUE", "REQUEUED", "UNSETTLED", "WAIT",
            "BackoffMiddleware", "BrowserMiddleware", "GuardMiddleware", "Refused",
-           "failure_kind", "requeue", "retry_after"]
+           "RetryBackoffMiddleware", "failure_kind", "requeue", "retry_after"]
 
 RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
 EXPAND = "structurer_expand"     # request.meta: an Expand's fields (load more / scroll)
@@ -154,9 +159,9 @@ class GuardMiddleware:
 
 
 class BackoffMiddleware:
-    """Wait ``WAIT`` seconds before fetching a page put back in the queue (once: Scrapy's
-    own retries of it do not wait again). Its download slot waits, as a page
-    ``structurer crawl`` put back waits in its fetch task."""
+    """Wait ``WAIT`` seconds before fetching a page put back in the queue, or a retry of
+    an HTTP request (:class:`RetryBackoffMiddleware`); each wait once (it is taken off
+    the request). Its download slot waits, as ``structurer crawl``'s fetch task does."""
 
     @classmethod
     def from_crawler(cls, crawler: Any) -> BackoffMiddleware:
@@ -166,6 +171,31 @@ class BackoffMiddleware:
         wait = float(request.meta.pop(WAIT, 0.0))
         if wait > 0:
             await asyncio.sleep(wait)
+
+
+class RetryBackoffMiddleware(RetryMiddleware):
+    """Scrapy's retries of an HTTP request (``RETRY_TIMES``, ``RETRY_HTTP_CODES``), each
+    waiting ``WAIT`` seconds first (:class:`BackoffMiddleware` sleeps them): the wait
+    ``structurer crawl``'s fetcher sleeps after failed attempt N
+    (:meth:`~structurer.fetch.retry.RetryPolicy.wait`), so that a server that is failing
+    is not asked again at once, the same in both runtimes."""
+
+    policy = RetryPolicy()
+
+    def process_response(self, request: Any, response: Any, spider: Any = None) -> Any:
+        again = super().process_response(request, response)
+        return self._wait(again, response.headers.get("Retry-After"))
+
+    def process_exception(self, request: Any, exception: Exception,
+                          spider: Any = None) -> Any:
+        return self._wait(super().process_exception(request, exception), None)
+
+    def _wait(self, again: Any, after: bytes | str | None) -> Any:
+        """``again``, if it is a retry, told how long to wait before it is sent."""
+        if isinstance(again, Request) and again.meta.get("retry_times"):
+            text = after.decode("latin-1") if isinstance(after, bytes) else after
+            again.meta[WAIT] = self.policy.wait(int(again.meta["retry_times"]), text)
+        return again
 
 
 class BrowserMiddleware:

@@ -4,7 +4,8 @@ Input: rule files, the worker's output file, :class:`~structurer.config.Settings
 and optionally a Redis URL (then the worker joins the distributed crawl named by the
 rule files, or by ``crawl``) and extra Scrapy settings. Output: a
 :class:`WorkerResult` — this worker's statistics (also written as JSON beside its
-output), records written, and whether the crawl is complete.
+output), records written, and whether the crawl is complete (never, when it wrote no
+record: a lone worker none, or a distributed crawl none in any worker's output).
 
 The project's settings map onto Scrapy's (concurrency, per-host concurrency, delay,
 timeout, retries, redirects, page size, robots.txt, user agent; ``max_pages`` is
@@ -56,7 +57,8 @@ class WorkerResult:
     recovered: int          # records of this worker's last run written at start
     reclaimed: int          # requests its last run had in flight, queued again
     drift: list[Drift] = field(default_factory=list)
-    shortfall: str | None = None    # why a lone worker's crawl fell short (no records)
+    shortfall: str | None = None    # why the crawl fell short (no records): a lone worker's,
+                                    # or a distributed one over, without a record anywhere
     drift_checked: bool = True      # False: one of several rule files, or not the last worker
 
 
@@ -85,8 +87,11 @@ def scrapy_settings(rules: Sequence[str | Path], out: str | Path, settings: Sett
         "EXTENSIONS": {"scrapy.extensions.remote_control.RemoteControl": None},
         "LOG_LEVEL": "WARNING",
         "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
+        # Scrapy's retries wait as structurer crawl's do (RetryPolicy), in its place
         "DOWNLOADER_MIDDLEWARES": {f"{MIDDLEWARES}.BackoffMiddleware": 40,
                                    f"{MIDDLEWARES}.GuardMiddleware": 50,
+                                   "scrapy.downloadermiddlewares.retry.RetryMiddleware": None,
+                                   f"{MIDDLEWARES}.RetryBackoffMiddleware": 550,
                                    f"{MIDDLEWARES}.BrowserMiddleware": 950},
         "STRUCTURER_RULES": [str(p) for p in rules],
         "STRUCTURER_OUT": str(out),
@@ -121,7 +126,6 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     from scrapy.crawler import CrawlerProcess
     from scrapy.exceptions import ScrapyDeprecationWarning
 
-    from structurer.crawler.engine import shortfall as engine_shortfall
     from structurer.crawler.rendering import render_modes
     from structurer.crawler.scrapy.spider import RuleSpider
     from structurer.crawler.scrapy.worker import open_context
@@ -152,16 +156,7 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
     stats: CrawlStats = spider.crawl_stats
     out = Path(out)
     stats_path = stats.path_beside(out)
-    # a worker of a Redis crawl sees its share only; a lone one, the whole crawl
-    short = None if redis_url else engine_shortfall(stats, recrawl=False)
-    whole: CrawlStats | None = stats
-    if context.workers is not None:     # the last worker to finish checks every one's figures
-        shares = context.workers.publish(stats.as_dict())
-        whole = None if shares is None else CrawlStats.merged(
-            map(CrawlStats.from_dict, shares), stats.fields)
-    checked = len(rules) == 1 and whole is not None
-    drift = check_drift(load_rules(rules[0]), whole, settings, complete=spider.complete) \
-        if checked and whole is not None else []
+    short, drift, checked = _judge(rules, settings, context, stats, spider.complete)
     complete = spider.complete and short is None
     stats.write_json(stats_path, {"output": str(out), "engine": "scrapy",
                                   "crawl": context.crawl, "worker": context.worker,
@@ -171,3 +166,30 @@ def run_worker(rules: Sequence[str | Path], out: str | Path, settings: Settings 
                                   "reclaimed": context.reclaimed})
     return WorkerResult(stats, out, stats_path, context.crawl, context.worker, complete,
                         context.recovered, context.reclaimed, drift, short, checked)
+
+
+def _judge(rules: Sequence[str | Path], settings: Settings, context: Any, stats: CrawlStats,
+           complete: bool) -> tuple[str | None, list[Drift], bool]:
+    """(why the crawl fell short, its drift by level, whether drift was checked). A lone
+    worker sees the whole crawl; a worker of a Redis crawl its share only: the last to
+    finish checks drift over every worker's figures, and any of them, once the crawl is
+    over, whether it claimed a record anywhere."""
+    from structurer.crawler.engine import NO_RECORDS, shortfall
+    from structurer.crawler.scrapy.state import RedisState
+
+    state = context.state
+    if not isinstance(state, RedisState):
+        short = shortfall(stats, recrawl=False)
+        whole: CrawlStats | None = stats
+    else:
+        shares = context.workers.publish(stats.as_dict())
+        whole = None if shares is None else CrawlStats.merged(
+            map(CrawlStats.from_dict, shares), stats.fields)
+        short = None
+        if complete and not state.emitted():    # why: from every worker's figures, if known
+            short = (shortfall(whole, recrawl=False) if whole is not None else None) \
+                or NO_RECORDS
+    checked = len(rules) == 1 and whole is not None
+    drift = check_drift(load_rules(rules[0]), whole, settings, complete=complete) \
+        if checked and whole is not None else []
+    return short, drift, checked

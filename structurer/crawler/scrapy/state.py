@@ -290,6 +290,10 @@ class RedisState:
                                    args=[self.worker, site, self.k(site, ""), "0"])
         return {site: _rows(raw) for site, raw in zip(sites, pipe.execute(), strict=True)}
 
+    def emitted(self) -> int:
+        """Records the whole crawl has claimed (every worker's, every site's)."""
+        return int(self.r.hlen(f"{self.crawl}:emitted"))
+
     # ----- a restarted worker -------------------------------------------------------------
     def claimed(self) -> list[tuple[str, str]]:
         """(site, product key) of this worker's claims, in the order it wrote them."""

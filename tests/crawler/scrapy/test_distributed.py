@@ -160,7 +160,8 @@ def test_workers_check_the_whole_crawl_for_drift(broken: bool, shops: Shops, red
                                                   tmp_path: Path) -> None:
     """Two workers of one shop's crawl: the last to finish checks every worker's figures
     together against the rule file's baselines. A shop whose list markup changed (the
-    item XPath now matches nothing) is reported; the unchanged shop is not."""
+    item XPath now matches nothing) is reported, and, no record written by any worker,
+    the crawl fell short (exit 1, as ``structurer crawl``'s); the unchanged shop is not."""
     rules = shops.rules[0]
     if broken:
         text = rules.read_text(encoding="utf-8")
@@ -171,8 +172,13 @@ def test_workers_check_the_whole_crawl_for_drift(broken: bool, shops: Shops, red
     outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
     processes = [worker([rules], out, redis_url, "--delay", DELAY) for out in outs]
     for process, out in zip(processes, outs, strict=True):
-        finish(process, out)
+        if broken:
+            assert process.wait(timeout=120) == 1
+            assert "fell short: no records" in out.with_suffix(".log").read_text()
+        else:
+            finish(process, out)
     stats = [_stats(out) for out in outs]
+    assert all(s["complete"] is not broken for s in stats), stats
     checked = [s["drift"] for s in stats if s["drift_checked"]]
     assert checked, stats           # (both, when they finish at the same moment)
     for drift in checked:
@@ -182,3 +188,28 @@ def test_workers_check_the_whole_crawl_for_drift(broken: bool, shops: Shops, red
             assert drift == [], drift
     # a worker that finished first, and saw a share only, says nothing
     assert all(s["drift"] == [] for s in stats if not s["drift_checked"]), stats
+
+
+def test_a_distributed_crawl_without_records_is_not_complete(
+        tiny_site: Callable[[dict[str, str]], str], redis_url: str, tmp_path: Path) -> None:
+    """Two workers share a crawl of the issue's shop (grids a script fills, rules that say
+    every level is static): no worker writes a record, and none calls the crawl complete
+    (each says it fell short, exit 1); the last to finish warns by level over both
+    workers' figures."""
+    from tests.crawler.test_completeness import _rules
+    from tests.learn.test_render_content import json_grid_shop
+
+    rules = tmp_path / "shop.yaml"
+    rules.write_text(_rules(tiny_site(json_grid_shop()).removeprefix("http://")))
+    outs = [tmp_path / "w1.jsonl", tmp_path / "w2.jsonl"]
+    processes = [worker([rules], out, redis_url) for out in outs]
+    logs = []
+    for process, out in zip(processes, outs, strict=True):
+        assert process.wait(timeout=120) == 1
+        logs.append(out.with_suffix(".log").read_text(errors="replace"))
+        stats = _stats(out)
+        assert stats["complete"] is False and stats["records"] == 0
+        assert stats["shortfall"].startswith("no records")
+    assert all("fell short: no records" in log and "crawl structurer:" not in log
+               for log in logs), logs
+    assert any("drift: list: no list page reached" in log for log in logs), logs

@@ -29,6 +29,7 @@ from structurer.crawler.scrapy.state import MemoryState
 from structurer.crawler.scrapy.worker import Site
 from structurer.errors import FetchError, RenderTimeout
 from structurer.fetch.base import Page
+from structurer.fetch.retry import RetryPolicy
 from structurer.rules import rules_from_text
 from tests.conftest import rule_text
 
@@ -234,3 +235,48 @@ def test_cookies_only_when_the_rule_file_asks_for_a_session(session: bool) -> No
         patch.setattr("structurer.crawler.scrapy.middleware.open_fetcher", open_fetcher)
         asyncio.run(mw.process_request(Request("http://shop.test/c", meta={RENDER: "browser"})))
     assert opened == [session]
+
+
+def test_scrapy_retries_wait_as_the_lightweight_fetcher_does(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A retried HTTP request (a 5xx, a lost connection) carries the wait
+    ``structurer crawl``'s fetcher sleeps after that attempt (RetryPolicy: doubling, or
+    the server's Retry-After), which BackoffMiddleware then sleeps once; a response
+    that is not retried, and a request out of retries, carry none."""
+    from scrapy import Spider
+    from scrapy.utils.test import get_crawler
+
+    from structurer.crawler.scrapy.middleware import WAIT, BackoffMiddleware
+    from structurer.crawler.scrapy.middleware import RetryBackoffMiddleware as Retry
+    from structurer.crawler.scrapy.runner import scrapy_settings
+
+    settings = scrapy_settings(["r.yaml"], "o.jsonl", Settings(retries=2))
+    crawler = get_crawler(Spider, settings)
+    crawler.spider = Spider("t")
+    crawler.spider.crawler = crawler
+    mw = Retry.from_crawler(crawler)
+    monkeypatch.setattr("random.uniform", lambda low, high: high)    # no jitter
+    request = Request("http://shop.test/a")
+    waits = []
+    for _ in range(2):
+        request = mw.process_response(request, Response(request.url, status=503))
+        waits.append(request.meta[WAIT])
+    assert waits == [RetryPolicy().wait(1, None), RetryPolicy().wait(2, None)] == [0.5, 1.0]
+    assert isinstance(mw.process_response(request, Response(request.url, status=503)),
+                      Response)                                  # retries spent
+    busy = Response("http://shop.test/b", status=429, headers={"Retry-After": "7"})
+    assert mw.process_response(Request(busy.url), busy).meta[WAIT] == 7.0
+    lost = mw.process_exception(Request("http://shop.test/c"), ConnectionRefusedError())
+    assert lost.meta[WAIT] == 0.5
+    ok = Response("http://shop.test/d", status=200)
+    assert mw.process_response(Request(ok.url), ok) is ok
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    monkeypatch.setattr("asyncio.sleep", sleep)
+    backoff = BackoffMiddleware()
+    asyncio.run(backoff.process_request(lost))
+    asyncio.run(backoff.process_request(lost))
+    assert slept == [0.5] and WAIT not in lost.meta

@@ -3,12 +3,14 @@
 times, in the Scrapy runtime as in ``structurer crawl``: one policy
 (:meth:`~structurer.crawler.traverse.PageReader.failed`), the same record, the same
 counts (``retries`` for HTTP requests asked again, ``requeued`` for pages put back), and
-the same backoff before the page put back is fetched again
-(:func:`~structurer.crawler.outcomes.requeue_wait`)."""
+the same backoff before an HTTP request is retried
+(:meth:`~structurer.fetch.retry.RetryPolicy.wait`) and before the page put back is
+fetched again (:func:`~structurer.crawler.outcomes.requeue_wait`)."""
 
 from __future__ import annotations
 
 import json
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -34,9 +36,12 @@ def test_a_page_whose_http_retries_ran_out_is_put_back(engine: str, tmp_path: Pa
     assert (found[NAMES[1]]["sku"], found[NAMES[2]]["sku"]) == ("SKU-1", "SKU-2")
     asked = [hit.started for hit in server.hits if hit.path == "/p/1.html"]
     assert server.counts["/p/1.html"] == 4 == len(asked)
-    # put back once, it waits the first backoff at least (half of RetryPolicy.backoff,
-    # jitter aside) before it is asked again; before, Scrapy asked again at once
-    assert asked[3] - asked[2] >= RetryPolicy().backoff / 2
+    # each retry of the request waits RetryPolicy's backoff (attempt N: at least half of
+    # backoff * 2**(N-1), jitter aside), as does the page put back; before, Scrapy's
+    # RetryMiddleware asked again at once
+    backoff = RetryPolicy().backoff
+    waits = [later - earlier for earlier, later in pairwise(asked)]
+    assert waits[0] >= backoff / 2 and waits[1] >= backoff and waits[2] >= backoff / 2
     stats = json.loads(out.with_name(f"{out.name}.stats.json").read_text())
     assert not stats["failures"]
     assert (stats["retries"], stats["requeued"], stats["blank_renders"]) == (2, 1, 0)
