@@ -81,22 +81,17 @@ def _entries(page: PageView, region: Region, learned: ListLearned, link_xpath: s
 
 def _column(entries: list[tuple[_Values, str, set[str], str]], shared: Sequence[str],
             per_page: int | None) -> list[DetailPick]:
-    """One list page's picks: items in the rarer state of an optional field first (one
-    showing an old price most items lack, one lacking the rating most items show),
-    alternating with the others."""
+    """One list page's picks: items showing a rarely shown field first, alternating."""
     shown = {k: sum(bool(v[k]) for v, _, _, _ in entries) / len(entries)
              for k in entries[0][0]}
-    # field -> its rarer state (shown or not); a field every item shows, or none, has none
-    rare = {k: share < 0.5 for k, share in shown.items() if 0 < share < 1 and share != 0.5}
+    rare = [k for k, share in shown.items() if 0 < share < 0.5]
     with_rare: list[DetailPick] = []
     plain: list[DetailPick] = []
     for values, url, title, origin in entries:
         entry = (url, {k: values.get(k) for k in shared}, title, origin)
-        odd = any(bool(values.get(k)) == state for k, state in rare.items())
-        (with_rare if odd else plain).append(entry)
-    # alternate: a product in a rare state, then one that is not, so the samples show
-    # each optional field both present and absent (a path checked on rated products
-    # alone cannot tell the rating's place from the review count's beside it)
+        (with_rare if any(values.get(k) for k in rare) else plain).append(entry)
+    # alternate: a product showing a rare field, then one that does not, so the
+    # samples show each optional field both present and absent
     mixed = [e for pair in zip_longest(with_rare, plain) for e in pair if e]
     return mixed[: per_page or len(mixed)]
 
@@ -104,9 +99,9 @@ def _column(entries: list[tuple[_Values, str, set[str], str]], shared: Sequence[
 def detail_picks(sources: Sequence[ListSource], shared: Sequence[str], count: int,
                  per_page: int | None) -> dict[str, tuple[_Values, set[str], str]]:
     """Up to ``count`` detail pages of items spread over the list pages (``per_page`` at
-    most from each), taking first the items whose list entry is in a field's rarer state
-    (an old price, "sold out", no rating) so optional fields are seen both present and
-    absent: URL -> (hints of the ``shared`` fields, category names, list page)."""
+    most from each), taking first the items whose list entry shows a rarer field (an
+    old price, "sold out") so optional fields are seen: URL -> (hints of the ``shared``
+    fields, category names, list page)."""
     columns: list[list[DetailPick]] = []
     for page, region, learned in sources:
         if region is None or learned.detail_link_xpath is None:
