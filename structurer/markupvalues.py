@@ -1,11 +1,13 @@
-"""Values the markup gives rather than the text: a picture's best source, a star rating.
+"""Values the markup gives rather than the text: a picture's best source, a star rating,
+a price struck through.
 
 Input: one lxml element (an ``<img>``, ``<picture>``, a link to a picture file, a star
 widget) and the vocabulary (:class:`~structurer.kinds.Words`: placeholder names, larger
 rendition attributes, rating class words). Output: the picture's address (lazy-loading
 stand-ins and "no image" pictures skipped, the widest ``srcset`` entry or a zoom
 rendition preferred) or the raw rating string the markup states (``rating-4-5``,
-``stars three``, a bar's width, an ``aria-label``); None when there is none. Pure;
+``stars three``, a bar's width, an ``aria-label``); None when there is none; whether
+a text shows struck through (:func:`struck`). Pure;
 re-exported by :mod:`structurer.values`, which reads every field's value.
 """
 
@@ -17,6 +19,9 @@ from typing import Any
 from structurer.kinds import Words, default_words
 
 _DIGIT = re.compile(r"\d")
+
+#: tags that strike their text through: a price there is the one before a discount
+STRUCK_TAGS = frozenset({"del", "s", "strike"})
 
 
 _LAZY_ATTRS = ("data-src", "data-original", "data-lazy-src", "data-lazy", "data-original-src")
@@ -133,3 +138,18 @@ def rating_source(el: Any, words: Words | None = None) -> str | None:
                                    node.iterancestors() for h in hints)):
             return f"{float(width[1]) / 20:g}"
     return None
+
+
+def struck(el: Any, words: Words | None = None, levels: int | None = None) -> bool:
+    """Whether ``el``'s text shows struck through, as a price before a discount does: it
+    or one of its ``levels`` nearest ancestors (None: any) is a ``<del>``, ``<s>`` or
+    ``<strike>``, has a ``line-through`` style (CSS) or a class of the vocabulary's
+    ``struck_classes`` (``strikethrough``); ``words``: the shipped vocabulary if None."""
+    classes = (words or default_words()).struck_classes
+    node, left = el, levels
+    while node is not None and (left is None or left >= 0):
+        if node.tag in STRUCK_TAGS or "line-through" in (node.get("style") or "") or any(
+                t in classes for t in (node.get("class") or "").lower().split()):
+            return True
+        node, left = node.getparent(), None if left is None else left - 1
+    return False

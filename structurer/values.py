@@ -44,14 +44,14 @@ from structurer.kinds import (
     parse_rating,
     rule_phrases,
 )
-from structurer.markupvalues import image_source, is_placeholder, rating_source
+from structurer.markupvalues import STRUCK_TAGS, image_source, is_placeholder, rating_source, struck
 
 __all__ = [
     "STRUCK_TAGS", "Base", "Money", "Phrases", "Post", "ValueSpec", "Words", "compile_phrases",
     "compile_words", "currency_code", "default_words", "element_text", "field_value",
     "image_source", "link_target",
     "parse_availability", "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating",
-    "plain_text", "rating_source", "rule_phrases",
+    "plain_text", "rating_source", "rule_phrases", "struck",
 ]
 
 Post = Callable[[list[str], "Base"], list[str]]
@@ -90,8 +90,6 @@ class Base:
 
 # ----- element text -----------------------------------------------------------------------------
 _SKIP = frozenset({"script", "style", "noscript", "template", "head", "title"})
-#: tags that strike their text through: a price there is the one before a discount
-STRUCK_TAGS = frozenset({"del", "s", "strike"})
 _BLOCK = frozenset({
     "address", "article", "aside", "blockquote", "br", "dd", "div", "dl", "dt", "figcaption",
     "figure", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main",

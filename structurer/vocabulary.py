@@ -64,11 +64,13 @@ class Vocabulary(Strict):
     # words of a button acting on several items ("Add selected to basket"); add-to-cart
     # words are the lexicon's ``signals.add_to_cart``
     several_items: list[str] | None = None
-    # extract-page: text beside a money amount that makes it another sum than the price
-    # (shipping, instalments, savings, totals, old prices, thresholds), matched anywhere
-    # (`ship` in "shipping") or, for `other_money_words`, as whole words ("was"); class and
-    # id words of such sums (`-`: a '-', a '_' or nothing); words of pictures that are no
-    # product's (logos, badges)
+    # extract-page's price: text beside a money amount that makes it another sum of the
+    # product or cart than the price to pay (an old price, a saving, a total; money that is
+    # no price at all, shipping or instalments, is the lexicon's ``signals.not_price``,
+    # which the old price's reader sets aside too), matched anywhere (`total` in
+    # "subtotal") or, for `other_money_words`, as whole words ("was"); class and id words
+    # of any sum beside the price, of either kind (`-`: a '-', a '_' or nothing); words of
+    # pictures that are no product's (logos, badges)
     # class words of a star rating given by markup ("rating-4-5", "stars three"), and the
     # number words such classes use, zero first
     rating_classes: list[str] | None = None
@@ -90,6 +92,9 @@ class Vocabulary(Strict):
     times_signs: list[str] | None = None
     other_money_classes: list[str] | None = None
     not_product_images: list[str] | None = None
+    # class words striking a price through (the price before a discount), matched as whole
+    # class names, case-folded; beside the tags <del>, <s>, <strike> and a line-through style
+    struck_classes: list[str] | None = None
     # pages' own text (density, article bylines): class/id words of blocks that are never
     # the main text (whole words between '-', '_' and spaces) and words that clear them
     # (a wrapper "content-sidebar-wrap"; a word start); headings of a comment thread or a
@@ -177,7 +182,7 @@ class Vocabulary(Strict):
                      "product_count",
                      "placeholder_images", "placeholder_folders",
                      "several_items", "other_money", "other_money_words", "times_signs",
-                     "other_money_classes", "not_product_images", "time_words",
+                     "other_money_classes", "not_product_images", "struck_classes", "time_words",
                      "rating_classes", "rating_numbers", "rating_labels",
                      "rating_scales", "rating_units", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",

@@ -88,6 +88,7 @@ class Words(_Patterns):
     months: dict[str, int]           # month name (lower case) -> 1..12
     time_words: tuple[str, ...]      # words between a date and its time of day
     host_suffixes: frozenset[str]    # second-level labels of a country's suffix (co.uk)
+    struck_classes: frozenset[str]   # class words striking a text through (lower case)
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -266,7 +267,8 @@ def _compiled(text: str) -> Words:
         months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
                 for n in names},
         time_words=tuple(v.time_words or ()),
-        host_suffixes=frozenset(h.strip().lower() for h in v.host_suffixes or ()))
+        host_suffixes=frozenset(h.strip().lower() for h in v.host_suffixes or ()),
+        struck_classes=frozenset(c.strip().lower() for c in v.struck_classes or ()))
 
 
 @functools.cache

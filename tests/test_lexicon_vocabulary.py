@@ -41,7 +41,7 @@ from structurer.replay.extract import compile_rules, extract_detail
 from structurer.rules.io import dump_rules, rules_from_text
 from structurer.rules.model import RecordSpec
 from structurer.validate import validate_file
-from structurer.values import image_source, rating_source
+from structurer.values import image_source, rating_source, struck
 from structurer.words import Words
 from tests.conftest import rule_text
 
@@ -285,8 +285,8 @@ _SHOP_PAGE = """<html><head><title>Bijenwas kaars</title></head><body><div class
 
 
 @pytest.mark.parametrize(("key", "entry", "cls", "said"), [
-    ("other_money", "bezorg", "b", "bezorging"),
-    ("other_money_words", "porto", "b", "porto"),
+    ("other_money", "adviesprijs", "b", "adviesprijs"),
+    ("other_money_words", "voorheen", "b", "voorheen"),
     ("other_money_classes", "verzend", "verzendkosten", ""),
 ])
 def test_new_words_of_other_sums_leave_the_price_to_extract_page(
@@ -500,3 +500,38 @@ def test_new_rating_units_make_a_whole_number_out_of_5_a_rating(tmp_path: Path) 
     edited = extract_page_generic(html, "http://s/p/1", _edited(tmp_path, "rating_units",
                                                                 "punkten"))
     assert shipped["fields"]["rating"] is None and edited["fields"]["rating"] == 4.0
+
+
+def test_new_struck_classes_mark_the_price_before_a_discount(tmp_path: Path) -> None:
+    """A class of the lexicon's ``struck_classes`` strikes an amount through, as ``<del>``
+    does: extract-page and field learning (:func:`structurer.values.struck`) take it for
+    the price before a discount, not the price."""
+    html = ("<html><head><title>Bienenwachskerze</title></head><body><div class='product'>"
+            "<h1>Bienenwachskerze</h1><div><span class='durchgestrichen'>19,99 €</span> "
+            "<span>14,99 €</span></div><form action='/cart'><button>In den Warenkorb</button>"
+            "</form></div></body></html>")
+    lexicon = _edited(tmp_path, "struck_classes", "durchgestrichen")
+    shipped = extract_page_generic(html, "http://s/p/1", load_lexicon("ecommerce"))["fields"]
+    edited = extract_page_generic(html, "http://s/p/1", lexicon)["fields"]
+    assert (shipped["price"], shipped["original_price"]) == (19.99, None)
+    assert (edited["price"], edited["original_price"]) == (14.99, 19.99)
+    old = lxml_html.fromstring(html).find(".//span")
+    words = compile_words(lexicon.vocabulary)
+    assert not struck(old) and struck(old, words)
+    strike = lxml_html.fromstring("<p><span class='price strikethrough'><b>£5</b></span></p>")
+    assert struck(strike.find(".//b"), levels=1) and not struck(strike.find(".//b"), levels=0)
+
+
+def test_money_that_is_no_price_and_other_sums_are_two_lists() -> None:
+    """``signals.not_price`` (shipping, instalments, thresholds: no price of the product,
+    set aside by every price reader, the old price's too) and ``vocabulary.other_money``
+    (an old price, a saving, a total: extract-page's price only) share no word; the
+    old price's own labels are other sums, never money that is no price."""
+    lexicon = load_lexicon("ecommerce")
+    not_price = {w.lower() for w in lexicon.signals["not_price"]}
+    vocabulary = lexicon.vocabulary
+    others = {w.lower() for w in (vocabulary.other_money or []) +
+              (vocabulary.other_money_words or [])}
+    assert not_price and others and not not_price & others
+    assert not any(w.lower() in not_price for w in lexicon.fields["original_price"].labels)
+    assert {"rrp", "was", "compare"} <= others and {"shipping", "spend"} <= not_price

@@ -23,7 +23,7 @@ from structurer.kinds import Words
 from structurer.page.dom import split_money
 from structurer.page.match import label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
-from structurer.values import STRUCK_TAGS, parse_money
+from structurer.values import parse_money, struck
 
 _SKIP = frozenset({"script", "style", "noscript", "template", "option", "select", "textarea",
                    "nav", "footer", "header", "aside"})
@@ -64,8 +64,10 @@ def text_chunks(root: HtmlElement) -> Iterator[_Chunk]:
             yield _Chunk(parent, el.tail.strip(), order)
 
 
-def _struck(el: HtmlElement) -> bool:
-    return el.tag in STRUCK_TAGS or any(a.tag in STRUCK_TAGS for a in el.iterancestors())
+def _own_label(label: str, vocab: Words) -> str:
+    """The end of the text before an amount, as its label: none where that text is
+    another amount's ("Delivery $5" before "Was $60")."""
+    return label[-40:] if vocab.money.search(label) is None else ""
 
 
 def _attr_words(el: HtmlElement, levels: int = 2) -> str:
@@ -124,7 +126,7 @@ def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
     for chunk in chunks:
         label, previous = previous, chunk.text
         money = vocab.money.search(chunk.text)
-        if money is None or chunk.owner in listed or _struck(chunk.owner):
+        if money is None or chunk.owner in listed or struck(chunk.owner, vocab):
             continue
         parsed = parse_money(chunk.text, words=vocab)
         if parsed.amount is None:
@@ -133,8 +135,7 @@ def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
         lead = chunk.text[:money.start()]
         # the text before: a label, unless it is another amount ("¥12.50/米") whose words
         # are that amount's, not this one's
-        near = label[-40:] if vocab.money.search(label) is None else ""
-        said = f"{near} {lead}" if len(lead) < 3 else lead
+        said = f"{_own_label(label, vocab)} {lead}" if len(lead) < 3 else lead
         labelled = spec is not None and (label_text_match(label[-40:], spec)[0] > 0
                                          or label_text_match(lead, spec)[0] > 0)
         if labelled:
@@ -207,12 +208,13 @@ def old_price_text(view: PageView, anchor: HtmlElement | None, price: float | No
         if money is None or chunk.owner in view.listed:
             continue
         amount = parse_money(chunk.text, words=vocab).amount
-        said = f"{label[-40:]} {chunk.text[:money.start()]}"
+        # the text before, unless it is another amount ("Delivery $5"), whose words are its
+        said = f"{_own_label(label, vocab)} {chunk.text[:money.start()]}"
         after = chunk.text[money.end():][:30]
         if amount is None or float(amount) <= price or vocab.multiplier.search(said) or \
                 phrase_in(f"{said} {after}", not_price):
             continue
-        if not (_struck(chunk.owner) or label_text_match(label[-40:], old)[0] > 0
+        if not (struck(chunk.owner, vocab) or label_text_match(label[-40:], old)[0] > 0
                 or label_text_match(chunk.text[:money.start()], old)[0] > 0
                 or lexicon_match(chunk.owner, old, view.lexicon, 0.5, depth=1)[0] > 0):
             continue

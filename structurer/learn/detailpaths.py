@@ -129,6 +129,23 @@ def _absent_faults(xpath: str, view: str,
     return wrong
 
 
+def _candidates(ref: HtmlElement, scope: str | None, blocks: frozenset[HtmlElement],
+                owns: Sequence[tuple[HtmlElement, HtmlElement]], marks: list[str],
+                often_missing: bool) -> list[str]:
+    """The paths to try for a slot whose first element is ``ref``: scoped ones (by
+    position last, unpinned and shifted ones before it), those guarded by the price's
+    ``marks``, and with ``often_missing`` those kept to elements without a class where
+    the field's own have none: a rating's bare ``<span>4,1 / 5</span>``, not the classed
+    review count that stands in its place when it is taken out (a product nobody rated)."""
+    plain = scoped_candidates(ref, scope)
+    candidates = plain[:-1] + xpaths.unpinned_paths(ref, blocks) + xpaths.shifted_paths(
+        [el for _, el in owns]) + plain[-1:]
+    candidates += xpaths.guarded(candidates, marks)  # a class-less price beside paragraphs
+    if often_missing and all(el.get("class") is None for _, el in owns):
+        candidates += [f"{x}[not(@class)]" for x in candidates if "|" not in x]
+    return candidates
+
+
 def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
                     noise: Sequence[set[HtmlElement]] = (),
                     scope: str | None = None, hints: Sequence[str | None] = (),
@@ -164,11 +181,8 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     prop = next(iter(props)) if len(props) == 1 else None
     best: tuple[str, float, float] | None = None   # (xpath, rank, score)
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
-    plain = scoped_candidates(ref, scope)   # by position last: unpinned ones before it
-    candidates = plain[:-1] + xpaths.unpinned_paths(ref, blocks) + xpaths.shifted_paths(
-        [el for _, (el,) in present]) + plain[-1:]
     marks = _signs(kind, view, owns)
-    candidates += xpaths.guarded(candidates, marks)  # a class-less price beside paragraphs
+    candidates = _candidates(ref, scope, blocks, owns, marks, often_missing)
     total = max(len(present) + len(absent), 1)
     for xpath in candidates:
         found = xpaths.best_xpath([xpath], present, first_only=True)

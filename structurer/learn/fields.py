@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
-from structurer.kinds import compile_words, currency_code, parse_money
+from structurer.kinds import Words, compile_words, currency_code, parse_money
 from structurer.learn.choose import norm_value, prefer_labelled, prefer_specific
 from structurer.learn.slots import Slot
 from structurer.lexicon import FieldSpec, Lexicon
@@ -29,7 +29,7 @@ from structurer.page.match import (
     lexicon_match,
     phrase_in,
 )
-from structurer.values import STRUCK_TAGS
+from structurer.values import struck
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
 _RATING_RE = re.compile(r"(?<![\d.,])([0-5](?:[.,]\d{1,2})?)(?![\d])")
@@ -138,16 +138,6 @@ def _near(el: HtmlElement | None, levels: int, test: Callable[[HtmlElement], boo
     return False
 
 
-def _struck_here(node: HtmlElement) -> bool:
-    classes = (node.get("class") or "").lower().split()
-    return node.tag in STRUCK_TAGS or "line-through" in (node.get("style") or "") or any(
-        t in ("line-through", "strike", "strikethrough") for t in classes)
-
-
-def _struck(el: HtmlElement | None) -> bool:
-    return _near(el, 3, _struck_here)
-
-
 def _in_link(el: HtmlElement | None) -> bool:
     return _near(el, 3, lambda node: node.tag == "a")
 
@@ -198,7 +188,7 @@ def title_agreement(values: Sequence[str | None], titles: Sequence[Sequence[str]
 
 
 def _shape_prior(spec: FieldSpec, slot: Slot, view: str, values: Sequence[str | None],
-                 present: list[int]) -> tuple[float, float, list[str]]:
+                 present: list[int], words: Words) -> tuple[float, float, list[str]]:
     """(prior, share struck through, evidence) from how the slot's values look for the
     field's kind: the same text everywhere, struck prices, title-like or overlong texts,
     attribute copies, tag-only keys."""
@@ -207,17 +197,17 @@ def _shape_prior(spec: FieldSpec, slot: Slot, view: str, values: Sequence[str | 
     kind = spec.kind
     texts = [values[i] or "" for i in present]
     avg_len = sum(len(t) for t in texts) / len(texts)
-    prior, struck = 0.0, 0.0
+    prior, crossed = 0.0, 0.0
     evidence: list[str] = []
     if kind in ("text", "money", "integer", "rating") and _variation(values) < 0.2 \
             and len(elements) >= 3:
         prior -= 0.5
         evidence.append("same text in every record")
     if kind == "money":
-        struck = sum(_struck(elements[i]) for i in present) / len(present)
-        prior += 0.3 * struck if spec.struck else -0.5 * struck
-        if struck:
-            evidence.append(f"struck through in {struck:.0%} of records")
+        crossed = sum(struck(elements[i], words, levels=2) for i in present) / len(present)
+        prior += 0.3 * crossed if spec.struck else -0.5 * crossed
+        if crossed:
+            evidence.append(f"struck through in {crossed:.0%} of records")
     if kind == "text" and spec.title:
         if _in_link(example) or _is_heading(example):
             prior += 0.25
@@ -231,7 +221,7 @@ def _shape_prior(spec: FieldSpec, slot: Slot, view: str, values: Sequence[str | 
         prior -= 0.05       # prefer visible text; attribute copies are the runner-up
     if slot.key.startswith("~"):
         prior -= 0.03       # keyed by tags only: prefer the class-keyed twin on ties
-    return prior, struck, evidence
+    return prior, crossed, evidence
 
 
 def _labelled(spec: FieldSpec, elements: Sequence[HtmlElement | None]) -> tuple[float, str]:
@@ -303,7 +293,8 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
     if spec.kind == "rating" and lab < 0.6 and sum(
             _on_a_scale(values[i] or "", lexicon) for i in present) >= 0.8 * len(present):
         lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5', 'N out of 5')"
-    prior, struck, shape = _shape_prior(spec, slot, view, values, present)
+    prior, crossed, shape = _shape_prior(spec, slot, view, values, present,
+                                         compile_words(lexicon.vocabulary))
     evidence = [w for w in (why_lex, why_lab) if w] + shape
     if spec.kind == "money":
         prior = _money_prior(prior, spec, example, lexicon, [values[i] or "" for i in present],
@@ -318,7 +309,7 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         prior += 0.5 * agree
         evidence.append(f"agrees with structured data / list page in {agree:.0%} of pages")
     if lex == 0 and lab == 0 and agree < 0.5 and not spec.required and spec.kind in (
-            "text", "integer", "rating", "money") and not (spec.struck and struck >= 0.5):
+            "text", "integer", "rating", "money") and not (spec.struck and crossed >= 0.5):
         return None         # an optional plain value with no word pointing at it is a guess
     score = (0.32 * lex + 0.3 * lab + 0.35 * validity ** 2 + 0.12 * len(present) / len(elements)
              + 0.12 * _variation(values) + prior)

@@ -35,8 +35,16 @@ RELATED = ("<section><h2>Customers also bought</h2><ul>" + "".join(
     ("<p>Was £699.00</p><p class='price'>£579.99</p>", 699.0),
     ("<p class='price'>£579.99</p><p>Free delivery on orders over £750</p>", None),
     ("<p class='price'>£579.99</p><p>or 6 × £96.67 interest free</p>", None),
-])
+    ("<p class='price'>£579.99</p><p>Delivered for £795.00</p><p>Was £699.00</p>", 699.0),
+    ("<p class='price'>£579.99</p><p>Freight £795.00</p>", None),
+    ("<p class='price'>£579.99</p><p>Free shipping on orders over £750</p>"
+     "<p>Compare at £699.00</p>", 699.0),
+], ids=["rrp", "del", "was", "threshold", "instalment", "after-a-charge", "freight",
+        "after-a-threshold"])
 def test_the_old_price_beside_the_price(prices: str, old: float | None) -> None:
+    """Money that is no price at all (``signals.not_price``: a delivery charge, a
+    threshold) is never the old price, nor are its words the label of the amount after
+    it; other sums' words (``vocabulary.other_money``: "Compare at", "Was") label one."""
     out = extract_page_generic(page(prices, RELATED), URL, LEX)
     assert out["fields"]["price"] == 579.99
     assert out["fields"]["original_price"] == old

@@ -64,6 +64,24 @@ def test_the_review_count_is_read_from_the_rating_not_from_its_place() -> None:
                                                               "review_count": None}
 
 
+def _text_rating(i: int) -> str:
+    """A rating written as text in a bare span, its review count in a classed one beside
+    it, in the shop's language (no word of the lexicon names either)."""
+    return (f"<div class='x9Tq'><span>{RATINGS[i % 6]} / 5</span> "
+            f"<span class='k2Rw'>{480 - 37 * i} отзывов</span></div>")
+
+
+def test_a_text_rating_and_its_count_are_learned_when_every_sample_is_rated() -> None:
+    """Every sampled product rated: taken out, the rating leaves its count in its place,
+    so a path reading any span there would read the count where a product has no rating;
+    the rating's own bare span is the path, and the count is read beside it."""
+    pages = [page(i, stock=_text_rating(i)) for i in range(5)]
+    fields = learn_detail(pages, LEX).fields
+    rules = {k: fields[k] for k in ("rating", "review_count")}
+    assert record(rules, page(5, stock=_text_rating(5))) == {"rating": 3.3, "review_count": 295}
+    assert record(rules, page(5)) == {"rating": None, "review_count": None}
+
+
 def _scaled(i: int, *, rated: bool) -> PageView:
     """No classes: a rating "4,5 / 5" and its count in a block before the price box, the
     price box an old price "Au lieu de …" beside the price; a product without ratings

@@ -101,15 +101,15 @@ def test_cents_in_sup_stay_part_of_the_price() -> None:
     assert "text()" not in (learned.fields["price"].xpath or "")
 
 
-def _rated_page(i: int, rating: str | None, reviews: int, *, shared: bool = False
-                ) -> PageView:
+def _rated_page(i: int, rating: str | None, reviews: int, *, shared: bool = False,
+                counted: str = " class='e5'") -> PageView:
     """A product page whose rating is only a text on a scale ("3,5 / 5"), with no class or
-    label naming it, in a block of its own, and the review count in the element after
-    that block; ``shared``: the count in the rating's block, right after it (a class-less
-    path to the rating then reads the count on a product nobody rated); ``rating`` None:
-    such a product."""
+    label naming it, in a block of its own, and the review count (its attributes
+    ``counted``) in the element after that block; ``shared``: the count in the rating's
+    block, right after it (a path to the rating's span then reads the count on a product
+    nobody rated); ``rating`` None: such a product."""
     stars = f"<span>{rating} / 5</span> " if rating else ""
-    count = f"<span class='e5'>{reviews} отзывов</span>"
+    count = f"<span{counted}>{reviews} отзывов</span>"
     block = (f"<div class='c3 d4'>{stars}{count}</div>" if shared else
              f"<div class='c3 d4'>{stars}</div> {count}")
     html = (f"<html><head><title>Kettle {i} | Shop</title></head><body><div class='a1'>"
@@ -130,12 +130,21 @@ def test_rating_read_from_a_text_on_a_five_point_scale() -> None:
 
 
 def test_a_rating_path_reading_something_where_a_product_has_none_is_not_learned() -> None:
-    """Every sampled product is rated, and the only path to the class-less rating also
-    reaches the review count beside it: on a product nobody rated ("3 отзывов" alone)
-    it would read 3.0. Learning takes each sample's rating out and sees the path read
-    the count: no rating rule (null), rather than a wrong rating."""
-    sampled = [_rated_page(i, *r, shared=True) for i, r in enumerate(RATINGS)]
+    """Every sampled product is rated, and every path to the class-less rating also
+    reaches the class-less review count beside it: on a product nobody rated ("3
+    отзывов" alone) it would read 3.0. Learning takes each sample's rating out and sees
+    the path read the count: no rating rule (null), rather than a wrong rating."""
+    sampled = [_rated_page(i, *r, shared=True, counted="") for i, r in enumerate(RATINGS)]
     assert "rating" not in learn_detail(sampled, LEX).fields
+
+
+def test_a_bare_rating_beside_a_classed_count_is_read_by_its_bareness() -> None:
+    """The same, the count with a class of its own: the path kept to the span without a
+    class reads the rating, and nothing on a product nobody rated."""
+    sampled = [_rated_page(i, *r, shared=True) for i, r in enumerate(RATINGS)]
+    rule = learn_detail(sampled, LEX).fields["rating"]
+    assert extract_record(rule, _rated_page(8, "3,7", 5, shared=True)) == 3.7
+    assert extract_record(rule, _rated_page(9, None, 3, shared=True)) is None
 
 
 def _seller_rated_page(i: int, rating: str | None) -> PageView:
