@@ -4,8 +4,9 @@ Input: (a) the shop zoo's pages, answered in process (no server): per seed a sam
 static detail pages (a client-rendered detail level is skipped: extract-page reads the
 page as given) and of list pages; development seeds and unseen seeds are scored apart
 (the held-out half); (b) the real product pages of ``--corpora`` with truth: scrapely's
-and Portia's annotated pages (name, price, item number), extruct's fye.com page (its
-OpenGraph product data, as a shopper sees it on the page) and schema.org snippet, SWDE
+and Portia's annotated pages (name, price, item number), Portia's cs-cart template (the
+item its spider extracted), extruct's fye.com page (its OpenGraph product data, as a
+shopper sees it on the page) and schema.org Product snippets (plain, microdata, itemref), SWDE
 christianbook pages (kind and title only), and the list pages of ``ieps-list-pages``
 (kind only). Output: per set, page-kind accuracy and per field precision / recall / F1
 (a value counts when it equals the truth; a wrong value is a false positive and a miss),
@@ -25,6 +26,7 @@ import sys
 import time
 from collections import defaultdict
 from collections.abc import Iterator
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.corpora import add_corpora_option, optional_corpora  # noqa: E402
+from benchmarks.swde import pages, read_truth  # noqa: E402
 from structurer.clean import decode_html  # noqa: E402
 from structurer.demo.zoo import ZooShop, parse_seeds  # noqa: E402
 from structurer.fetch.replay import base_href, read_saved  # noqa: E402
@@ -119,25 +122,44 @@ def corpus_cases(folder: Path, swde: int) -> Iterator[Case]:
         else:
             yield (page.name.split(".")[0], decode_html(original.read_bytes(), None)[0],
                    "http://www.seedsofchange.com/list", {"kind": "list"})
+    yield _portia_item(portia.parent / "raw" / "templates" / "cs-cart.json")
     extruct = folder / "extruct-product-samples"
     fye = extruct / "misc__opengraph_ns_product_test.html"
     yield (fye.stem, fye.read_text(encoding="utf-8", errors="replace"),
            "https://www.fye.com/better-off-dead.html",
            {"kind": "detail", "name": "Better Off Dead [Exclusive Blu-ray Steelbook]",
             "price": 17.99, "availability": "in_stock"})
-    snippet = extruct / "schema.org__product.html"
-    yield (snippet.stem, snippet.read_text(encoding="utf-8", errors="replace"),
-           "http://extruct.example/anvil", {"kind": "detail", "name": "Executive Anvil",
-                                            "price": 119.99, "availability": "in_stock"})
-    books = folder / "swde-book-christianbook" / "pages" / "book-christianbook-2000"
-    for path in sorted(books.glob("*.htm*"))[:swde]:
+    # the schema.org Product snippet, in microdata, and with itemref (its properties and
+    # the products it refers to placed apart)
+    for name in ("schema.org__product", "misc__product_microdata", "schema.org__product-ref"):
+        snippet = extruct / f"{name}.html"
+        yield (snippet.stem, snippet.read_text(encoding="utf-8", errors="replace"),
+               "http://extruct.example/anvil", {"kind": "detail", "name": "Executive Anvil",
+                                                "price": 119.99, "availability": "in_stock"})
+    books = folder / "swde-book-christianbook"
+    titles = read_truth(books, "title")     # HTML-escaped in SWDE's files ("&nbsp;Do ...")
+    for path in pages(books)[:swde]:
         body = read_saved(path)
+        want = {"kind": "detail", "name": unescape(titles[path.name.split(".")[0]][0])}
         yield (f"swde {path.name}", decode_html(body, None)[0], base_href(body) or path.as_uri(),
-               {"kind": "detail"})
+               want)
     for path in sorted((folder / "ieps-list-pages").glob("*/*.html")):
         yield (f"ieps {path.parent.name}/{path.name}",
                decode_html(path.read_bytes(), None)[0], f"http://{path.parent.name}/list",
                {"kind": "list"})
+
+
+def _portia_item(path: Path) -> Case:
+    """A Portia template's page with the item its spider extracted (name, price, SKU; its
+    stock text, "In stock", under an unnamed field)."""
+    template = json.loads(path.read_text(encoding="utf-8"))
+    item = template["results"][0]
+    label, html, url, want = _case(f"portia {path.stem}", template["original_body"].encode(),
+                                   template["url"], {f: item[f][0] for f in ("name", "price",
+                                                                            "sku")})
+    if any(v == ["In stock"] for v in item.values()):
+        want["availability"] = "in_stock"
+    return label, html, url, want
 
 
 def _case(label: str, body: bytes, url: str, truth: dict[str, str]) -> Case:

@@ -230,11 +230,17 @@ class JsonLd:
 # ----- microdata --------------------------------------------------------------------------------
 def microdata_items(root: Any, kind: str, *, top: bool = False) -> list[Any]:
     """Elements of the page's microdata items whose itemtype names ``kind``
-    (``Product``); with ``top``, only those not inside another such item."""
+    (``Product``); with ``top``, only those not inside another such item nor in an
+    element an item's ``itemref`` names (its properties placed elsewhere on the page:
+    another product it refers to, related products)."""
     xpath = f'//*[@itemscope][contains(@itemtype, "{kind}")]'
-    if top:
-        xpath += f'[not(ancestor::*[@itemscope][contains(@itemtype, "{kind}")])]'
-    return list(root.xpath(xpath))
+    if not top:
+        return list(root.xpath(xpath))
+    xpath += f'[not(ancestor::*[@itemscope][contains(@itemtype, "{kind}")])]'
+    refs = {ref for el in root.xpath("//*[@itemscope][@itemref]")
+            for ref in (el.get("itemref") or "").split()}
+    return [el for el in root.xpath(xpath)
+            if not refs or not any(a.get("id") in refs for a in (el, *el.iterancestors()))]
 
 
 def _owner(el: Any) -> Any:

@@ -20,6 +20,7 @@ from structurer.structured import (
     jsonld_strings,
     jsonld_value,
     microdata_fields,
+    microdata_items,
     opengraph_fields,
     product_object,
 )
@@ -125,6 +126,29 @@ def test_microdata_does_not_take_a_reviews_rating_or_a_sellers_name() -> None:
                                     "brand": ["brand.name"], "name": ["name"],
                                     "price": ["offers.price", "price"]})
     assert found == {"name": "Vise", "price": "30.00"}
+
+
+def test_items_an_item_refers_to_are_part_of_it() -> None:
+    """Microdata's ``itemref`` adds the properties of elements elsewhere on the page to an
+    item (another product it names, related products, more of its own properties): the
+    page still describes one product, read as a detail page."""
+    html = ('<html><head><title>Gallery</title></head><body>'
+            '<div itemscope itemtype="http://schema.org/Product" itemref="ref more rel">'
+            '<span itemprop="name">Executive Anvil</span>'
+            '<span itemprop="offers" itemscope itemtype="http://schema.org/Offer">'
+            '$<span itemprop="price">119.99</span></span></div>'
+            '<div id="ref" itemprop="referenced_product" itemscope '
+            'itemtype="http://schema.org/Product"><span itemprop="name">Other</span></div>'
+            '<div id="more" itemscope itemtype="http://schema.org/Product">'
+            '<span itemprop="prop3">More of it</span></div>'
+            '<div id="rel"><div itemscope itemtype="http://schema.org/Product" '
+            'itemprop="related_products"><span itemprop="name">Rel 1</span></div></div>'
+            '</body></html>')
+    tops = microdata_items(lxml_html.fromstring(html), "schema.org/Product", top=True)
+    assert [el.get("itemref") for el in tops] == ["ref more rel"]
+    out = extract_page_generic(html, "http://shop.example/anvil", load_lexicon("ecommerce"))
+    assert out["kind"] == "detail"
+    assert (out["fields"]["name"], out["fields"]["price"]) == ("Executive Anvil", 119.99)
 
 
 @pytest.mark.parametrize(("img", "image"), [
