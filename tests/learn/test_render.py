@@ -295,6 +295,15 @@ def test_links_a_script_added_are_counted() -> None:
 
 
 MENU = "<nav><ul>{}</ul></nav>"
+_MENU_LEVELS = """
+      category:
+        link_xpath: //nav//a
+        url_patterns: ['/c/']
+      list:
+        item_xpath: //ul[@class='grid']/li
+        fields:
+          name: {xpath: .//h3, kind: text}
+    """   # a menu's category links over product grids
 DEPTS = "".join(f"<li><a href='/c/{d}/'>{d}</a></li>" for d in ("camping", "walking"))
 SUBS = "".join(f"<li><a href='/c/camping/{s}/'>{s}</a></li>" for s in ("tents", "stoves"))
 
@@ -310,15 +319,7 @@ def test_only_the_entry_needs_a_browser_when_it_alone_adds_category_links() -> N
     from structurer.rules import rules_from_text
     from tests.conftest import rule_text
 
-    links = category_links(compile_rules(rules_from_text(rule_text("shop.test", """
-      category:
-        link_xpath: //nav//a
-        url_patterns: ['/c/']
-      list:
-        item_xpath: //ul[@class='grid']/li
-        fields:
-          name: {xpath: .//h3, kind: text}
-    """))))
+    links = category_links(compile_rules(rules_from_text(rule_text("shop.test", _MENU_LEVELS))))
     entry = ("http://shop.test/", html(MENU.format(DEPTS) + FOOTER),
              html(MENU.format(DEPTS + SUBS) + FOOTER))
     raw = html(MENU.format(DEPTS) + f"<main>{GRID}</main>{FOOTER}")
@@ -345,15 +346,7 @@ def test_the_category_level_is_judged_on_category_pages_not_an_about_page() -> N
     from structurer.rules import rules_from_text
     from tests.conftest import rule_text
 
-    compiled = compile_rules(rules_from_text(rule_text("shop.test", """
-      category:
-        link_xpath: //nav//a
-        url_patterns: ['/c/']
-      list:
-        item_xpath: //ul[@class='grid']/li
-        fields:
-          name: {xpath: .//h3, kind: text}
-    """)))
+    compiled = compile_rules(rules_from_text(rule_text("shop.test", _MENU_LEVELS)))
     home = html(MENU.format(DEPTS) + FOOTER)
     entry = ("http://shop.test/", home, home)
     about = ("http://shop.test/pages/about", home, home)
