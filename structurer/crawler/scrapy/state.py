@@ -14,34 +14,73 @@ completed, clear its in-flight tokens) — each one Lua script in Redis
 (:mod:`structurer.crawler.scrapy.scripts`), so that a worker killed between two calls
 leaves a state the others (or its own restart) can finish.
 
-:class:`MemoryState` serves a single-process crawl, :class:`RedisState` the workers of
-a distributed one (the requests themselves are in scrapy-redis's queue). Redis keys,
-under ``<crawl>:<site>:``: ``known`` and ``pending`` (category and list pages queued /
-not yet done), ``seeded`` (and the ``seeding`` lock), ``patterns``, ``prefixes``
-(category URL -> path), ``products`` (key -> URL), ``waiting`` (detail page not
-settled), ``listings:<key>`` (page -> [path, fields]), ``details``, ``unemitted``
-(settled, not claimed), ``counted`` (a page counted against its URL pattern's
-budget -> the pattern), ``refused`` (links refused, counted once); under
-``<crawl>:``: ``emitted`` (key -> worker) and ``claims:<worker>`` (``site<TAB>key``, in
-the order the worker writes its output).
+:class:`MemoryState` serves a single-process crawl, :class:`RedisState` the workers of a
+distributed one, both as a :class:`CrawlState` (the requests themselves are in
+scrapy-redis's queue). Redis keys, under ``<crawl>:<site>:``: ``known`` and ``pending``
+(category and list pages queued / not yet done), ``seeded`` (and the ``seeding`` lock),
+``patterns``, ``prefixes`` (category URL -> path), ``products`` (key -> URL),
+``waiting`` (detail page not settled), ``listings:<key>`` (page -> [path, fields]),
+``details``, ``unemitted`` (settled, not claimed), ``counted`` (a page counted against
+its URL pattern's budget -> the pattern), ``refused`` (links refused, counted once);
+under ``<crawl>:``: ``emitted`` (key -> worker) and ``claims:<worker>``
+(``site<TAB>key``, in the order the worker writes its output).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from structurer.crawler.frontier import Item, Link
 from structurer.crawler.products import Listing
 from structurer.crawler.scrapy import scripts as lua
 
-__all__ = ["MemoryState", "RedisState", "Row", "Token"]
+__all__ = ["CrawlState", "MemoryState", "RedisState", "Row", "Token"]
 
 # (product key, URL, listings, detail record or None)
 Row = tuple[str, str, list[Listing], dict[str, Any] | None]
 Token = Sequence[str]           # (in-flight hash, token) of a request taken from the queue
 Prefix = tuple[str, tuple[str, ...]]
+
+
+class CrawlState(Protocol):
+    """What the spider asks of a crawl's state, in memory or in Redis (one interface, so
+    that the spider and the runner never ask which one they hold)."""
+
+    def seed(self, site: str, key: str) -> bool: ...
+
+    def mark_seeded(self, site: str) -> None: ...
+
+    def is_known(self, site: str, key: str) -> bool: ...
+
+    def is_waiting(self, site: str, key: str) -> bool: ...
+
+    def lists_done(self, site: str) -> bool: ...
+
+    def count_pattern(self, site: str, pattern: str, cap: int, key: str) -> bool: ...
+
+    def first_refused(self, site: str, key: str) -> bool: ...
+
+    def prefixes(self, site: str) -> list[Prefix]: ...
+
+    def store_page(self, site: str, page: str, path: Sequence[str], links: Sequence[Link],
+                   recovered: bool, items: Sequence[Item] | None,
+                   prefixes: Iterable[Prefix]) -> list[Link]: ...
+
+    def finish_page(self, site: str, page: str, tokens: Sequence[Token] = ()) -> list[Row]: ...
+
+    def finish_detail(self, site: str, key: str, url: str, detail: dict[str, Any] | None,
+                      start: bool, tokens: Sequence[Token] = ()) -> list[Row]: ...
+
+    def claim_records(self, site: str, keys: Iterable[str] | None = None, *,
+                      force: bool = False) -> list[Row]: ...
+
+    def sweep(self, sites: Iterable[str]) -> dict[str, list[Row]]: ...
+
+    def emitted(self) -> int:
+        """Records the whole crawl has claimed (every worker's, every site's)."""
+        ...
 
 
 class MemoryState:
@@ -60,7 +99,7 @@ class MemoryState:
         self.listings: dict[str, dict[str, dict[str, Listing]]] = {}
         self.details: dict[str, dict[str, dict[str, Any] | None]] = {}
         self.unemitted: dict[str, set[str]] = {}
-        self.emitted: set[str] = set()
+        self.claimed_keys: set[str] = set()     # products claimed, of every site
 
     def _site(self, site: str) -> None:
         for table in (self.known, self.pending, self.waiting, self.unemitted, self.counted,
@@ -151,7 +190,7 @@ class MemoryState:
         if detail is not None or key not in self.details[site]:
             self.details[site][key] = detail
         self.waiting[site].discard(key)
-        if key not in self.emitted:
+        if key not in self.claimed_keys:
             self.unemitted[site].add(key)
         if start:
             self.pending[site].discard(key)
@@ -167,7 +206,7 @@ class MemoryState:
         pool = self.unemitted[site] | (self.waiting[site] if force and keys is None else set())
         chosen = sorted(pool if keys is None else pool & set(keys))
         for key in chosen:
-            self.emitted.add(key)
+            self.claimed_keys.add(key)
             self.unemitted[site].discard(key)
             self.waiting[site].discard(key)
         return [(k, self.products[site][k], list(self.listings[site].get(k, {}).values()),
@@ -176,6 +215,10 @@ class MemoryState:
     def sweep(self, sites: Iterable[str]) -> dict[str, list[Row]]:
         """:meth:`claim_records` of every site."""
         return {site: self.claim_records(site) for site in sites}
+
+    def emitted(self) -> int:
+        """See :meth:`CrawlState.emitted`."""
+        return len(self.claimed_keys)
 
 
 def _flat(tokens: Sequence[Token]) -> list[str]:
@@ -291,7 +334,7 @@ class RedisState:
         return {site: _rows(raw) for site, raw in zip(sites, pipe.execute(), strict=True)}
 
     def emitted(self) -> int:
-        """Records the whole crawl has claimed (every worker's, every site's)."""
+        """See :meth:`CrawlState.emitted`."""
         return int(self.r.hlen(f"{self.crawl}:emitted"))
 
     # ----- a restarted worker -------------------------------------------------------------

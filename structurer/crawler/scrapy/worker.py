@@ -29,7 +29,7 @@ from structurer.crawler.products import (
 )
 from structurer.crawler.rendering import Modes, expand_for, render_modes
 from structurer.crawler.scrapy.sink import RecordSink
-from structurer.crawler.scrapy.state import MemoryState, RedisState, Row
+from structurer.crawler.scrapy.state import CrawlState, MemoryState, RedisState, Row
 from structurer.crawler.traverse import PageReader
 from structurer.errors import StructurerError
 from structurer.replay.extract import CompiledRules, compile_rules
@@ -38,7 +38,7 @@ from structurer.rules.model import SiteRules
 
 __all__ = ["Context", "Site", "State", "crawl_name", "open_context", "worker_id"]
 
-State = MemoryState | RedisState
+State = CrawlState
 
 
 class SharedGuards(Guards):

@@ -68,6 +68,7 @@ def test_records_wait_for_the_lists_and_are_claimed_once(backend: str,
     assert b.claim_records(SITE) == [] and a.claim_records(SITE) == []
     by_key = {row[0]: row for row in rows}
     assert sorted(by_key) == sorted([BOOT, TAG])
+    assert a.emitted() == b.emitted() == 2      # one count, whichever state and worker
     boot_row, tag_row = by_key[BOOT], by_key[TAG]
     record = build_product(boot_row[1], boot_row[2], boot_row[3])
     assert record["categories"] == [["Shoes"], ["Shoes", "Trail"]]
