@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import ConfigDict, Field
 
@@ -38,6 +38,16 @@ class Settings(Strict):
     timeout: float = Field(20.0, gt=0, le=600, allow_inf_nan=False,
                            description="seconds per request")
     retries: int = Field(3, ge=0, le=10)
+    # how long a retried request (and a page put back in a crawl's queue) waits first
+    retry_backoff: float = Field(0.5, ge=0, le=60, allow_inf_nan=False, description=(
+        "seconds before the first retry; doubles each attempt, with jitter"))
+    retry_backoff_max: float = Field(30.0, ge=0, le=600, allow_inf_nan=False, description=(
+        "longest wait between two attempts, seconds"))
+    retry_after_max: float = Field(60.0, ge=0, le=600, allow_inf_nan=False, description=(
+        "a server's Retry-After longer than this is cut to it, seconds"))
+    retry_statuses: list[Annotated[int, Field(ge=400, le=599)]] = Field(
+        default_factory=lambda: [429, 500, 502, 503, 504],
+        description="HTTP statuses asked again (connection errors and timeouts always are)")
     crawl_retries: int = Field(2, ge=0, le=10, description=(
         "times a crawl puts a page that failed transiently (after its retries) back at the "
         "end of the queue"))

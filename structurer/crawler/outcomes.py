@@ -28,6 +28,7 @@ GONE = frozenset({"http 404", "http 410"})
 # failures both runtimes ask a page again for (``crawl_retries``; a slow render too)
 TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
                        "http 502", "http 503", "http 504"})
+DEFAULT_POLICY = RetryPolicy()
 
 def count_page(stats: CrawlStats, o: Outcome) -> None:
     """Count one settled page in the statistics (both engines count alike)."""
@@ -58,10 +59,12 @@ def unreadable(task: Task, error: Exception) -> Outcome:
     return Outcome(task, error="parse")
 
 
-def requeue_wait(tries: int, retry_after: str | None = None) -> float:
+def requeue_wait(tries: int, retry_after: str | None = None,
+                 policy: RetryPolicy = DEFAULT_POLICY) -> float:
     """Seconds a page put back in the queue ``tries`` times waits before it is fetched
     again (0 for a first fetch): the backoff of a retried HTTP request
     (:class:`~structurer.fetch.retry.RetryPolicy`: doubling with jitter, capped, or the
     server's ``Retry-After``), by the times the page was put back — in both runtimes, so
-    a server that failed transiently is not asked again at once."""
-    return RetryPolicy().wait(tries, retry_after) if tries > 0 else 0.0
+    a server that failed transiently is not asked again at once (``policy``: the crawl's,
+    :meth:`~structurer.fetch.retry.RetryPolicy.from_settings`)."""
+    return policy.wait(tries, retry_after) if tries > 0 else 0.0

@@ -47,6 +47,7 @@ from structurer.crawler.stats import CrawlProgress, CrawlStats
 from structurer.crawler.traverse import PageReader
 from structurer.errors import FetchError
 from structurer.fetch.base import Expanding, Fetcher, Page
+from structurer.fetch.retry import RetryPolicy
 from structurer.replay.extract import CompiledRules
 from structurer.schema import RenderMode
 
@@ -85,6 +86,7 @@ class Crawler:
         self.guards = Guards(settings, set(settings.allowed_hosts), rules.start_url,
                              levels.category.max_depth if levels.category else 0)
         self.fetchers: dict[str, Fetcher] = {}
+        self.retry_policy = RetryPolicy.from_settings(settings)
         self.run_no = frontier.run
         self.lists_done = bool(frontier.get("lists_done"))
         self.known: set[str] = set()          # category and list pages ever queued
@@ -124,7 +126,8 @@ class Crawler:
         return self.fetchers[mode]
 
     async def process(self, task: Task) -> Outcome:
-        await asyncio.sleep(requeue_wait(task.tries))   # a page put back: backoff first
+        # a page put back: backoff first
+        await asyncio.sleep(requeue_wait(task.tries, policy=self.retry_policy))
         try:
             # rendered pages wait for network idle: an item XPath may match a page's
             # loading skeleton before the data arrives

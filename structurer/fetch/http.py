@@ -103,7 +103,7 @@ class HttpFetcher:
                  retry: RetryPolicy | None = None, headers: dict[str, str] | None = None) -> None:
         self.settings = settings or Settings()
         self.raise_for_status = raise_for_status
-        self.retry = retry or RetryPolicy()
+        self.retry = retry or RetryPolicy.from_settings(self.settings)
         self.headers = {"User-Agent": self.settings.user_agent, "Accept": ACCEPT,
                         **(headers or {})}
         self.stats = FetchStats()

@@ -7,8 +7,10 @@ message and whether asking again may help (:func:`transport_failure`).
 
 Retried: connection errors, timeouts and the statuses of ``RetryPolicy.statuses``
 (429/500/502/503/504), with exponential backoff and jitter, or the server's
-``Retry-After`` (seconds or an HTTP date, capped). Never retried: a name that does not
-resolve, a TLS error, a malformed response or URL (asking again gives the same answer).
+``Retry-After`` (seconds or an HTTP date, capped); the statuses, the backoff and the cap
+are settings (``retry_*``, :meth:`RetryPolicy.from_settings`), the same for both
+runtimes. Never retried: a name that does not resolve, a TLS error, a malformed response
+or URL (asking again gives the same answer).
 """
 
 from __future__ import annotations
@@ -18,9 +20,13 @@ import errno
 import random
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import aiohttp
+
+if TYPE_CHECKING:
+    from structurer.config import Settings
 
 __all__ = ["RetryPolicy", "parse_retry_after", "transport_failure"]
 
@@ -35,6 +41,13 @@ class RetryPolicy:
     max_retry_after: float = 60.0  # a longer Retry-After is cut to this
     max_crawl_delay: float = 30.0  # a longer robots.txt Crawl-delay is cut to this
     robots_error_ttl: float = 60.0  # re-ask a robots.txt that answered 429/5xx after this
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> RetryPolicy:
+        """The policy a crawl's or an analysis's settings ask for (``retry_*``)."""
+        return cls(statuses=frozenset(settings.retry_statuses), backoff=settings.retry_backoff,
+                   max_backoff=settings.retry_backoff_max,
+                   max_retry_after=settings.retry_after_max)
 
     def wait(self, attempt: int, retry_after: str | None) -> float:
         """Seconds to sleep after failed attempt number ``attempt`` (1-based)."""

@@ -125,7 +125,7 @@ class Explorer:
                 page = await self.sampler.page(url, "list", record=False)
                 break
             except FetchError as error:
-                if attempt or not (error.status in RetryPolicy().statuses
+                if attempt or not (error.status in RetryPolicy.from_settings(self.settings).statuses
                                    or error.kind in ("timeout", "render_timeout",
                                                      "connection")):
                     self.walked[url] = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
@@ -304,19 +304,24 @@ def test_a_page_whose_rendering_ran_out_of_time_is_asked_again(
 
 
 @contextmanager
-def flaky_shop(tmp_path: Path, fails: int) -> Iterator[tuple[Path, LoopbackServer]]:
-    """Serve a list of two products whose first one answers 503 the first ``fails`` times
-    it is asked; yields the path of its rule file and the server (its requests: ``hits``,
-    ``counts``)."""
+def flaky_shop(tmp_path: Path, fails: int, status: int = 503,
+               retry_after: Mapping[int, str] | None = None
+               ) -> Iterator[tuple[Path, LoopbackServer]]:
+    """Serve a list of two products whose first one answers ``status`` the first ``fails``
+    times it is asked (the n-th time with ``Retry-After: retry_after[n]`` if given);
+    yields the path of its rule file and the server (its requests: ``hits``, ``counts``)."""
     items = "".join(f"<li><a href='/p/{n}.html'>{NAMES[n]}</a></li>" for n in (1, 2))
     pages = {"/": f"<html><body><ul class='products'>{items}</ul></body></html>",
              **{f"/p/{n}.html": _detail(n) for n in (1, 2)}}
 
     def answer(h: BaseHTTPRequestHandler, server: LoopbackServer) -> None:
-        flaky = h.path == "/p/1.html" and server.counts[h.path] <= fails
+        hit = server.counts[h.path]
+        flaky = h.path == "/p/1.html" and hit <= fails
         body = pages.get(h.path)
-        status = 503 if flaky else 200 if body is not None else 404
-        send(h, status, (body or "") if status == 200 else b"busy")
+        code = status if flaky else 200 if body is not None else 404
+        after = (retry_after or {}).get(hit) if flaky else None
+        send(h, code, (body or "") if code == 200 else b"busy",
+             {"Retry-After": after} if after else None)
 
     with LoopbackServer(fallback=answer) as server:
         rules = tmp_path / "flaky.yaml"

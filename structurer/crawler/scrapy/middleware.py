@@ -50,7 +50,7 @@ from structurer.schema import RenderMode
 
 __all__ = ["EXPAND", "RENDER", "RENDERED", "REQUEUE", "REQUEUED", "UNSETTLED", "WAIT",
            "BackoffMiddleware", "BrowserMiddleware", "GuardMiddleware", "Refused",
-           "RetryBackoffMiddleware", "failure_kind", "requeue", "retry_after"]
+           "RetryBackoffMiddleware", "failure_kind", "requeue", "retry_after", "retry_policy"]
 
 RENDER = "structurer_render"     # request.meta: a RenderMode, static or browser
 EXPAND = "structurer_expand"     # request.meta: an Expand's fields (load more / scroll)
@@ -104,6 +104,13 @@ def retry_after(error: BaseException) -> str | None:
     return value.decode("latin-1") if isinstance(value, bytes) else value
 
 
+def retry_policy(scrapy_settings: Any) -> RetryPolicy:
+    """The crawl's retry policy, from its ``STRUCTURER_SETTINGS`` (as ``structurer
+    crawl`` takes it from its settings)."""
+    return RetryPolicy.from_settings(
+        Settings.model_validate(scrapy_settings.getdict("STRUCTURER_SETTINGS")))
+
+
 def requeue(request: Any, spider: Any, reason: str, after: str | None = None) -> Any:
     """``request`` put back in the queue: a copy, counted under ``REQUEUE`` (``reason``:
     the failure kind, or ``blank_render``) and in its ``REQUEUED``; its HTTP retries start
@@ -114,7 +121,8 @@ def requeue(request: Any, spider: Any, reason: str, after: str | None = None) ->
     adjust = spider.crawler.settings.getint("RETRY_PRIORITY_ADJUST")
     again = request.replace(dont_filter=True, priority=request.priority + adjust)
     again.meta[REQUEUED] = int(request.meta.get(REQUEUED, 0)) + 1
-    again.meta[WAIT] = requeue_wait(again.meta[REQUEUED], after)
+    again.meta[WAIT] = requeue_wait(again.meta[REQUEUED], after,
+                                    retry_policy(spider.crawler.settings))
     again.meta.pop("retry_times", None)
     stats = spider.crawler.stats
     stats.inc_value(f"{REQUEUE}/count")
@@ -178,9 +186,12 @@ class RetryBackoffMiddleware(RetryMiddleware):
     waiting ``WAIT`` seconds first (:class:`BackoffMiddleware` sleeps them): the wait
     ``structurer crawl``'s fetcher sleeps after failed attempt N
     (:meth:`~structurer.fetch.retry.RetryPolicy.wait`), so that a server that is failing
-    is not asked again at once, the same in both runtimes."""
+    is not asked again at once, the same in both runtimes (the crawl's settings'
+    policy: :func:`retry_policy`)."""
 
-    policy = RetryPolicy()
+    def __init__(self, settings: Any) -> None:
+        super().__init__(settings)
+        self.policy = retry_policy(settings)
 
     def process_response(self, request: Any, response: Any, spider: Any = None) -> Any:
         again = super().process_response(request, response)

@@ -8,7 +8,7 @@ output), records written, and whether the crawl is complete (never, when it wrot
 record: a lone worker none, or a distributed crawl none in any worker's output).
 
 The project's settings map onto Scrapy's (concurrency, per-host concurrency, delay,
-timeout, retries, redirects, page size, robots.txt, user agent; ``max_pages`` is
+timeout, retries and their statuses, redirects, page size, robots.txt, user agent; ``max_pages`` is
 ``CLOSESPIDER_PAGECOUNT``, per worker). The runtime's own settings use the
 ``STRUCTURER_`` prefix:
 
@@ -78,7 +78,7 @@ def scrapy_settings(rules: Sequence[str | Path], out: str | Path, settings: Sett
         "DOWNLOAD_MAXSIZE": settings.max_page_bytes,
         "REDIRECT_MAX_TIMES": settings.max_redirects,
         "RETRY_TIMES": settings.retries,
-        "RETRY_HTTP_CODES": [429, 500, 502, 503, 504],
+        "RETRY_HTTP_CODES": list(settings.retry_statuses),
         "URLLENGTH_LIMIT": settings.max_url_length,
         # callbacks return nothing (records go to the worker's sink): Scrapy need not
         # start 100 tasks per response to process their output
