@@ -7,9 +7,12 @@ code only ever see Pages, so they never care where a page came from.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
+
+from structurer.errors import FetchError
 
 
 @dataclass(frozen=True)
@@ -68,3 +71,15 @@ class Fetcher(Protocol):
     async def close(self) -> None:
         """Release connections, browsers and files."""
         ...
+
+
+async def fetch_each(fetch: Callable[[str], Awaitable[Page]], urls: Iterable[str]
+                     ) -> list[Page | FetchError]:
+    """``fetch`` every URL concurrently (the fetcher bounds how many at once), each
+    failure in its place: one page that fails costs the others nothing."""
+    async def one(url: str) -> Page | FetchError:
+        try:
+            return await fetch(url)
+        except FetchError as error:
+            return error
+    return list(await asyncio.gather(*(one(u) for u in urls)))

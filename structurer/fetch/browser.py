@@ -65,7 +65,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from structurer.config import Settings
 from structurer.errors import FetchError, RenderTimeout
-from structurer.fetch.base import Expand, Page
+from structurer.fetch.base import Expand, Page, fetch_each
 from structurer.fetch.chromium import first_line, launch
 from structurer.fetch.guard import RouteGuard, ms_left, settle
 from structurer.fetch.http import HttpFetcher
@@ -223,12 +223,7 @@ class BrowserFetcher:
     async def fetch_all(self, urls: Iterable[str], wait_for_xpath: str | None = None
                         ) -> list[Page | FetchError]:
         """Render concurrently (at most ``browser_pages`` at once); errors in place."""
-        async def one(url: str) -> Page | FetchError:
-            try:
-                return await self.fetch(url, wait_for_xpath)
-            except FetchError as error:
-                return error
-        return list(await asyncio.gather(*(one(u) for u in urls)))
+        return await fetch_each(lambda url: self.fetch(url, wait_for_xpath), urls)
 
     # ----- one fetch -------------------------------------------------------------------
     async def _check(self, url: str, target: str, *, redirected: bool) -> None:

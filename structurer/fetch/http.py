@@ -54,7 +54,7 @@ from multidict import CIMultiDict
 from structurer.clean import decode_html
 from structurer.config import Settings
 from structurer.errors import FetchError
-from structurer.fetch.base import Page
+from structurer.fetch.base import Page, fetch_each
 from structurer.fetch.polite import HostSlots
 from structurer.fetch.retry import RetryPolicy, transport_failure
 from structurer.fetch.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules, origin_of
@@ -158,12 +158,7 @@ class HttpFetcher:
     async def fetch_all(self, urls: Iterable[str], *, allow_status: Collection[int] = ()
                         ) -> list[Page | FetchError]:
         """Fetch concurrently (bounded by the settings); errors are returned in place."""
-        async def one(url: str) -> Page | FetchError:
-            try:
-                return await self.fetch(url, allow_status=allow_status)
-            except FetchError as error:
-                return error
-        return list(await asyncio.gather(*(one(u) for u in urls)))
+        return await fetch_each(lambda url: self.fetch(url, allow_status=allow_status), urls)
 
     def _credentials(self, url: str) -> str:
         """``url`` without userinfo; its credentials are kept for its origin only."""
