@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
-from structurer.values import element_text, image_source
+from structurer.values import element_text, image_source, scalar_text
 
 if TYPE_CHECKING:
     from structurer.words import Words
@@ -163,11 +163,7 @@ def _text(value: Any) -> str | None:
                      None)
     if value is None or isinstance(value, (dict, list)):
         return None
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
+    return scalar_text(value)
 
 
 def jsonld_strings(obj: Any, path: str | Sequence[str]) -> tuple[list[str], str | None]:

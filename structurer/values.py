@@ -51,7 +51,7 @@ __all__ = [
     "compile_words", "currency_code", "default_words", "element_text", "field_value",
     "image_source", "link_target",
     "parse_availability", "parse_breadcrumb", "parse_integer", "parse_money", "parse_rating",
-    "plain_text", "rating_source", "rule_phrases", "struck",
+    "plain_text", "rating_source", "rule_phrases", "scalar_text", "struck",
 ]
 
 Post = Callable[[list[str], "Base"], list[str]]
@@ -248,7 +248,8 @@ class ValueSpec:
     words: Words | None = None        # the vocabulary (None: the shipped one)
 
 
-def _scalar_text(value: object) -> str:
+def scalar_text(value: object) -> str:
+    """A structured-data scalar as a page would show it: ``true``, ``12`` (not ``12.0``)."""
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
@@ -309,7 +310,7 @@ def field_value(selected: object, spec: ValueSpec, base: Base,
         if kind == "breadcrumb" and len(selected) == 1 and not isinstance(selected[0], str):
             nodes = _crumb_parts(selected[0])
     else:
-        nodes = () if selected is None else (_scalar_text(selected),)
+        nodes = () if selected is None else (scalar_text(selected),)
     finish = _FINISH[kind]
     if not spec.needs_all and not spec.post:
         for node in nodes:

@@ -24,6 +24,7 @@ from structurer.structured import (
     opengraph_fields,
     product_object,
 )
+from structurer.values import scalar_text
 from tests.conftest import rule_text
 
 REAL = Path(__file__).parent / "fixtures" / "real"
@@ -195,3 +196,16 @@ def test_the_lexicon_says_where_a_new_field_is(tmp_path: Path) -> None:
     from_md = extract_page_generic(page(body=micro), "http://shop.example/p/2", lexicon)
     assert from_md["fields"]["gtin"] == "4006381333932"
     assert from_md["sources"]["gtin"] == "microdata"
+
+
+@pytest.mark.parametrize(("value", "text"), [
+    (12.0, "12"), (12.5, "12.5"), (True, "true"), (False, "false"), (7, "7"),
+    ({"name": "Kumo"}, "Kumo"), ({"price": 9.0}, "9"), ("in stock", "in stock")],
+    ids=["whole-float", "float", "true", "false", "int", "named", "priced", "string"])
+def test_json_ld_scalars_read_as_a_page_shows_them(value: object, text: str) -> None:
+    """JSON-LD's numbers and booleans read as the page would show them, one way for a
+    structured field (:func:`jsonld_strings`) and a rule's selected value
+    (:func:`~structurer.values.scalar_text`)."""
+    assert jsonld_strings({"offers": {"price": value}}, "offers.price")[0] == [text]
+    if not isinstance(value, dict):
+        assert scalar_text(value) == text
