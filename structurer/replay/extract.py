@@ -228,6 +228,17 @@ def _list(compiled: CompiledRules, root: Any, url: str, layout: CompiledList,
                       layout.name)
 
 
+def _list_layout(compiled: CompiledRules, tree: Any, url: str, budget: Budget
+                 ) -> tuple[Any, Clock, Any]:
+    """(root, clock, the list layout that applies) of a list page: where reading its
+    items begins, for its records or its links alike."""
+    if not compiled.lists:
+        raise RuleError("the rule file has no list level", site=compiled.rules.site)
+    root = _root(tree)
+    clock = Clock(url, budget)
+    return root, clock, _layout(compiled.lists, root, clock)
+
+
 def extract_list(compiled: CompiledRules, tree: Any, url: str, *,
                  budget: Budget = PAGE_BUDGET, jsonld: list[dict[str, Any]] | None = None
                  ) -> ListResult:
@@ -235,11 +246,7 @@ def extract_list(compiled: CompiledRules, tree: Any, url: str, *,
     evaluation past ``budget`` seconds raises :class:`RuleTimeout` (None: no limit).
     ``jsonld``: the page's JSON-LD objects, read before its scripts were emptied (a
     :class:`~structurer.page.view.PageView`'s tree); else read from the tree."""
-    if not compiled.lists:
-        raise RuleError("the rule file has no list level", site=compiled.rules.site)
-    root = _root(tree)
-    clock = Clock(url, budget)
-    layout = _layout(compiled.lists, root, clock)
+    root, clock, layout = _list_layout(compiled, tree, url, budget)
     return _list(compiled, root, url, layout, _item_nodes(layout, root, clock), clock, jsonld)
 
 
@@ -248,11 +255,7 @@ def extract_item_links(compiled: CompiledRules, tree: Any, url: str, *,
     """Each item's ``url`` as :func:`extract_list` gives it (its detail link), without
     reading the items' other fields; None when an item without a detail link may take
     its URL from a ``url`` field (only :func:`extract_list` tells then)."""
-    if not compiled.lists:
-        raise RuleError("the rule file has no list level", site=compiled.rules.site)
-    root = _root(tree)
-    clock = Clock(url, budget)
-    layout = _layout(compiled.lists, root, clock)
+    root, clock, layout = _list_layout(compiled, tree, url, budget)
     plan, at = layout.plan, layout.link
     by_field = any(f.name == "url" for f in plan.fields)
     if at is None and by_field:

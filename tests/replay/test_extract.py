@@ -29,6 +29,7 @@ from structurer.replay import (
     extract_list,
     extract_page,
 )
+from structurer.replay.extract import extract_item_links
 from structurer.replay.records import REGEX_INPUT
 from structurer.replay.xpaths import Clock, optimize_xpath
 from structurer.rules import rules_from_text
@@ -328,8 +329,9 @@ def test_bad_xpath_is_a_rule_error() -> None:
 def test_missing_levels_are_rule_errors() -> None:
     compiled = compile_rules(rules_from_text(JSONLD_DETAIL))
     tree = parse_html("<html><body></body></html>")
-    with pytest.raises(RuleError, match="no list level"):
-        extract_list(compiled, tree, "http://x/")
+    for read in (extract_list, extract_item_links):     # records and links alike
+        with pytest.raises(RuleError, match="no list level"):
+            read(compiled, tree, "http://x/")
     # a page that shows none of the detail level is not taken for a detail page
     assert extract_page(compiled, tree, "http://x/").level == "other"
     forced = extract_page(compiled, tree, "http://x/", "detail")
