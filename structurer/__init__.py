@@ -13,9 +13,9 @@ line's ``--version``) costs next to nothing:
 from __future__ import annotations
 
 import logging
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from structurer._lazy import lazy_names
 from structurer._version import __version__
 
 if TYPE_CHECKING:
@@ -70,15 +70,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'structurer' has no attribute {name!r}")
-    module = import_module(home)
-    value = getattr(module, name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())

@@ -67,10 +67,12 @@ def _run(code: str) -> str:
 
 
 def test_import_loads_nothing_but_the_version() -> None:
+    """Nothing but the version and the lazy names' loader (the standard library's
+    importlib only)."""
     loaded = _run("import sys, structurer\n"
                   "print(sorted(m for m in sys.modules if m.split('.')[0] in "
                   "('structurer', 'pydantic', 'yaml', 'lxml')))")
-    assert loaded == "['structurer', 'structurer._version']"
+    assert loaded == "['structurer', 'structurer._lazy', 'structurer._version']"
 
 
 @pytest.mark.parametrize("args", [

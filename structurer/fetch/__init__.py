@@ -15,8 +15,9 @@ The names below load when first used (module ``__getattr__``): reading a saved p
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from structurer._lazy import lazy_names
 
 if TYPE_CHECKING:
     from structurer.fetch.base import Fetcher as Fetcher
@@ -61,14 +62,4 @@ _HOMES = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'structurer.fetch' has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _HOMES, globals())
