@@ -12,6 +12,7 @@ fetched again (:func:`requeue_wait`).
 from __future__ import annotations
 
 import logging
+from collections.abc import Collection
 
 from structurer.crawler.frontier import LEVELS, LIST, Outcome, Task
 from structurer.crawler.stats import CrawlStats
@@ -20,15 +21,17 @@ from structurer.replay.xpaths import RuleTimeout
 
 log = logging.getLogger(__name__)
 
-__all__ = ["GONE", "SKIPS", "TRANSIENT", "count_page", "requeue_wait", "unreadable"]
+__all__ = ["GONE", "SKIPS", "TRANSIENT", "TRANSPORT", "count_page", "requeue_wait",
+           "transient", "unreadable"]
 
 # fetch refusals that are not failures, and a guessed next page that is not there
 SKIPS = frozenset({"robots", "offsite", "past_last_page"})
 GONE = frozenset({"http 404", "http 410"})
-# failures both runtimes ask a page again for (``crawl_retries``; a slow render too)
-TRANSIENT = frozenset({"timeout", "render_timeout", "connection", "http 429", "http 500",
-                       "http 502", "http 503", "http 504"})
 DEFAULT_POLICY = RetryPolicy()
+# failures both runtimes ask a page again for (``crawl_retries``; a slow render too): a
+# transport failure, or a status the retry policy asks again for (``retry_statuses``)
+TRANSPORT = frozenset({"timeout", "render_timeout", "connection"})
+TRANSIENT = TRANSPORT | {f"http {status}" for status in DEFAULT_POLICY.statuses}
 
 def count_page(stats: CrawlStats, o: Outcome) -> None:
     """Count one settled page in the statistics (both engines count alike)."""
@@ -57,6 +60,12 @@ def unreadable(task: Task, error: Exception) -> Outcome:
         return Outcome(task, error="rule_timeout")
     log.warning("%s: cannot read the page: %s: %s", task.url, type(error).__name__, error)
     return Outcome(task, error="parse")
+
+
+def transient(kind: str, statuses: Collection[int]) -> bool:
+    """Whether a failure of ``kind`` is worth asking the page again for: a transport
+    failure, or one of the ``statuses`` the crawl's retry policy retries."""
+    return kind in TRANSPORT or kind in {f"http {status}" for status in statuses}
 
 
 def requeue_wait(tries: int, retry_after: str | None = None,

@@ -37,7 +37,7 @@ from structurer.crawler.frontier import (
     canonical,
     well_formed,
 )
-from structurer.crawler.outcomes import GONE, TRANSIENT
+from structurer.crawler.outcomes import GONE, transient
 from structurer.crawler.products import STRUCTURED_PRICE, category_name, record_hash
 from structurer.page.catlinks import url_matches
 from structurer.page.sitemaps import is_sitemap
@@ -148,13 +148,15 @@ class PageReader:
 
     # ----- one page ------------------------------------------------------------------------
     def failed(self, task: Task, kind: str) -> Outcome:
-        """An unfetched page: asked again after a ``TRANSIENT`` failure while put back
-        fewer than ``crawl_retries`` times (both runtimes); a guessed next page that is
-        gone ends its category (skipped as ``past_last_page``, not a failure)."""
+        """An unfetched page: asked again after a transient failure (a transport failure,
+        or a status of ``retry_statuses``) while put back fewer than ``crawl_retries``
+        times (both runtimes); a guessed next page that is gone ends its category
+        (skipped as ``past_last_page``, not a failure)."""
         if task.level == LIST and kind in GONE and self.guessing:
             return Outcome(task, error="past_last_page")
-        return Outcome(task, error=kind, retry=kind in TRANSIENT
-                       and task.tries < self.guards.s.crawl_retries)
+        s = self.guards.s
+        return Outcome(task, error=kind, retry=transient(kind, s.retry_statuses)
+                       and task.tries < s.crawl_retries)
 
     def read(self, task: Task, text: str, url: str, size: int,
              body: bytes | None = None) -> Outcome:
