@@ -207,7 +207,7 @@ def _entry_only(ex: Explorer, rules: SiteRules) -> bool:
     """Whether only the start page of a browser category level needs rendering
     (:func:`~structurer.learn.render.entry_only`, on the level's sample pages)."""
     return entry_only(ex.sampler.samples["category"], _entry_urls(ex, rules),
-                      category_links(compile_rules(rules)), ex.sampler.threshold)
+                      category_links(compile_rules(rules)), ex.sampler.content_ratio)
 
 
 def _category_pages(ex: Explorer, rules: SiteRules) -> None:

@@ -33,6 +33,10 @@ as fetched hold as much of it as rendered, on every sample, is static (``by_cont
 a script built the page's chrome, a menu, not what is crawled). A grid a script fills
 from a JSON endpoint in an otherwise large static page changes the structure little
 (similarity 0.87) and the items from 0 to 24. Both measurements stay in the decision's samples.
+A browser category level needs the browser for its entry page only (:func:`entry_only`)
+when the other category pages serve their category links and rendering adds none the
+rendered entry lacks, however far their structure moves: a grid a script fills there is
+the list level's concern, not the category level's.
 """
 
 from __future__ import annotations
@@ -170,21 +174,27 @@ def _filled(record: dict[str, Any]) -> int:
 
 
 def entry_only(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],
-               links: Callable[[str, str], set[str]], threshold: float) -> bool:
+               links: Callable[[str, str], set[str]], ratio: float) -> bool:
     """Whether a category level needs a browser for its entry page only: the samples
     (url, as fetched, as rendered) hold the entry (one of the URLs ``entry``) and other
-    category pages, each of which renders alike (similarity at or above ``threshold``)
-    and shows, rendered, no category URL (``links``) that neither it as fetched nor the
-    rendered entry shows (a menu a script builds on every page is read once, from the
-    entry)."""
-    first = [(url, rendered) for url, _, rendered in samples if url in entry]
+    category pages, each of which holds, as fetched, category URLs (``links``) and not
+    far fewer (:func:`far_more`, ``ratio``) than the entry as fetched, and shows, rendered,
+    none that neither it as fetched nor the rendered entry shows (a menu a script builds
+    on every page is read once, from the entry). Judged by the links alone, not the
+    structure: a product grid a script fills moves a category page's structure for the
+    list level, not the category links; an app shell holds none of them as fetched."""
+    first = [(url, raw, rendered) for url, raw, rendered in samples if url in entry]
     others = [s for s in samples if s[0] not in entry]
     if not first or not others:
         return False
-    shown = links(first[0][1], first[0][0])
-    return all(render_similarity(raw, rendered) >= threshold
-               and not links(rendered, url) - links(raw, url) - shown
-               for url, raw, rendered in others)
+    url, raw, rendered = first[0]
+    served, shown = len(links(raw, url)), links(rendered, url)
+
+    def alike(url: str, raw: str, rendered: str) -> bool:
+        held = links(raw, url)
+        return bool(held) and not far_more([len(held)], [served], ratio) \
+            and not links(rendered, url) - held - shown
+    return all(alike(*sample) for sample in others)
 
 
 def category_samples(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],

@@ -35,6 +35,7 @@ from structurer.lexicon import load_lexicon
 from structurer.rules.model import RenderDecision
 
 THRESHOLD = load_lexicon().thresholds.render_similarity
+RATIO = load_lexicon().thresholds.render_content_ratio
 LEVELS = ("category", "list", "detail")
 SHOPS = ("outfitters", "nordlicht", "brightline", "kumo", "pixel", "huaxia", "maple", "ledger")
 
@@ -310,10 +311,11 @@ SUBS = "".join(f"<li><a href='/c/camping/{s}/'>{s}</a></li>" for s in ("tents", 
 
 def test_only_the_entry_needs_a_browser_when_it_alone_adds_category_links() -> None:
     """A menu a script fills on every page: the entry, rendered, shows the sub-categories;
-    another category page, rendered, shows nothing more than it and the entry do (and
-    renders alike): only the entry needs the browser. A page whose rendering adds links
-    of its own (tiles a script builds), one rendered far apart, or no page but the entry
-    to judge by: every category page does."""
+    another category page, rendered, shows nothing more than it and the entry do: only
+    the entry needs the browser, however far apart its structure renders (a product grid
+    a script fills is the list level's). A page whose rendering adds links of its own
+    (tiles a script builds), an app shell holding no category link as fetched, or no
+    page but the entry to judge by: every category page does."""
     from structurer.learn.render import category_links, entry_only
     from structurer.replay.extract import compile_rules
     from structurer.rules import rules_from_text
@@ -327,12 +329,15 @@ def test_only_the_entry_needs_a_browser_when_it_alone_adds_category_links() -> N
              raw.replace(DEPTS, DEPTS + SUBS))
     assert links(entry[2], entry[0]) - links(entry[1], entry[0]) == {
         "http://shop.test/c/camping/tents/", "http://shop.test/c/camping/stoves/"}
-    assert entry_only([entry, other], ["http://shop.test/"], links, THRESHOLD)
+    apart = (other[0], SHELL, RENDERED)   # its grid built in the browser, its menu served
+    assert render_similarity(SHELL, RENDERED) < THRESHOLD
+    for samples in ([entry, other], [entry, apart], [entry, other, apart]):
+        assert entry_only(samples, ["http://shop.test/"], links, RATIO)
     tiles = (other[0], raw, other[2].replace(
         "<main>", "<main><nav><a href='/c/walking/packs/'>Packs</a></nav>"))
-    apart = (other[0], SHELL, RENDERED)
-    for samples in ([entry, tiles], [entry, apart], [entry], [other]):
-        assert not entry_only(samples, ["http://shop.test/"], links, THRESHOLD)
+    app = (other[0], html("<div id='app'></div>"), other[2])
+    for samples in ([entry, tiles], [entry, app], [entry, other, app], [entry], [other]):
+        assert not entry_only(samples, ["http://shop.test/"], links, RATIO)
 
 
 def test_the_category_level_is_judged_on_category_pages_not_an_about_page() -> None:
@@ -360,6 +365,40 @@ def test_the_category_level_is_judged_on_category_pages_not_an_about_page() -> N
     decision = decide_level(judged, THRESHOLD, count=count)
     assert decision.mode == "browser"
     assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(2, 2), (0, 2)]
-    assert not entry_only(judged, ["http://shop.test/"], category_links(compiled), THRESHOLD)
+    assert not entry_only(judged, ["http://shop.test/"], category_links(compiled), RATIO)
     assert category_samples([entry, shell], ["http://shop.test/"], [shell]) == [entry, shell]
     assert category_samples([entry, about], ["http://shop.test/"], []) == [entry, about]
+
+
+def test_a_grid_the_list_level_needs_rendered_leaves_the_category_level_to_the_entry() -> None:
+    """A menu a script fills from JSON on every page, and category pages whose product
+    grid (and sub-category tiles, of the menu's links) a script builds: the structure of
+    a category page moves far (the grid), its category links only by what the rendered
+    entry shows. The list level is browser by its items; the category level is browser
+    for the entry only, both measurements kept. The same category page as an app shell
+    (nothing of its menu served) makes every category page browser."""
+    from structurer.learn.render import category_links, entry_only, rule_counter
+    from structurer.replay.extract import compile_rules
+    from structurer.rules import rules_from_text
+    from tests.conftest import rule_text
+
+    compiled = compile_rules(rules_from_text(rule_text("shop.test", _MENU_LEVELS)))
+    subs = SUBS + "".join(f"<li><a href='/c/walking/{s}/'>{s}</a></li>" for s in ("packs", "maps"))
+    entry = ("http://shop.test/", html(MENU.format(DEPTS) + FOOTER),
+             html(MENU.format(DEPTS + subs) + FOOTER))
+    served = html(MENU.format(DEPTS) + f"<main><ul class='grid'></ul></main>{FOOTER}")
+    built = html(MENU.format(DEPTS + subs) + f"<main><nav><ul>{subs}</ul></nav>{GRID}</main>"
+                 + FOOTER)
+    camping = ("http://shop.test/c/camping/", served, built)
+    shell = (camping[0], html("<div id='app'></div><script src='/app.js'></script>"), built)
+    listed = decide_level([camping, camping], THRESHOLD, count=rule_counter(compiled, "list"),
+                          content_ratio=RATIO)
+    assert listed.mode == "browser"
+    assert [(s.found_raw, s.found_rendered) for s in listed.samples] == [(0, 48)] * 2
+    count, links = rule_counter(compiled, "category"), category_links(compiled)
+    for page, found, only in ((camping, (2, 6), True), (shell, (0, 6), False)):
+        assert render_similarity(page[1], page[2]) < THRESHOLD
+        decision = decide_level([entry, page], THRESHOLD, count=count, content_ratio=RATIO)
+        assert decision.mode == "browser"
+        assert [(s.found_raw, s.found_rendered) for s in decision.samples] == [(2, 6), found]
+        assert entry_only([entry, page], ["http://shop.test/"], links, RATIO) is only
