@@ -43,8 +43,9 @@ Three steps, each what the best extractors do on top of text density:
 3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
    ("Also read: ...", a tag list; unless links are most of the article, a link post),
    short boilerplate lines (sharing prompts, consent notices, "Posted by", "please
-   enable JavaScript"), lines that are a date or a time, figures around pictures and
-   captions (:mod:`blocktext`), and the short lines above the headline (a kicker, a
+   enable JavaScript"), lines that are a date or a time (not an event's labelled date),
+   a closing list of other stories (linked headlines and their excerpts), figures around
+   pictures and captions (:mod:`blocktext`), and the short lines above the headline (a kicker, a
    date, a site's notice) unless one of them is a paragraph (``above_headline``
    characters: then the heading is no headline); a heading whose section keeps no line;
    at the end, a heading, a short line ending in a colon, a line of ``loose_end``

@@ -8,7 +8,9 @@ mostly made of links (unless links are most of the text: a link post), a teaser 
 another page (a line ending in a "read more" link: ``teaser_end``), short
 boilerplate lines (sharing prompts, "Posted by"), a site's notice (``notice_text``:
 asking the reader to switch on JavaScript, reserving rights), a bar of fields between
-" | " (a post's meta line, a footer's links), lines that are a date or a time, short
+" | " (a post's meta line, a footer's links), lines that are a date or a time (not an
+event's labelled date: ``event_date_labels``), a list of the site's other stories closing
+the text (linked headlines over their excerpts), short
 captions naming a picture's credit, the short lines above the headline (a kicker, a
 date) unless one of them is a paragraph, a promotion among the last lines (with what
 follows it), a heading whose section keeps no line (the heading of a list of links the
@@ -35,6 +37,7 @@ _HEADING_MOST = 100      # characters of a heading: a longer one is a paragraph 
 _SERIES = 3              # empty headings one after the other: a listicle's items
 _BAR_MOST, _FIELD_MOST = 200, 40     # characters of a bar of fields, of each of its fields
 _RANKED, _RANKED_HEADLINE = 3, 150   # numbers of a ranking of stories; its headlines' length
+_STORIES, _EXCERPTS, _EXCERPT_MOST = 3, 2, 400   # a closing story list: headlines, excerpts
 
 
 def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
@@ -67,6 +70,7 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
             read.append(text)
         kept.append(text_line and not _boilerplate_line(text, vocab, caption)
                     and not _teaser(text, walk.ends[i], vocab))
+    _story_list(walk.lines, kept)
     _headings_over_nothing(walk.lines, kept)
     out = [(text, level > 0, item)
            for (text, _, level, item), keep in zip(walk.lines, kept, strict=True) if keep]
@@ -82,6 +86,33 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
                                                     or _contact(out[-1][0])))):
         out.pop()
     return [text for text, _, _ in out], read
+
+
+def _story_list(lines: list[tuple[str, int, int, bool]], kept: list[bool]) -> None:
+    """A list of the site's other stories closing the text ("More stories": each a linked
+    headline over its excerpt): ``_STORIES`` linked headings or more, each over at most
+    ``_EXCERPTS`` kept lines of ``_EXCERPT_MOST`` characters (no other heading), with
+    nothing kept after the last one's excerpt and at least twice their text above the
+    first. The headlines go as link lines; their excerpts go too. A listicle's linked
+    headings head most of its text, or do not close it."""
+    heads = [i for i, (text, linked, level, _) in enumerate(lines)
+             if level and linked >= 0.9 * len("".join(text.split()))]
+    if len(heads) < _STORIES:
+        return
+    sizes: list[int] = []       # the excerpt characters under each head, from the last up
+    for head, after in zip(heads[::-1], [len(lines), *heads[:0:-1]], strict=True):
+        own = [i for i in range(head + 1, after) if kept[i]]
+        if any(lines[i][2] for i in own) or len(own) > _EXCERPTS or \
+                any(len(lines[i][0]) > _EXCERPT_MOST for i in own):
+            break     # another heading, or more than an excerpt: the list starts below
+        sizes.append(sum(len(lines[i][0]) for i in own))
+    for n in range(len(sizes), _STORIES - 1, -1):     # the longest closing run first
+        first = heads[len(heads) - n]
+        above = sum(len(lines[i][0]) for i in range(first) if kept[i])
+        if above >= 2 * sum(sizes[:n]):
+            for i in range(first, len(lines)):
+                kept[i] = False
+            return
 
 
 def _ranking(lines: list[str]) -> set[int]:
@@ -113,16 +144,25 @@ def _ranking(lines: list[str]) -> set[int]:
 
 
 def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
-    """A sharing prompt, a "Posted by", a date line, a picture's credit, a bar of fields,
+    """A sharing prompt, a "Posted by", a date line (not an event's labelled date), a
+    picture's credit, a bar of fields,
     or a site's notice (``notice_text``: "Bitte aktiviere Javascript ...", "... Alle
     Rechte vorbehalten")."""
     low = text.lower()
-    if (len(text) <= 120 and low.startswith(vocab.lines)) or stamp(text):
+    if (len(text) <= 120 and low.startswith(vocab.lines)) or (stamp(text)
+                                                                and not _event_date(low, vocab)):
         return True
     if len(text) <= 300 and any(notice in low for notice in vocab.notices):
         return True
     return _field_bar(text) or (len(text) <= caption and any(word in low
                                                              for word in vocab.credits))
+
+
+def _event_date(low: str, vocab: BoilerplateWords) -> bool:
+    """A date line labelled as an event's time ("Termin: 29.02.2020, 19 Uhr", "Date: May
+    3, 2021": ``event_date_labels``): what the text announces, not when it was posted."""
+    label, colon, _ = low.partition(":")
+    return bool(colon) and label.strip() in vocab.events
 
 
 def _teaser(text: str, trailing: int, vocab: BoilerplateWords) -> bool:

@@ -14,7 +14,7 @@ from structurer.clean import BLOCK_TAGS, NOISE_TAGS, normalize_space
 from structurer.page.dates import find_dates
 from structurer.page.dom import HEADING_TAGS
 
-_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
+_CLOCK = re.compile(r"\b\d{1,2}[:.]\d{2}(?!\d)(?:\s*(?:[ap]\.?m\.?|uhr|h))?", re.I)
 
 
 def _picture(el: HtmlElement) -> bool:

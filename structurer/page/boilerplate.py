@@ -51,6 +51,7 @@ class BoilerplateWords:
     notices: tuple[str, ...] = ()
     disclaimers: tuple[str, ...] = ()
     teaser_ends: tuple[str, ...] = ()
+    events: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -84,7 +85,8 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                        tuple(k.lower() for k in signals.get("signoff_text", {})),
                        tuple(k.lower() for k in signals.get("notice_text", {})),
                        tuple(k.lower() for k in signals.get("disclaimer_text", {})),
-                       tuple(k.lower() for k in signals.get("teaser_end", {})))
+                       tuple(k.lower() for k in signals.get("teaser_end", {})),
+                       tuple(k.lower() for k in signals.get("event_date_labels", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 

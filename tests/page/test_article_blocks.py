@@ -108,3 +108,21 @@ def test_a_short_label_after_the_text_is_left_out_but_not_a_list_item() -> None:
     lines = _text(_page(body)).splitlines()
     assert all(p in lines for p in story)
     assert lines[-1] == "Bike rental"
+
+
+def test_an_embedded_social_post_is_left_out() -> None:
+    """A tweet or a Facebook post embedded between the paragraphs (``twitter-tweet``,
+    ``fb-post``) is the network's post, not the article's text."""
+    story = _prose(6, "harbour")
+    tweet = ("<blockquote class='twitter-tweet'><p>Green hydrogen, biokerosene and new "
+             "packaging: only new technologies can stop the warming climate.</p>"
+             "<p>— Party (@party) <a href='https://twitter.com/x/1'>November 2, 2021</a></p>"
+             "</blockquote>")
+    post = ("<div class='fb-post'><blockquote><p>In times of exploding costs families must "
+            "not be burdened any further by the council.</p></blockquote></div>")
+    paragraphs = [f"<p>{p}</p>" for p in story]
+    body = "".join(paragraphs[:2]) + tweet + "".join(paragraphs[2:4]) + post + \
+        "".join(paragraphs[4:])
+    text = _text(_page(f"<article><h1>{TITLE}</h1>{body}</article>"))
+    assert all(p in text for p in story)
+    assert "biokerosene" not in text and "exploding costs" not in text

@@ -166,3 +166,36 @@ def test_a_ranking_of_stories_is_left_out_numbered_steps_stay() -> None:
                         + f"<div class='box'>{ranking}</div>"))
     assert not any(h in text for h in heads)
     assert all(p in text for p in story + steps) and "1" in text.splitlines()
+
+
+def test_an_events_labelled_date_stays_a_posts_date_line_goes() -> None:
+    """"Termin: 29.02.2020, 19 Uhr" is when the event the text announces takes place: it
+    stays; a bare date line and "Posted: May 3, 2021" are the post's byline and go. A
+    price with a thousands point ("Neupreis: 20.000 Euro") is no clock: it stays too."""
+    story = _prose(3, "tasting")
+    html = _story("<p>Posted: May 3, 2021</p><p>Dienstag, 4. Juni 2019</p>"
+                  + "".join(f"<p>{p}</p>" for p in story)
+                  + "<p>Termin: 29.02.2020, 19 Uhr</p><p>Neupreis: 20.000 Euro</p>"
+                  + f"<p>{_prose(1, 'menu')[0]}</p>")
+    lines = _text(html).splitlines()
+    assert "Termin: 29.02.2020, 19 Uhr" in lines
+    assert "Neupreis: 20.000 Euro" in lines
+    assert "Posted: May 3, 2021" not in lines and "Dienstag, 4. Juni 2019" not in lines
+    assert all(p in lines for p in story)
+
+
+def test_a_closing_list_of_other_stories_goes_with_its_excerpts() -> None:
+    """"More stories" after the article: linked headlines, each over a one-line excerpt.
+    The excerpts are no link lines, but they go with their headlines; a listicle whose
+    linked headings head its text keeps it."""
+    story = _prose(5, "harbour")
+    teasers = "".join(f"<a href='/s/{n}'><h2>Other story {n}</h2></a>"
+                      f"<div>Excerpt of the other story number {n} on the site.</div>"
+                      for n in range(4))
+    text = _text(_story("".join(f"<p>{p}</p>" for p in story) + teasers))
+    assert all(p in text for p in story)
+    assert "Excerpt of the other story" not in text
+    items = "".join(f"<h2><a href='/tool/{n}'>Tool {n}</a></h2><p>{p}</p>"
+                    for n, p in enumerate(_prose(4, "tool")))
+    listicle = _text(_story(f"<p>{_prose(1, 'intro')[0]}</p>{items}"))
+    assert all(p in listicle for p in _prose(4, "tool"))
