@@ -25,8 +25,10 @@ redis:
 demo: setup browser
 	$(BIN)/structurer demo run
 
+# Two test processes (pytest-xdist): the tests wait on browsers, servers and crawls for much
+# of their time, and each process serves its own shops, redis and temporary folders.
 test: setup browser redis
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n 2
 
 clean:
 	rm -rf $(VENV) out .pytest_cache

@@ -1,9 +1,10 @@
 """Shared fixtures: demo shops served once per test session on 127.0.0.1, the hand-written
 rule files of ``fixtures/rules/`` (and :func:`rule_text` for the small ones tests write
-inline) and demo pages fetched once."""
+inline), demo pages fetched once and demo shops analyzed once."""
 
 from __future__ import annotations
 
+import copy
 import signal
 import textwrap
 import urllib.request
@@ -118,6 +119,32 @@ def demo_truth(demo_server: DemoServer) -> dict[str, dict[str, Any]]:
     """Ground truth of every demo shop, with absolute URLs of the running servers."""
     return {name: shop.ground_truth(demo_server.urls[name])
             for name, shop in demo_server.shops.items()}
+
+
+#: The :func:`analyzed` fixture: (URL, render mode or None) -> (rules, analysis report).
+Analyzed = Callable[..., tuple[SiteRules, Any]]
+
+
+@pytest.fixture(scope="session")
+def analyzed() -> Analyzed:
+    """``analyze_site(url, settings=Settings(render=render))`` (``render=None``: the default
+    settings), run once per session for each URL and render mode: the tests that read the
+    rule file learned from one demo shop share its analysis (the same shop gives the same
+    rule file: tests/learn/test_determinism.py). Each call gets its own deep copy of the
+    rules and the report to change."""
+    from structurer.api import analyze_site
+    from structurer.config import Settings
+
+    done: dict[tuple[str, str | None], tuple[SiteRules, Any]] = {}
+
+    def get(url: str, render: str | None = None) -> tuple[SiteRules, Any]:
+        if (url, render) not in done:
+            done[url, render] = analyze_site(
+                url, settings=None if render is None else Settings(render=render))
+        rules, report = done[url, render]
+        return rules.model_copy(deep=True), copy.deepcopy(report)
+
+    return get
 
 
 @pytest.fixture

@@ -17,27 +17,19 @@ from typing import Any
 
 import pytest
 
-from structurer.api import analyze_site
 from structurer.cli import main
-from structurer.config import Settings
 from structurer.demo import DemoServer
 from structurer.rules import save_rules
 from structurer.rules.model import SiteRules
-from tests.conftest import rule_text
+from tests.conftest import Analyzed, rule_text
 
 KUMO = 109          # products of the kumo demo shop
 
 
-def _static() -> Settings:
-    """Analysis settings for shops known to be static: no browser to compare pages with
-    (when the settings know the ``render`` option)."""
-    return Settings.model_validate({"render": "static"} if "render" in Settings.model_fields
-                                   else {})
-
-
 @pytest.fixture(scope="module")
-def kumo_rules(demo_server: DemoServer, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    rules, _ = analyze_site(demo_server.urls["kumo"] + "/", settings=_static())
+def kumo_rules(demo_server: DemoServer, analyzed: Analyzed,
+               tmp_path_factory: pytest.TempPathFactory) -> Path:
+    rules, _ = analyzed(demo_server.urls["kumo"] + "/", "static")
     return save_rules(rules, tmp_path_factory.mktemp("rules") / "kumo.yaml")
 
 
@@ -179,7 +171,7 @@ def test_out_dash_writes_to_standard_output(kumo_rules: Path, tmp_path: Path) ->
                                   "report is the output", "nothing to resume",
                                   "recrawl without a crawl", "resume to stdout"])
 def test_bad_input_is_one_line_exit_2(case: str, kumo_rules: Path, tmp_path: Path,
-                                      demo_server: DemoServer,
+                                      demo_server: DemoServer, analyzed: Analyzed,
                                       capsys: pytest.CaptureFixture[str]) -> None:
     rules = str(shutil.copy(kumo_rules, tmp_path / "kumo.yaml"))
     out, extra = str(tmp_path / "o.jsonl"), []
@@ -192,7 +184,7 @@ def test_bad_input_is_one_line_exit_2(case: str, kumo_rules: Path, tmp_path: Pat
     elif case == "output is a directory":
         out = str(tmp_path)
     elif case == "state of another site":
-        other, _ = analyze_site(demo_server.urls["outfitters"] + "/", settings=_static())
+        other, _ = analyzed(demo_server.urls["outfitters"] + "/", "static")
         other_file = save_rules(other, tmp_path / "other.yaml")
         assert main(["crawl", str(other_file), "--out", str(tmp_path / "other.jsonl"),
                      "--max-pages", "3"]) == 0

@@ -13,18 +13,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
 from structurer.demo import DemoServer
 from structurer.rules import save_rules
-
-
-def _static() -> Settings:
-    """Analysis settings for shops known to be static: no browser to compare pages with
-    (when the settings know the ``render`` option)."""
-    return Settings.model_validate({"render": "static"} if "render" in Settings.model_fields
-                                   else {})
+from tests.conftest import Analyzed
 
 
 def _records(path: Path) -> list[dict[str, Any]]:
@@ -32,8 +25,9 @@ def _records(path: Path) -> list[dict[str, Any]]:
                   key=lambda r: r["url"])
 
 
-def test_kill_9_three_times_then_resume(demo_server: DemoServer, tmp_path: Path) -> None:
-    rules, _ = analyze_site(demo_server.urls["outfitters"] + "/", settings=_static())
+def test_kill_9_three_times_then_resume(demo_server: DemoServer, analyzed: Analyzed,
+                                       tmp_path: Path) -> None:
+    rules, _ = analyzed(demo_server.urls["outfitters"] + "/", "static")
     rules_file = save_rules(rules, tmp_path / "rules.yaml")
     crawl_site(rules, tmp_path / "reference.jsonl", Settings())
     reference = _records(tmp_path / "reference.jsonl")

@@ -9,11 +9,11 @@ from typing import Any
 
 import pytest
 
-from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site
 from structurer.demo import DemoServer
 from structurer.demo.scoring import same
+from tests.conftest import Analyzed
 
 STATIC = ["outfitters", "nordlicht", "brightline", "kumo", "huaxia"]
 RENDERED = ["maple", "pixel"]     # list pages (maple) or every level (pixel) built by JS
@@ -24,24 +24,17 @@ BARS = {"name": 0.98, "price": 0.98, "url": 0.98, "image": 0.98, "sku": 0.95,
         "price_text": 0.95, "currency": 0.95, "original_price": 0.95, "brand": 0.95}
 
 
-def _static() -> Settings:
-    """Analysis settings for shops known to be static: no browser to compare pages with
-    (when the settings know the ``render`` option)."""
-    return Settings.model_validate({"render": "static"} if "render" in Settings.model_fields
-                                   else {})
-
-
 def _paths(value: Any) -> list[tuple[str, ...]]:
     return sorted(tuple(p) for p in value or [])
 
 
 @pytest.mark.parametrize("shop", STATIC + RENDERED)
-def test_crawl_matches_ground_truth(shop: str, demo_server: DemoServer,
+def test_crawl_matches_ground_truth(shop: str, demo_server: DemoServer, analyzed: Analyzed,
                                     demo_truth: dict[str, dict[str, Any]],
                                     tmp_path: Path) -> None:
     base = demo_server.urls[shop]
     truth = {p["url"]: p for p in demo_truth[shop]["products"]}
-    rules, _ = analyze_site(base + "/", settings=None if shop in RENDERED else _static())
+    rules, _ = analyzed(base + "/", None if shop in RENDERED else "static")
     if shop in RENDERED:   # render modes were detected, and the crawl renders those levels
         levels = rules.levels
         assert [levels.category.render.mode, levels.list.render.mode,  # type: ignore[union-attr]

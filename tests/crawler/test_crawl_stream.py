@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_records, crawl_site
 from structurer.demo import DemoServer
 from structurer.rules.model import SiteRules
+from tests.conftest import Analyzed
 
 BIG_SHOP = Path(__file__).with_name("big_shop.py")
 
@@ -44,8 +44,8 @@ def test_memory_does_not_grow_with_the_records(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def ledger(demo_server: DemoServer) -> SiteRules:
-    rules, _ = analyze_site(demo_server.urls["ledger"] + "/", settings=Settings(render="static"))
+def ledger(demo_server: DemoServer, analyzed: Analyzed) -> SiteRules:
+    rules, _ = analyzed(demo_server.urls["ledger"] + "/", "static")
     return rules
 
 

@@ -8,12 +8,12 @@ import json
 from itertools import pairwise
 from pathlib import Path
 
-from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.crawler.engine import crawl_site, crawl_site_async
 from structurer.crawler.frontier import Frontier
 from structurer.crawler.stats import MAX_SAMPLES, SAMPLE_EVERY, CrawlStats, Sample
 from structurer.demo import DemoServer
+from tests.conftest import Analyzed
 
 
 def _commit_every(stats: CrawlStats, seconds: float, until: float) -> None:
@@ -57,8 +57,9 @@ def test_a_long_crawl_stays_small_and_evenly_sampled() -> None:
         "elapsed": 7200.0, "pages": 86400, "items": 201600, "records": 57600}
 
 
-def test_a_resumed_crawl_continues_the_timeline(demo_server: DemoServer, tmp_path: Path) -> None:
-    rules, _ = analyze_site(demo_server.urls["ledger"] + "/", settings=Settings(render="static"))
+def test_a_resumed_crawl_continues_the_timeline(demo_server: DemoServer, analyzed: Analyzed,
+                                                tmp_path: Path) -> None:
+    rules, _ = analyzed(demo_server.urls["ledger"] + "/", "static")
     out, settings = tmp_path / "out.jsonl", Settings(delay=0.02)
 
     async def interrupted() -> None:

@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from structurer.api import analyze_site
 from structurer.clean import parse_html
 from structurer.config import Settings
 from structurer.demo.scoring import DETAIL_FIELDS, LIST_FIELDS, score_rules
@@ -17,6 +16,7 @@ from structurer.fetch.base import Page
 from structurer.fetch.browser import BrowserFetcher
 from structurer.replay.extract import compile_rules, extract_detail, extract_list
 from structurer.rules.model import SiteRules
+from tests.conftest import Analyzed
 
 STEP = 4   # every 4th list and detail page, rendered in Chromium
 
@@ -59,10 +59,10 @@ def _rendered(urls: list[str], whole: Callable[[str, Page], bool]) -> dict[str, 
 
 @pytest.mark.browser
 @pytest.mark.parametrize("name", ["pixel", "maple"])
-def test_rendered_shop_zero_shot(name: str, demo_server: Any) -> None:
+def test_rendered_shop_zero_shot(name: str, demo_server: Any, analyzed: Analyzed) -> None:
     shop = demo_server.shops[name]
     base = demo_server.urls[name]
-    rules, _ = analyze_site(base + "/")
+    rules, _ = analyzed(base + "/")
     levels = rules.levels
     assert levels.category and levels.list and levels.detail
     for level in ("category", "list", "detail"):
@@ -85,15 +85,14 @@ def test_rendered_shop_zero_shot(name: str, demo_server: Any) -> None:
         assert scores.detail_fields[field] >= 0.95, (field, scores.errors)
 
 
-def test_static_shop_levels_are_marked_static(demo_server: Any) -> None:
-    rules, _ = analyze_site(demo_server.urls["brightline"] + "/")
+def test_static_shop_levels_are_marked_static(demo_server: Any, analyzed: Analyzed) -> None:
+    rules, _ = analyzed(demo_server.urls["brightline"] + "/")
     for level in (rules.levels.category, rules.levels.list, rules.levels.detail):
         assert level is not None and level.render.mode == "static"
         assert all(s.similarity >= 0.9 for s in level.render.samples)
 
 
-def test_render_override_skips_the_browser(demo_server: Any) -> None:
-    rules, report = analyze_site(demo_server.urls["kumo"] + "/", settings=Settings(
-        render="static"))
+def test_render_override_skips_the_browser(demo_server: Any, analyzed: Analyzed) -> None:
+    rules, report = analyzed(demo_server.urls["kumo"] + "/", "static")
     assert report.rendered == 0
     assert rules.levels.list is not None and rules.levels.list.render.decided_by == "override"

@@ -14,20 +14,20 @@ from typing import Any
 
 import pytest
 
-from structurer.api import analyze_site
 from structurer.config import Settings
 from structurer.demo.scoring import DETAIL_FIELDS, LIST_FIELDS, score_rules
 from structurer.demo.shops import SHOP_CLASSES
 from structurer.rules import load_rules, save_rules
+from tests.conftest import Analyzed
 
 STATIC = [n for n, c in SHOP_CLASSES.items()
           if set(c.render.values()) == {"static"} and not c.extra_words]
 
 
 @pytest.mark.parametrize("name", STATIC)
-def test_zero_shot_accuracy(name: str, demo_server: Any, tmp_path: Path) -> None:
+def test_zero_shot_accuracy(name: str, demo_server: Any, analyzed: Analyzed, tmp_path: Path) -> None:
     base = demo_server.urls[name]
-    rules, report = analyze_site(base + "/")
+    rules, report = analyzed(base + "/")
     assert report.fetched <= Settings().analyze_max_pages  # within the page budget
     rules = load_rules(save_rules(rules, tmp_path / "rules.yaml"))
     scores = score_rules(demo_server.shops[name], base, rules, max_errors=5)
@@ -41,8 +41,8 @@ def test_zero_shot_accuracy(name: str, demo_server: Any, tmp_path: Path) -> None
     assert rules.levels.list is not None and rules.levels.list.pagination is not None
 
 
-def test_rules_carry_confidence_samples_and_evidence(demo_server: Any) -> None:
-    rules, _ = analyze_site(demo_server.urls["outfitters"] + "/")
+def test_rules_carry_confidence_samples_and_evidence(demo_server: Any, analyzed: Analyzed) -> None:
+    rules, _ = analyzed(demo_server.urls["outfitters"] + "/")
     assert rules.levels.list is not None and rules.levels.detail is not None
     price = rules.levels.list.fields["price"]
     assert 0.5 <= price.confidence <= 1.0 and len(price.samples) >= 2 and price.evidence
@@ -52,7 +52,7 @@ def test_rules_carry_confidence_samples_and_evidence(demo_server: Any) -> None:
     assert set(rules.levels.list.fields["name"].samples) <= names
 
 
-def test_second_detail_layout_gets_its_own_rules(demo_server: Any) -> None:
+def test_second_detail_layout_gets_its_own_rules(demo_server: Any, analyzed: Analyzed) -> None:
     """outfitters renders camping products with another template ("gear sheet")."""
     from lxml import etree
 
@@ -60,7 +60,7 @@ def test_second_detail_layout_gets_its_own_rules(demo_server: Any) -> None:
 
     shop = demo_server.shops["outfitters"]
     base = demo_server.urls["outfitters"]
-    rules, _ = analyze_site(base + "/")
+    rules, _ = analyzed(base + "/")
     detail = rules.levels.detail
     assert detail is not None and len(detail.variants) == 1
     when = etree.XPath(detail.variants[0].when)
@@ -71,7 +71,7 @@ def test_second_detail_layout_gets_its_own_rules(demo_server: Any) -> None:
     assert "gear" in (detail.variants[0].fields["name"].xpath or "")
 
 
-def test_second_list_layout_gets_its_own_rules(demo_server: Any) -> None:
+def test_second_list_layout_gets_its_own_rules(demo_server: Any, analyzed: Analyzed) -> None:
     """huaxia lists its food department as rows, every other department as a grid."""
     from lxml import etree
 
@@ -79,7 +79,7 @@ def test_second_list_layout_gets_its_own_rules(demo_server: Any) -> None:
 
     shop = demo_server.shops["huaxia"]
     base = demo_server.urls["huaxia"]
-    rules, _ = analyze_site(base + "/")
+    rules, _ = analyzed(base + "/")
     assert rules.levels.list is not None and len(rules.levels.list.variants) == 1
     variant = rules.levels.list.variants[0]
     when = etree.XPath(variant.when)

@@ -21,15 +21,14 @@ from typing import Any
 import pytest
 from lxml import html as lxml_html
 
-from structurer.api import analyze_site
 from structurer.cli import main
-from structurer.config import Settings
 from structurer.crawler.stats import CrawlStats
 from structurer.demo import DemoServer
 from structurer.review import load_stats, render_crawl_report
 from structurer.rules import save_rules
 from structurer.rules.model import SiteRules
 from tests.chromium import chromium
+from tests.conftest import Analyzed
 
 SHOP = "ledger"       # 81 products, 98 pages: about 2 s at 20 ms between requests
 SCALARS = ("pages_total", "list_pages", "empty_lists", "items", "items_per_list_page",
@@ -50,11 +49,11 @@ def _broken_sku(rules: SiteRules) -> SiteRules:
 
 
 @pytest.fixture(scope="module")
-def crawled(demo_server: DemoServer, tmp_path_factory: pytest.TempPathFactory
+def crawled(demo_server: DemoServer, analyzed: Analyzed, tmp_path_factory: pytest.TempPathFactory
             ) -> tuple[dict[str, Any], Path, Path]:
     """(stats JSON, report written by crawl --report, report written by structurer report)."""
     out = tmp_path_factory.mktemp("crawl")
-    rules, _ = analyze_site(demo_server.urls[SHOP] + "/", settings=Settings(render="static"))
+    rules, _ = analyzed(demo_server.urls[SHOP] + "/", "static")
     rules_file = save_rules(_broken_sku(rules), out / "rules.yaml")
     assert main(["crawl", str(rules_file), "--out", str(out / "shop.jsonl"), "--delay", "0.02",
                  "--report", str(out / "crawl.html")]) == 0

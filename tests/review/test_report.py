@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
-from structurer.api import analyze_site
 from structurer.cli import main
 from structurer.config import Settings
 from structurer.demo.scoring import same
@@ -25,6 +24,7 @@ from structurer.review import VIEWPORT, build_review
 from structurer.rules import load_rules, save_rules
 from structurer.rules.model import SiteRules
 from tests.chromium import chromium
+from tests.conftest import Analyzed
 
 SHOPS = ("outfitters", "brightline", "ledger", "pixel")
 RENDERED = {"pixel"}      # analyzed with browser detection: every level needs one
@@ -64,13 +64,12 @@ _OVERLAYS_JS = """
 
 
 @pytest.fixture(scope="module")
-def reports(demo_server: Any, tmp_path_factory: pytest.TempPathFactory
+def reports(demo_server: Any, analyzed: Analyzed, tmp_path_factory: pytest.TempPathFactory
             ) -> dict[str, tuple[SiteRules, Path]]:
     out = tmp_path_factory.mktemp("review")
     made: dict[str, tuple[SiteRules, Path]] = {}
     for shop in SHOPS:
-        rules, _ = analyze_site(demo_server.urls[shop], settings=None if shop in RENDERED
-                                else Settings(render="static"))
+        rules, _ = analyzed(demo_server.urls[shop] + "/", None if shop in RENDERED else "static")
         path = out / f"{shop}.html"
         if shop == SHOPS[0]:  # one through the command line
             save_rules(rules, out / f"{shop}.yaml")

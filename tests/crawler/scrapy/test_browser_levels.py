@@ -9,17 +9,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from structurer.api import analyze_site
 from structurer.demo import DemoServer
 from structurer.demo.scoring import same
 from structurer.rules import save_rules
+from tests.conftest import Analyzed
 from tests.crawler.scrapy.conftest import finish, records, worker
 
 
-def test_browser_level_through_scrapy(demo_server: DemoServer,
+def test_browser_level_through_scrapy(demo_server: DemoServer, analyzed: Analyzed,
                                       demo_truth: dict[str, dict[str, Any]],
                                       tmp_path: Path) -> None:
-    rules, _ = analyze_site(demo_server.urls["maple"] + "/")
+    rules, _ = analyzed(demo_server.urls["maple"] + "/")
     assert rules.levels.list is not None and rules.levels.list.render.mode == "browser"
     path = save_rules(rules, tmp_path / "maple.yaml")
     out = tmp_path / "maple.jsonl"
