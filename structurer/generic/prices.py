@@ -157,7 +157,7 @@ def _by_markup(score: float, owner: HtmlElement, view: PageView,
     score += 0.6 * words
     if old is not None and lexicon_match(owner, old, view.lexicon, 0.5, depth=1)[0]:
         score -= 0.8
-    elif class_word(owner, vocab.other_money_classes, view.lexicon):
+    elif class_word(owner, vocab.other_money_classes):
         score -= 0.5
     return score, words
 

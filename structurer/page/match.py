@@ -59,26 +59,31 @@ def word_fit(token: str, word: str, ratio: float) -> float:
     return ratio if len(word) >= 4 and word in token else 0.0
 
 
-def _attribute_tokens(node: HtmlElement, weights: Mapping[str, float]
+def _attribute_tokens(node: HtmlElement, weights: Mapping[str, float], data: bool = True
                       ) -> list[tuple[str, str]]:
     """(attribute, token) pairs of ``node`` the lexicon's words are matched against: the
-    words of its descriptive attributes, and each weighted or ``data-`` attribute's whole
-    value, normalised with and without its dashes, and a ``data-`` attribute's name."""
+    words of its descriptive attributes, and each weighted (or, with ``data``, ``data-``)
+    attribute's whole value, normalised with and without its dashes, and a ``data-``
+    attribute's name."""
     candidates: list[tuple[str, str]] = list(attribute_words(node, weights))
     for name, value in node.attrib.items():
-        if name in weights or name.startswith("data-"):
+        if name in weights or (data and name.startswith("data-")):
             norm = _norm_attr_value(value)
             candidates.append((name if name in weights else "data-*", norm))
             candidates.append((name if name in weights else "data-*", norm.replace("-", "")))
-        if name.startswith("data-"):
+        if data and name.startswith("data-"):
             candidates.append(("data-*", name[5:]))
     return candidates
 
 
-def class_word(el: HtmlElement, words: Iterable[str], lexicon: Lexicon,
-               depth: int = 2) -> str | None:
+#: the attributes whose words are class words (an element's names, not its text)
+_CLASS_ATTRIBUTES = {"class": 1.0, "id": 1.0, "itemprop": 1.0}
+
+
+def class_word(el: HtmlElement, words: Iterable[str], depth: int = 2) -> str | None:
     """The first of ``words`` (a vocabulary list of class words) naming ``el`` or one of
-    its ``depth`` nearest ancestors, matched as the lexicon's field words are
+    its ``depth`` nearest ancestors by its class, id or itemprop, matched as the
+    lexicon's field words are
     (:func:`word_fit`: "old" names ``old-price``, not ``fw-bold``), a ``-`` in a word
     standing for '-', '_' or nothing (``mini-cart``: ``minicart``); None if none does."""
     node: HtmlElement | None = el
@@ -87,7 +92,7 @@ def class_word(el: HtmlElement, words: Iterable[str], lexicon: Lexicon,
     for _ in range(depth + 1):
         if node is None:
             break
-        for _attr, token in _attribute_tokens(node, lexicon.attribute_weights):
+        for _attr, token in _attribute_tokens(node, _CLASS_ATTRIBUTES, data=False):
             found = next((w for w, form in listed if word_fit(token, form, 1.0)), None)
             if found is not None:
                 return found
