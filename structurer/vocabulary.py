@@ -69,7 +69,9 @@ class Vocabulary(Strict):
     # no price at all, shipping or instalments, is the lexicon's ``signals.not_price``,
     # which the old price's reader sets aside too), matched anywhere (`total` in
     # "subtotal") or, for `other_money_words`, as whole words ("was"); class and id words
-    # of any sum beside the price, of either kind (`-`: a '-', a '_' or nothing); words of
+    # of any sum beside the price, of either kind, matched as the fields' words are (a
+    # whole word, or one of four letters or more inside a word: "old" is no part of
+    # "bold"; `-`: a '-', a '_' or nothing); words of
     # pictures that are no product's (logos, badges)
     # class words of a star rating given by markup ("rating-4-5", "stars three"), and the
     # number words such classes use, zero first

@@ -50,7 +50,6 @@ class _Patterns:
     rating_class: re.Pattern[str]    # a class giving a rating ("rating-4-5")
     rating_text: re.Pattern[str]     # a rating as text ("Rating: 4/5"): group 2 the value
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
-    other_money_class: re.Pattern[str]
     multiplier: re.Pattern[str]      # "or 4 × $308.38": a count times an amount
     not_product_image: re.Pattern[str]
     noise_class: re.Pattern[str]     # class/id/role words of a block never the main text
@@ -89,6 +88,8 @@ class Words(_Patterns):
     time_words: tuple[str, ...]      # words between a date and its time of day
     host_suffixes: frozenset[str]    # second-level labels of a country's suffix (co.uk)
     struck_classes: frozenset[str]   # class words striking a text through (lower case)
+    # class words of another sum beside the price (lower case; page.match.class_word)
+    other_money_classes: tuple[str, ...] = ()
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -246,8 +247,6 @@ def _compiled(text: str) -> Words:
         "rating_text": _rating_text(v),
         "other_money": _source("|".join(
             [_alternatives(v.other_money or ()), _edged(v.other_money_words or ())]), re.I),
-        "other_money_class": _source(_alternatives(v.other_money_classes or (), dashed=True),
-                                     re.I),
         "not_product_image": _source(_alternatives(v.not_product_images or ()), re.I),
         "multiplier": _source(rf"(?<![\d.,])\d{{1,2}}\s*(?:{_alternatives(v.times_signs or ())})"
                               r"\s*(?:[^\d\s]{1,4}\s*){0,2}\d", re.I),
@@ -268,7 +267,9 @@ def _compiled(text: str) -> Words:
                 for n in names},
         time_words=tuple(v.time_words or ()),
         host_suffixes=frozenset(h.strip().lower() for h in v.host_suffixes or ()),
-        struck_classes=frozenset(c.strip().lower() for c in v.struck_classes or ()))
+        struck_classes=frozenset(c.strip().lower() for c in v.struck_classes or ()),
+        other_money_classes=tuple(dict.fromkeys(c.strip().lower()
+                                                for c in v.other_money_classes or ())))
 
 
 @functools.cache

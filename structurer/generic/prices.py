@@ -21,7 +21,7 @@ from lxml.html import HtmlElement
 
 from structurer.kinds import Words
 from structurer.page.dom import split_money
-from structurer.page.match import label_text_match, lexicon_match, phrase_in
+from structurer.page.match import class_word, label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
 from structurer.values import parse_money, struck
 
@@ -68,17 +68,6 @@ def _own_label(label: str, vocab: Words) -> str:
     """The end of the text before an amount, as its label: none where that text is
     another amount's ("Delivery $5" before "Was $60")."""
     return label[-40:] if vocab.money.search(label) is None else ""
-
-
-def _attr_words(el: HtmlElement, levels: int = 2) -> str:
-    parts: list[str] = []
-    node: HtmlElement | None = el
-    for _ in range(levels + 1):
-        if node is None:
-            break
-        parts += [node.get("class") or "", node.get("id") or "", node.get("itemprop") or ""]
-        node = node.getparent()
-    return " ".join(parts)
 
 
 def _levels_apart(el: HtmlElement, anchor: HtmlElement) -> int:
@@ -168,7 +157,7 @@ def _by_markup(score: float, owner: HtmlElement, view: PageView,
     score += 0.6 * words
     if old is not None and lexicon_match(owner, old, view.lexicon, 0.5, depth=1)[0]:
         score -= 0.8
-    elif vocab.other_money_class.search(_attr_words(owner)):
+    elif class_word(owner, vocab.other_money_classes):
         score -= 0.5
     return score, words
 

@@ -131,18 +131,24 @@ def _absent_faults(xpath: str, view: str,
 
 def _candidates(ref: HtmlElement, scope: str | None, blocks: frozenset[HtmlElement],
                 owns: Sequence[tuple[HtmlElement, HtmlElement]], marks: list[str],
-                often_missing: bool) -> list[str]:
+                often_missing: bool, view: str) -> list[str]:
     """The paths to try for a slot whose first element is ``ref``: scoped ones (by
     position last, unpinned and shifted ones before it), those guarded by the price's
     ``marks``, and with ``often_missing`` those kept to elements without a class where
-    the field's own have none: a rating's bare ``<span>4,1 / 5</span>``, not the classed
-    review count that stands in its place when it is taken out (a product nobody rated)."""
+    the field's own have none (a rating's bare ``<span>4,1 / 5</span>``, not the classed
+    review count that stands in its place when it is taken out: a product nobody rated)
+    and those guarded by the marks every one of the field's texts shows (its scale's
+    ``/``, which the bare count ``12 отзывов`` beside it lacks)."""
     plain = scoped_candidates(ref, scope)
     candidates = plain[:-1] + xpaths.unpinned_paths(ref, blocks) + xpaths.shifted_paths(
         [el for _, el in owns]) + plain[-1:]
+    unguarded = list(candidates)
     candidates += xpaths.guarded(candidates, marks)  # a class-less price beside paragraphs
     if often_missing and all(el.get("class") is None for _, el in owns):
         candidates += [f"{x}[not(@class)]" for x in candidates if "|" not in x]
+    if often_missing and view == "text" and not marks:
+        own = xpaths.shared_marks([text_of(el) for _, el in owns], [])
+        candidates += xpaths.guarded([x for x in unguarded if "|" not in x], own)
     return candidates
 
 
@@ -182,7 +188,7 @@ def absolute_xpath(slot: Slot, pages: Sequence[PageView], view: str,
     best: tuple[str, float, float] | None = None   # (xpath, rank, score)
     skips = [noise[i] if i < len(noise) else set() for i in range(len(pages))]
     marks = _signs(kind, view, owns)
-    candidates = _candidates(ref, scope, blocks, owns, marks, often_missing)
+    candidates = _candidates(ref, scope, blocks, owns, marks, often_missing, view)
     total = max(len(present) + len(absent), 1)
     for xpath in candidates:
         found = xpaths.best_xpath([xpath], present, first_only=True)

@@ -290,8 +290,10 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
     else:
         lex, why_lex = lexicon_match(example, spec, lexicon, lexicon.partial_ratio(name))
         lab, why_lab = _labelled(spec, [elements[i] for i in present])
+    # a rating's values on a scale (a card nobody rated may show its price in the place)
     if spec.kind == "rating" and lab < 0.6 and sum(
-            _on_a_scale(values[i] or "", lexicon) for i in present) >= 0.8 * len(present):
+            _on_a_scale(values[i] or "", lexicon) for i in present) >= 0.8 * validity * len(
+            present):
         lab, why_lab = 0.6, "values read as a rating on a scale of 5 ('N / 5', 'N out of 5')"
     prior, crossed, shape = _shape_prior(spec, slot, view, values, present,
                                          compile_words(lexicon.vocabulary))

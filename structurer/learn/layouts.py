@@ -13,9 +13,11 @@ from collections.abc import Mapping, Sequence
 
 from lxml.html import HtmlElement
 
+from structurer.generic.stock import availability_text, stock_state
 from structurer.learn import xpaths
 from structurer.lexicon import Lexicon
 from structurer.page.dom import text_of
+from structurer.page.productkind import can_buy
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
 
@@ -73,11 +75,18 @@ def rule_value(xpath: str, page: PageView) -> str:
     return ""
 
 
+#: field kinds a product that cannot be bought now may lack (no price to pay, so no
+#: currency and no old price either): their absence on such a page is its state, not
+#: another layout
+_UNSOLD_KINDS = frozenset({"money", "currency"})
+
+
 def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon: Lexicon,
             list_hints: Sequence[dict[str, str | None]] | None = None) -> list[int]:
     """Indexes of pages the learned rules do not fit: a required field or two of the
     usual fields missing, or a title that is not the name the list page gave — pages
-    of another layout."""
+    of another layout. A sold-out product's page (:func:`sold_out`) lacking only its
+    price is the same layout in another state."""
     rules = {k: r.xpath for k, r in fields.items() if r.xpath}
     found = [{k: rule_value(x, page) for k, x in rules.items()} for page in pages]
     # fields nearly every page shows, and the required ones wherever the rules have them
@@ -86,10 +95,26 @@ def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon:
     title = next((k for k in rules if lexicon.fields[k].title), None)
     bad: list[int] = []
     for i, values in enumerate(found):
-        missing = [k for k in usual if not values[k]]
+        excused = {k for k in rules if fields[k].kind in _UNSOLD_KINDS} if sold_out(
+            pages[i], fields, values) else set()
+        missing = [k for k in usual if not values[k] and k not in excused]
         hint = (list_hints[i] if list_hints else {}).get("name")
         wrong_title = bool(hint and title and values.get(title) and
                            " ".join(hint.split()).lower() not in values[title].lower())
-        if len(missing) >= 2 or any(not values[k] for k in required) or wrong_title:
+        if len(missing) >= 2 or any(not values[k] for k in required if k not in excused) \
+                or wrong_title:
             bad.append(i)
     return bad
+
+
+def sold_out(page: PageView, fields: Mapping[str, FieldRule], values: Mapping[str, str]
+             ) -> bool:
+    """Whether the page's product cannot be bought now: its learned availability rule
+    reads a state of out of stock, or, where that reads none, the page offers no enabled
+    buy control (:func:`~structurer.page.productkind.can_buy`) and its first stock phrase
+    says so."""
+    rule = next((k for k, r in fields.items() if r.kind == "availability"), None)
+    state = stock_state(page, values[rule]) if rule and values.get(rule) else None
+    if state is not None:
+        return state == "out_of_stock"
+    return not can_buy(page) and availability_text(page, page.body) == "out_of_stock"

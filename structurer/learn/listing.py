@@ -28,7 +28,7 @@ from structurer.learn.listpaths import misfit, relative_xpath
 from structurer.learn.slots import Slot, collect_slots, merge_shifted
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, class_tokens, link_href, text_of, tokens
-from structurer.page.lists import Region
+from structurer.page.lists import Region, all_records
 from structurer.page.mainlist import confirmed
 from structurer.page.view import PageView
 from structurer.rules.model import Candidate, FieldRule
@@ -164,7 +164,8 @@ def _class_of(pred: str) -> str | None:
 
 def learn_item_xpath(pages: Sequence[PageView],
                      regions: Sequence[Region | None]) -> tuple[str, float]:
-    cases = [(p.tree, r.items) for p, r in zip(pages, regions, strict=True) if r is not None]
+    cases = [(p.tree, [rec[0] for rec in all_records(r)])
+             for p, r in zip(pages, regions, strict=True) if r is not None]
     found = [r for r in regions if r is not None]
     reference = found[0]
     containers = xpaths.absolute_candidates(reference.parent)
@@ -182,13 +183,15 @@ def learn_item_xpath(pages: Sequence[PageView],
 
 
 def _records(regions: Sequence[Region | None]) -> tuple[list[list[HtmlElement]], list[int]]:
-    """All records of all pages, and the page index of each."""
+    """All records of all pages (the cards the repetition left out too), and the page
+    index of each."""
     records: list[list[HtmlElement]] = []
     owners: list[int] = []
     for index, region in enumerate(regions):
         if region is not None:
-            records.extend(region.records)
-            owners.extend([index] * len(region.records))
+            found = all_records(region)
+            records.extend(found)
+            owners.extend([index] * len(found))
     return records, owners
 
 

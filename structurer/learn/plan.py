@@ -19,7 +19,7 @@ from lxml.html import HtmlElement
 from structurer.learn.categories import LinkGroup
 from structurer.learn.listing import ListLayouts, ListLearned
 from structurer.page.dom import text_of
-from structurer.page.lists import Region
+from structurer.page.lists import Region, all_records
 from structurer.page.view import PageView
 
 __all__ = ["DetailPick", "ListSource", "best_group", "detail_picks", "list_sources"]
@@ -67,11 +67,12 @@ def _first_text(item: HtmlElement, xpath: str) -> str | None:
 
 def _entries(page: PageView, region: Region, learned: ListLearned, link_xpath: str
              ) -> list[tuple[_Values, str, set[str], str]]:
-    """Per list item with a detail link: its field values, the link, the page's headings
-    and the page."""
+    """Per list item with a detail link (the cards the repetition left out too: a product
+    nobody rated is a sample as much as one rated): its field values, the link, the
+    page's headings and the page."""
     title = {text_of(h) for h in page.body.xpath("//h1")}
     entries = []
-    for record in region.records:
+    for record in all_records(region):
         links = record[0].xpath(link_xpath)
         if not links:
             continue

@@ -186,16 +186,25 @@ def attribute_words(el: HtmlElement, names: Iterable[str] | None = None) -> list
     return out
 
 
+#: tags whose text is a heading of what follows them
+_HEADS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "header", "legend"})
+
+
 def heading_before(el: HtmlElement, max_steps: int = 4) -> str:
-    """Text of the nearest heading just before ``el`` (a section title like 'Bestsellers')."""
+    """Text of the nearest heading just before ``el`` (a section title like 'Bestsellers');
+    a sibling before it of its own tag and class is a peer (the card before a card), not
+    a heading's block: its product's name is no title of the section."""
     node: HtmlElement | None = el
     for _ in range(max_steps):
         if node is None:
             return ""
         prev = node.getprevious()
         while prev is not None:
+            if _peer(prev, node):
+                prev = prev.getprevious()   # the card before, stepped over
+                continue
             if isinstance(prev.tag, str):
-                if prev.tag in ("h1", "h2", "h3", "h4", "h5", "h6", "header", "legend"):
+                if prev.tag in _HEADS:
                     return text_of(prev)[:80]
                 heads = prev.xpath(".//h1|.//h2|.//h3|.//h4|.//h5|.//h6")
                 if heads and len(text_of(prev)) < 120:
@@ -204,6 +213,18 @@ def heading_before(el: HtmlElement, max_steps: int = 4) -> str:
             prev = prev.getprevious()
         node = node.getparent()
     return ""
+
+
+def _peer(prev: HtmlElement, node: HtmlElement) -> bool:
+    """Whether ``prev`` is one of ``node``'s kind (its tag and class) whose heading, if it
+    has one, is of a tag ``node`` holds too: the card before, its product's name no title
+    of the section (a block of the same class holding an ``h2`` before cards titled by
+    ``h3`` is the section's heading)."""
+    if not (isinstance(prev.tag, str) and prev.tag == node.tag and prev.tag not in _HEADS
+            and prev.get("class") == node.get("class")):
+        return False
+    heads = prev.xpath(".//h1|.//h2|.//h3|.//h4|.//h5|.//h6")
+    return not heads or node.find(f".//{heads[-1].tag}") is not None
 
 
 def text_length(text: str) -> int:

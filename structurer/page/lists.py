@@ -70,6 +70,19 @@ def left_out(region: Region) -> list[HtmlElement]:
             and child.find(".//a[@href]") is not None]
 
 
+def all_records(region: Region) -> list[list[HtmlElement]]:
+    """The region's records and the cards beside them the repetition left out
+    (:func:`left_out`), in the page's order: every product the list shows, those without
+    a rating or a price too, so what is learned from them sees fields absent as often as
+    they are."""
+    extra = left_out(region)
+    if not extra:
+        return region.records
+    order = {el: i for i, el in enumerate(region.parent)}
+    return sorted([*region.records, *([card] for card in extra)],
+                  key=lambda rec: order.get(rec[0], 0))
+
+
 def _runs(trees: list[treesim.WTree], k: int, start: int, th: Thresholds) -> list[list[int]]:
     """Runs of chunk indices whose neighbours are similar, stepping over up to
     ``th.max_gap`` intruders (an ad tile in a grid).

@@ -11,7 +11,7 @@ Output: a score in 0..1 and the reason, in words (``class 'price' ~ word 'price'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 
 from lxml.html import HtmlElement
@@ -19,8 +19,9 @@ from lxml.html import HtmlElement
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import attribute_words, norm_space, own_text
 
-__all__ = ["buy_words", "label_match", "label_text_match", "label_texts", "label_value",
-           "lexicon_match", "phrase_in", "squash", "strip_label_pattern"]
+__all__ = ["buy_words", "class_word", "label_match", "label_text_match", "label_texts",
+           "label_value", "lexicon_match", "phrase_in", "squash", "strip_label_pattern",
+           "word_fit"]
 
 
 def _norm_attr_value(value: str) -> str:
@@ -37,30 +38,66 @@ def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: flo
     for _ in range(depth + 1):
         if node is None:
             break
-        candidates: list[tuple[str, str]] = list(attribute_words(node, weights))
-        for name, value in node.attrib.items():
-            if name in weights or name.startswith("data-"):
-                norm = _norm_attr_value(value)
-                candidates.append((name if name in weights else "data-*", norm))
-                candidates.append((name if name in weights else "data-*", norm.replace("-", "")))
-            if name.startswith("data-"):
-                candidates.append(("data-*", name[5:]))
-        for attr, token in candidates:
+        for attr, token in _attribute_tokens(node, weights):
             aw = weights.get(attr, 3.0) / 10.0
             for word, ww in spec.words.items():
-                if token == word:
-                    gain = ww * aw * decay
-                elif len(word) >= 4 and word in token:
-                    # partial match; abbreviations of three letters or fewer ("cur", "jg")
-                    # must match a whole token, or they turn up inside unrelated words
-                    gain = ww * aw * decay * ratio
-                else:
-                    continue
+                gain = ww * aw * decay * word_fit(token, word, ratio)
                 if gain > best:
                     best, why = gain, f"{attr} '{token}' ~ word '{word}' ({ww:g})"
         node = node.getparent()
         decay *= 0.5
     return min(best / 12.0, 1.0), why
+
+
+def word_fit(token: str, word: str, ratio: float) -> float:
+    """How a lexicon word fits an attribute token: 1 for the whole token, ``ratio`` for a
+    word of four letters or more inside it; abbreviations of three letters or fewer
+    ("cur", "jg", "old") must match a whole token, or they turn up inside unrelated
+    words ("bold")."""
+    if token == word:
+        return 1.0
+    return ratio if len(word) >= 4 and word in token else 0.0
+
+
+def _attribute_tokens(node: HtmlElement, weights: Mapping[str, float], data: bool = True
+                      ) -> list[tuple[str, str]]:
+    """(attribute, token) pairs of ``node`` the lexicon's words are matched against: the
+    words of its descriptive attributes, and each weighted (or, with ``data``, ``data-``)
+    attribute's whole value, normalised with and without its dashes, and a ``data-``
+    attribute's name."""
+    candidates: list[tuple[str, str]] = list(attribute_words(node, weights))
+    for name, value in node.attrib.items():
+        if name in weights or (data and name.startswith("data-")):
+            norm = _norm_attr_value(value)
+            candidates.append((name if name in weights else "data-*", norm))
+            candidates.append((name if name in weights else "data-*", norm.replace("-", "")))
+        if data and name.startswith("data-"):
+            candidates.append(("data-*", name[5:]))
+    return candidates
+
+
+#: the attributes whose words are class words (an element's names, not its text)
+_CLASS_ATTRIBUTES = {"class": 1.0, "id": 1.0, "itemprop": 1.0}
+
+
+def class_word(el: HtmlElement, words: Iterable[str], depth: int = 2) -> str | None:
+    """The first of ``words`` (a vocabulary list of class words) naming ``el`` or one of
+    its ``depth`` nearest ancestors by its class, id or itemprop, matched as the
+    lexicon's field words are
+    (:func:`word_fit`: "old" names ``old-price``, not ``fw-bold``), a ``-`` in a word
+    standing for '-', '_' or nothing (``mini-cart``: ``minicart``); None if none does."""
+    node: HtmlElement | None = el
+    listed = [(w, form) for w in dict.fromkeys(words) for form in
+              dict.fromkeys((w, w.replace("-", "")))]
+    for _ in range(depth + 1):
+        if node is None:
+            break
+        for _attr, token in _attribute_tokens(node, _CLASS_ATTRIBUTES, data=False):
+            found = next((w for w, form in listed if word_fit(token, form, 1.0)), None)
+            if found is not None:
+                return found
+        node = node.getparent()
+    return None
 
 
 def _column_header(el: HtmlElement) -> str:

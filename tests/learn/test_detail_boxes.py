@@ -125,12 +125,14 @@ TOPS = ["Men", "Women", "Accessories"]
 LEAVES = {"Men": ["Shirts", "Shoes"], "Women": ["Dresses", "Bags"], "Accessories": ["Belts"]}
 
 
-def _shop_page(i: int, top: str, *, sold: bool = False) -> PageView:
+def _shop_page(i: int, top: str, *, sold: bool = False, sets: bool = False) -> PageView:
     """Utility classes only: a top menu of the three departments on every page, the trail
-    (Home › department › leaf) right above the product; sold-out products have their own
-    layout (a stock note, no price, no buy button)."""
+    (Home › department › leaf) right above the product; sold-out products say so (a
+    stock note, no price, no buy button); ``sets``: products of their own layout, sets
+    priced in a box of their own."""
     leaf = LEAVES[top][i % len(LEAVES[top])]
-    price = f"<p class='text-xl'>{PRICES[i % 6]}</p>"
+    price = (f"<div class='mt-4'><b>Set of three</b> <span class='text-2xl'>{PRICES[i % 6]}"
+             "</span></div>" if sets else f"<p class='text-xl'>{PRICES[i % 6]}</p>")
     menu = "".join(f"<li class='text-red-600'><a class='flex text-lg' href='/collections/"
                    f"{t.lower()}'>{t}</a></li>" for t in TOPS)
     state = ("<p class='stock out-of-stock'>Sold out</p>" if sold else
@@ -148,16 +150,32 @@ def _shop_page(i: int, top: str, *, sold: bool = False) -> PageView:
 
 
 def test_the_menu_every_page_shows_is_no_breadcrumb_of_a_layout_seen_in_one_category() -> None:
-    """The sold-out layout is learned from three products of one department: by itself
-    it cannot tell the menu (naming that department) from the trail; the menu is the same
+    """The layout of sets is learned from three products of one department: by itself it
+    cannot tell the menu (naming that department) from the trail; the menu is the same
     on every sampled page of every department, so it is navigation."""
+    tops = [TOPS[i % 3] for i in range(9)] + ["Men"] * 3
+    pages = [_shop_page(i, top, sets=i >= 9) for i, top in enumerate(tops)]
+    layouts = learn_layouts(pages, LEX, categories=[{t} for t in tops])
+    assert len(layouts.variants) == 1
+    sets = layouts.variants[0][1].fields["breadcrumb"]
+    assert record({"breadcrumb": sets}, _shop_page(13, "Men", sets=True))["breadcrumb"] == \
+        ["Men", "Shoes"]
+
+
+def test_sold_out_products_without_a_price_are_the_same_layout() -> None:
+    """Products that cannot be bought now show no price (their state, not another
+    template): one rule set reads every page, the price null and the stock out of
+    stock on a sold-out product, the price on one for sale."""
     tops = [TOPS[i % 3] for i in range(9)] + ["Men"] * 3
     pages = [_shop_page(i, top, sold=i >= 9) for i, top in enumerate(tops)]
     layouts = learn_layouts(pages, LEX, categories=[{t} for t in tops])
-    assert len(layouts.variants) == 1
-    sold = layouts.variants[0][1].fields["breadcrumb"]
-    assert record({"breadcrumb": sold}, _shop_page(13, "Men", sold=True))["breadcrumb"] == \
-        ["Men", "Shoes"]
+    assert (layouts.variants, layouts.misfits) == ([], [])
+    rules = {k: layouts.main.fields[k] for k in ("name", "price", "availability")}
+    sold = record(rules, _shop_page(13, "Men", sold=True))
+    assert {k: sold[k] for k in rules} == {"name": f"{NAMES[1]} 13", "price": None,
+                                           "availability": "out_of_stock"}
+    offered = record(rules, _shop_page(14, "Women"))
+    assert (offered["price"], offered["availability"]) == (35.25, "in_stock")
 
 
 def test_a_trail_ends_next_to_the_product_a_menu_does_not() -> None:
@@ -194,13 +212,13 @@ def test_a_prose_field_of_any_name_is_never_the_specification_table() -> None:
 BRANDS = ["Ridgeline", "Kestrel", "Northpeak", "Fjällräv", "Cairn"]
 
 
-def _branded_page(i: int, brand: str, *, sold: bool = False) -> PageView:
+def _branded_page(i: int, brand: str, *, sets: bool = False) -> PageView:
     """Bootstrap-like markup: the shop's name in the header's ``navbar-brand`` on every
-    page, the product's brand as a link above its heading; sold-out products have their
-    own layout (no price, a 'notify me' button link instead of the buy form)."""
-    state = ("<p class='small'>Sold out</p><a class='btn btn-outline' href='#notify'>"
-             "Notify me</a>" if sold else
-             f"<p class='price h4'>{PRICES[i % 6]}</p><p class='small'>In stock</p>"
+    page, the product's brand as a link above its heading; sets have their own layout
+    (their price in a box of its own)."""
+    price = (f"<div class='card'><b>Set of three</b> <span class='fs-3'>{PRICES[i % 6]}</span>"
+             "</div>" if sets else f"<p class='price h4'>{PRICES[i % 6]}</p>")
+    state = (f"{price}<p class='small'>In stock</p>"
              "<form action='/cart/add' method='post'><button name='add'>Add to cart</button>"
              "</form>")
     html = (f"<html><head><title>{NAMES[i % 6]} {i} | Lindqvist Outdoor</title></head><body>"
@@ -214,16 +232,16 @@ def _branded_page(i: int, brand: str, *, sold: bool = False) -> PageView:
 
 
 def test_a_layout_seen_on_few_pages_takes_no_value_every_page_of_the_shop_shows() -> None:
-    """Two sold-out products of one brand make a layout of their own: by itself it cannot
-    tell the shop's name in ``navbar-brand`` (the same on both) from the brand link; it is
+    """Two sets of one brand make a layout of their own: by itself it cannot tell the
+    shop's name in ``navbar-brand`` (the same on both) from the brand link; it is
     the same on every sampled page of the level, so it is no field of the layout, and the
     level's own brand rule reads that layout's pages too."""
     pages = [_branded_page(i, BRANDS[i % 4]) for i in range(6)] + [
-        _branded_page(i, "Cairn", sold=True) for i in (6, 7)]
+        _branded_page(i, "Cairn", sets=True) for i in (6, 7)]
     layouts = learn_layouts(pages, LEX)
     assert len(layouts.variants) == 1
-    sold = layouts.variants[0][1].fields
-    brand = sold.get("brand", layouts.main.fields["brand"])
-    assert record({"brand": brand}, _branded_page(9, "Cairn", sold=True))["brand"] == "Cairn"
+    sets = layouts.variants[0][1].fields
+    brand = sets.get("brand", layouts.main.fields["brand"])
+    assert record({"brand": brand}, _branded_page(9, "Cairn", sets=True))["brand"] == "Cairn"
     assert record({"brand": layouts.main.fields["brand"]}, _branded_page(8, "Kestrel"))[
         "brand"] == "Kestrel"

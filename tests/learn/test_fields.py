@@ -129,13 +129,19 @@ def test_rating_read_from_a_text_on_a_five_point_scale() -> None:
     assert extract_record(rule, _rated_page(9, None, 3)) is None
 
 
-def test_a_rating_path_reading_something_where_a_product_has_none_is_not_learned() -> None:
-    """Every sampled product is rated, and every path to the class-less rating also
+def test_a_bare_rating_beside_a_bare_count_is_read_by_its_scale() -> None:
+    """Every sampled product is rated, and every plain path to the class-less rating also
     reaches the class-less review count beside it: on a product nobody rated ("3
     отзывов" alone) it would read 3.0. Learning takes each sample's rating out and sees
-    the path read the count: no rating rule (null), rather than a wrong rating."""
+    those paths read the count; the path guarded by the mark every rating shows (its
+    scale's "/") reads the rating, and nothing on a product nobody rated."""
     sampled = [_rated_page(i, *r, shared=True, counted="") for i, r in enumerate(RATINGS)]
-    assert "rating" not in learn_detail(sampled, LEX).fields
+    fields = learn_detail(sampled, LEX).fields
+    rules = {k: fields[k] for k in ("rating", "review_count")}
+    rated = _rated_page(8, "3,7", 5, shared=True, counted="")
+    assert [extract_record(rule, rated) for rule in rules.values()] == [3.7, 5]
+    unrated = _rated_page(9, None, 3, shared=True, counted="")
+    assert extract_record(rules["rating"], unrated) is None
 
 
 def test_a_bare_rating_beside_a_classed_count_is_read_by_its_bareness() -> None:

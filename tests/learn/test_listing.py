@@ -345,3 +345,42 @@ def test_a_next_page_too_short_for_a_list_does_not_vote_in_the_other_block() -> 
     pages, joined = join_next_page([first], layouts, second, LEX)
     assert [p.url for p in pages] == [first.url, second.url]
     assert len(items_on(joined.main.item_xpath, second)) == 5
+
+
+LAMPS = ["Desk", "Floor", "Wall", "Table", "Clip", "Arc"]
+
+
+def _rated_card(i: int, rated: bool) -> str:
+    """A class-less card: a rated one shows a row of stars, its rating "N,N / 5" and its
+    review count in a block before the price block (both blocks of one class); an unrated
+    one shows only the price block (so the repetition leaves it out: it is less like its
+    neighbours than they are alike)."""
+    stars = ("<div class='x7'>" + "<i class='q1'></i>" * 5 +
+             f"<span>{1 + i % 4},{i % 10} / 5</span><span>({10 + i})</span></div>"
+             if rated else "")
+    return (f"<li class='k2'><a href='/p/{i}'><img src='/i/{i}.jpg' alt=''></a>"
+            f"<h3><a href='/p/{i}'>{LAMPS[i % 6]} Lamp {i}</a></h3>{stars}"
+            f"<div class='x7'><span>€ {i + 10},95</span><span>(incl. VAT)</span></div></li>")
+
+
+def _rated_list(n: int, unrated: set[int]) -> PageView:
+    cards = "".join(_rated_card(i, i not in unrated) for i in range(n * 10, n * 10 + 6))
+    html = ("<html><head><title>Lamps</title></head><body><main><h1>Lamps</h1>"
+            f"<ul class='grid'>{cards}</ul></main></body></html>")
+    return PageView.from_html(f"http://shop.test/c/lamps?page={n}", html, LEX)
+
+
+def test_cards_nobody_rated_are_learned_from_too() -> None:
+    """Cards without a rating that the repetition left out are records of the list all
+    the same: learned from rated cards alone, the price was the second block's span (on
+    an unrated card there is none: no price) and the rating any span of that class (on
+    an unrated card, the price); learned from every card, the price is the last block's
+    and the rating the span showing a scale, none on an unrated card."""
+    learned = learn_list([_rated_list(1, {12, 15}), _rated_list(2, {23}),
+                          _rated_list(3, {31, 34})], LEX)
+    plan = compile_fields({k: learned.fields[k] for k in ("price", "rating")}, "list")
+    unseen = _rated_list(5, {51, 53})
+    got = [build_record(plan, item, Base(unseen.url), None, {})
+           for item in items_on(learned.item_xpath, unseen)]
+    assert [(r["price"], r["rating"]) for r in got] == [
+        (60.95, 3.0), (61.95, None), (62.95, 1.2), (63.95, None), (64.95, 3.4), (65.95, 4.5)]

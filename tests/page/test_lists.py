@@ -216,3 +216,23 @@ def test_sold_out_cards_saying_so_by_a_disabled_buy_button_make_a_product_list()
         view = page(f"<main><h1>Plates</h1><div id='items'>{cards}</div></main>")
         assert bool(view.product_regions) is listed, disabled
         assert (view.kind == "list") is listed
+
+
+def test_all_records_holds_the_cards_the_repetition_left_out_in_order() -> None:
+    """A grid of rated cards with two unrated ones (no rating block: less like their
+    neighbours than they are alike): the region leaves them out of its records, and
+    ``all_records`` gives every card in the page's order."""
+    from structurer.page.lists import all_records
+
+    def one(i: int, rated: bool) -> str:
+        stars = ("<div class='x7'>" + "<i class='q1'></i>" * 5 +
+                 f"<span>4,{i} / 5</span><span>({i})</span></div>" if rated else "")
+        return (f"<li class='k2'><a href='/p/{i}'><img src='/i/{i}.jpg' alt=''></a>"
+                f"<h3><a href='/p/{i}'>Lamp number {i}</a></h3>{stars}"
+                f"<div class='x7'><span>€ {i + 10},95</span></div></li>")
+    view = page("<ul class='grid'>" + "".join(one(i, i not in (2, 5)) for i in range(6))
+                + "</ul>")
+    region = view.product_regions[0]
+    assert len(region.records) == 4
+    assert [rec[0].findtext(".//h3/a") for rec in all_records(region)] == [
+        f"Lamp number {i}" for i in range(6)]

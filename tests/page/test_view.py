@@ -156,3 +156,34 @@ def test_a_card_under_a_noise_heading_is_no_short_lists_card() -> None:
         update={"noise_card": 9})})
     found = find_loose_cards(PageView.from_html("http://shop.test/c/l", html, lax))
     assert [c.get("class") for c in found] == ["card"]
+
+
+def test_the_second_card_under_a_noise_heading_is_under_it_too() -> None:
+    """Two priced cards under "Trending": the card before the second one is its peer,
+    not its heading (its product's name is no title of the section), so neither is the
+    last product of a short list."""
+    from structurer.page.dom import heading_before
+    from structurer.page.productkind import find_loose_cards
+
+    cards = "".join(f"<div class='card'><h3><a href='/p/{i}'>Camping Lantern {i}</a></h3>"
+                    f"<span>€ 1{i},95</span></div>" for i in (1, 2))
+    html = (f"<html><body><main><h1>Lanterns</h1><section><h2>Trending</h2>{cards}"
+            "</section></main></body></html>")
+    view = PageView.from_html("http://shop.test/c/l", html, load_lexicon())
+    assert [heading_before(c) for c in view.body.iter("div")] == ["Trending", "Trending"]
+    assert find_loose_cards(view) == []
+
+
+def test_a_block_of_its_class_holding_the_section_heading_is_its_heading() -> None:
+    """The heading in a block of the cards' row class (``div.row`` > ``h2``) before the
+    row of cards titled by ``h3`` is the section's heading, not a peer stepped over."""
+    from structurer.page.dom import heading_before
+
+    cards = "".join(f"<div class='card'><h3><a href='/p/{i}'>Camping Lantern {i}</a></h3>"
+                    f"</div>" for i in (1, 2))
+    html = (f"<html><body><div class='row'><h2>Trending</h2></div>"
+            f"<div class='row'>{cards}</div></body></html>")
+    view = PageView.from_html("http://shop.test/c/l", html, load_lexicon())
+    rows = [d for d in view.body.iter("div") if d.get("class") == "row"]
+    assert heading_before(rows[1]) == "Trending"
+    assert [heading_before(c) for c in rows[1]] == ["Trending", "Trending"]
