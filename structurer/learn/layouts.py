@@ -77,7 +77,8 @@ def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon:
             list_hints: Sequence[dict[str, str | None]] | None = None) -> list[int]:
     """Indexes of pages the learned rules do not fit: a required field or two of the
     usual fields missing, or a title that is not the name the list page gave — pages
-    of another layout."""
+    of another layout. Where no two pages fit (rules taken from two layouts at once),
+    the pages the title rule does not read."""
     rules = {k: r.xpath for k, r in fields.items() if r.xpath}
     found = [{k: rule_value(x, page) for k, x in rules.items()} for page in pages]
     # fields nearly every page shows, and the required ones wherever the rules have them
@@ -85,11 +86,18 @@ def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon:
     required = [k for k in rules if lexicon.fields[k].required]
     title = next((k for k in rules if lexicon.fields[k].title), None)
     bad: list[int] = []
+    untitled: list[int] = []
     for i, values in enumerate(found):
         missing = [k for k in usual if not values[k]]
         hint = (list_hints[i] if list_hints else {}).get("name")
         wrong_title = bool(hint and title and values.get(title) and
                            " ".join(hint.split()).lower() not in values[title].lower())
+        if title and (wrong_title or not values.get(title)):
+            untitled.append(i)
         if len(missing) >= 2 or any(not values[k] for k in required) or wrong_title:
             bad.append(i)
+    if len(pages) - len(bad) < 2 and untitled and len(pages) - len(untitled) >= 2:
+        # rules learned on two layouts at once (the name from one, the image from the
+        # other) fit no page: the pages the title rule reads are the main layout
+        return untitled
     return bad
