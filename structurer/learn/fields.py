@@ -29,6 +29,7 @@ from structurer.page.match import (
     lexicon_match,
     phrase_in,
 )
+from structurer.page.titles import names_title
 from structurer.values import struck
 
 _INT_RE = re.compile(r"^\D{0,12}(\d{1,3}(?:[,.\s]\d{3})+|\d+)\D{0,16}$")
@@ -187,6 +188,17 @@ def title_agreement(values: Sequence[str | None], titles: Sequence[Sequence[str]
     return hits / len(pairs)
 
 
+def _alt_names_page(elements: Sequence[HtmlElement | None],
+                    titles: Sequence[Sequence[str]]) -> float:
+    """Share of pages whose image here has the page's title (its product's name) for alt
+    text, placeholders counted: the product's picture, not a brand's logo beside it (its
+    alt "Acme" only a word of "Acme Kettle | Shop") nor a banner."""
+    pairs = [(el, t) for el, t in zip(elements, titles, strict=True) if el is not None and t]
+    if not pairs:
+        return 0.0
+    return sum(names_title(el.get("alt") or "", t) for el, t in pairs) / len(pairs)
+
+
 def _shape_prior(spec: FieldSpec, slot: Slot, view: str, values: Sequence[str | None],
                  present: list[int], words: Words) -> tuple[float, float, list[str]]:
     """(prior, share struck through, evidence) from how the slot's values look for the
@@ -306,6 +318,11 @@ def score_slot(name: str, spec: FieldSpec, slot: Slot, view: str, lexicon: Lexic
         prior += 0.5 * in_title + (0.2 if example.tag == "h1" else 0.0)
         if in_title:
             evidence.append(f"in the page title on {in_title:.0%} of pages")
+    if spec.kind == "image" and titles:
+        named = _alt_names_page(elements, titles)
+        prior += 0.3 * named
+        if named:
+            evidence.append(f"its alt text names the page's product on {named:.0%} of pages")
     agree = agreement(values, hints, spec.kind) if hints else 0.0
     if agree:
         prior += 0.5 * agree

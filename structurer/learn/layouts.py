@@ -86,7 +86,8 @@ def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon:
     """Indexes of pages the learned rules do not fit: a required field or two of the
     usual fields missing, or a title that is not the name the list page gave — pages
     of another layout. A sold-out product's page (:func:`sold_out`) lacking only its
-    price is the same layout in another state."""
+    price is the same layout in another state. Where no two pages fit (rules taken from
+    two layouts at once), the pages the title rule does not read."""
     rules = {k: r.xpath for k, r in fields.items() if r.xpath}
     found = [{k: rule_value(x, page) for k, x in rules.items()} for page in pages]
     # fields nearly every page shows, and the required ones wherever the rules have them
@@ -94,6 +95,7 @@ def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon:
     required = [k for k in rules if lexicon.fields[k].required]
     title = next((k for k in rules if lexicon.fields[k].title), None)
     bad: list[int] = []
+    untitled: list[int] = []
     for i, values in enumerate(found):
         excused = {k for k in rules if fields[k].kind in _UNSOLD_KINDS} if sold_out(
             pages[i], fields, values) else set()
@@ -101,9 +103,15 @@ def misfits(pages: Sequence[PageView], fields: Mapping[str, FieldRule], lexicon:
         hint = (list_hints[i] if list_hints else {}).get("name")
         wrong_title = bool(hint and title and values.get(title) and
                            " ".join(hint.split()).lower() not in values[title].lower())
+        if title and (wrong_title or not values.get(title)):
+            untitled.append(i)
         if len(missing) >= 2 or any(not values[k] for k in required if k not in excused) \
                 or wrong_title:
             bad.append(i)
+    if len(pages) - len(bad) < 2 and untitled and len(pages) - len(untitled) >= 2:
+        # rules learned on two layouts at once (the name from one, the image from the
+        # other) fit no page: the pages the title rule reads are the main layout
+        return untitled
     return bad
 
 

@@ -232,11 +232,20 @@ def title_part(titles: list[str], headings: Iterable[HtmlElement]) -> HtmlElemen
     """The first heading that is a whole part of the page's title beside a separator and
     not the site's name ("Gefällt mir" of "Gefällt mir – jovelblog"): a short headline."""
     for h in headings:
-        text = text_of(h)
-        if any(_heading_inside(t, [text]) is not None and not _site_part(text, t)
-               for t in titles):
+        if names_title(text_of(h), titles, whole=False):
             return h
     return None
+
+
+def names_title(text: str, titles: Iterable[str], whole: bool = True) -> bool:
+    """Whether ``text`` is a whole part of one of the page's ``titles`` beside a separator
+    (or, where ``whole``, the whole title) and not the site's name: "Acme Kettle" of
+    "Acme Kettle | Shop" names the page, "Acme" (a brand's logo) does not."""
+    low = " ".join(text.split()).lower()
+    return bool(low) and any(
+        (whole and low == " ".join(t.split()).lower())
+        or (_heading_inside(t, [text]) is not None and not _site_part(text, t))
+        for t in titles)
 
 
 def titled(titles: list[str], headings: Iterable[HtmlElement], least: int) -> HtmlElement | None:

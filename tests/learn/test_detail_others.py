@@ -187,3 +187,51 @@ def test_cards_whose_stars_link_their_reviews_are_other_products() -> None:
     assert [c.get("class") for c in found] == ["card"] * 4
     region = main_region(view, view.body.find(".//h1"), found)
     assert region.tag == "div" and region.find(".//*[@role='img']") is None
+
+
+def logo_page(i: int, placeholder: bool = False) -> PageView:
+    """Product ``i``, class-less: its picture (alt: its name; a placeholder where sold
+    out), its brand's logo linked to the brand's page (alt: the brand, a word of the
+    title), the heading, the price."""
+    brand = ["Acme", "Borel"][i % 2]
+    name = f"{brand} {NAMES[i]}"
+    src = "/static/no-image.svg" if placeholder else f"/img/p{i}_large.png"
+    html = (f"<html><head><title>{name} | Outdoor Shop</title></head><body><main><div>"
+            f"<div><img src='{src}' alt='{name}'></div>"
+            f"<div><a href='/brands/{brand.lower()}'><img src='/img/brands/{brand.lower()}.png' "
+            f"alt='{brand}' title='{brand}'></a><h1>{name}</h1><p>{PRICES[i]}</p></div>"
+            f"</div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_the_picture_named_by_its_alt_text_beats_the_brand_logo() -> None:
+    """Two pages, one showing a placeholder (a sold-out layout learned on its own): the
+    logo is on both, the picture on one, yet the picture's alt names the product."""
+    pages = [logo_page(0), logo_page(1, placeholder=True)]
+    rules = learn_detail(pages, LEX).fields
+    assert rules["image"].xpath is not None
+    assert "its alt text names the page's product on 100% of pages" in rules["image"].evidence
+    assert record(rules, pages[0])["image"] == "http://shop.test/img/p0_large.png"
+    assert record(rules, pages[1])["image"] != "http://shop.test/img/brands/borel.png"
+    many = [logo_page(i) for i in range(5)]
+    assert [record(learn_detail(many, LEX).fields, p)["image"] for p in many] == \
+        [f"http://shop.test/img/p{i}_large.png" for i in range(5)]
+
+
+def test_rules_from_two_layouts_at_once_split_the_pages_by_their_title() -> None:
+    """The name read on one layout, the image on the other: no page fits both, so the
+    pages the title rule reads are the main layout and the others a variant."""
+    from structurer.learn.layouts import misfits
+    one = [PageView.from_html(f"http://shop.test/a/{i}", (
+        f"<html><head><title>{NAMES[i]} | Shop</title></head><body><main class='a'>"
+        f"<h1 class='title'>{NAMES[i]}</h1><p>{PRICES[i]}</p></main></body></html>"), LEX)
+        for i in range(3)]
+    two = [PageView.from_html(f"http://shop.test/b/{i}", (
+        f"<html><head><title>{NAMES[i]} | Shop</title></head><body><main class='b'>"
+        f"<img class='hero' src='/img/{i}.png' alt='{NAMES[i]}'><h2>{NAMES[i]}</h2>"
+        f"<p>{PRICES[i]}</p></main></body></html>"), LEX) for i in range(3, 6)]
+    fields = {"name": FieldRule(xpath="//h1[@class='title']", kind="text"),
+              "image": FieldRule(xpath="//img[@class='hero']", kind="image"),
+              "price": FieldRule(xpath="//main/p", kind="money")}
+    assert misfits([*one, *two], fields, LEX) == [3, 4, 5]
+    assert misfits([*one, *two], {k: fields[k] for k in ("name", "price")}, LEX) == [3, 4, 5]

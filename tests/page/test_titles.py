@@ -59,3 +59,14 @@ def test_the_runs_lexicon_names_the_host_suffixes(tmp_path: Path) -> None:
     edited = PageView.from_html(url, html, load_lexicon(tmp_path / "shop.yaml")).title
     assert shipped is not None and shipped.text == "Acme"
     assert edited is not None and edited.text == "Mango Chutney, 250 g"
+
+
+def test_names_title_takes_a_whole_part_never_a_word_of_it() -> None:
+    from structurer.page.titles import names_title
+    titles = ["Acme Trail Shoe A1 | Outdoor Shop"]
+    assert names_title("Acme Trail Shoe A1", titles)
+    assert names_title("Acme Trail Shoe A1 | Outdoor Shop", titles)
+    assert not names_title("Acme Trail Shoe A1 | Outdoor Shop", titles, whole=False)
+    assert not names_title("Acme", titles)
+    assert not names_title("Outdoor Shop", titles)
+    assert not names_title("", titles)
