@@ -56,8 +56,9 @@ def left_out(region: Region) -> list[HtmlElement]:
     """The cards beside a region's records that the repetition left out (a sold-out card
     without a price or a rating, one with an extra old price, is less like its neighbours
     than they are alike): the parent's other children of the records' tag that link
-    somewhere, sharing a class word with every record where the records carry any. Only
-    for records of one element each (a card)."""
+    somewhere, carrying every class word all the records carry (a sponsored tile in the
+    grid shares a layout utility class or two, not the card's own). Only for records of
+    one element each (a card)."""
     if region.k != 1:
         return []
     own = set(region.items)
@@ -66,7 +67,7 @@ def left_out(region: Region) -> list[HtmlElement]:
     tags = {el.tag for el in own}
     return [child for child in region.parent
             if child not in own and child.tag in tags
-            and (not shared or shared & set((child.get("class") or "").split()))
+            and shared <= set((child.get("class") or "").split())
             and child.find(".//a[@href]") is not None]
 
 

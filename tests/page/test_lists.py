@@ -236,3 +236,22 @@ def test_all_records_holds_the_cards_the_repetition_left_out_in_order() -> None:
     assert len(region.records) == 4
     assert [rec[0].findtext(".//h3/a") for rec in all_records(region)] == [
         f"Lamp number {i}" for i in range(6)]
+
+
+def test_a_sponsored_tile_sharing_layout_classes_is_no_left_out_card() -> None:
+    """A grid of utility-class cards with a sponsored tile among them that shares two of
+    their layout classes (not all the classes every card carries): the tile is not one of
+    the cards the repetition left out, so nothing learned from ``all_records`` counts it."""
+    from structurer.page.lists import all_records, left_out
+
+    def one(i: int) -> str:
+        return card(i, cls="group relative flex flex-col rounded-lg border bg-white")
+    promo = ("<li class='relative col-span-2 flex flex-col rounded-lg bg-indigo-900'>"
+             "<p>Sponsored</p><h3>Winter sale: up to 40% off</h3>"
+             "<a href='/collections/sale?utm_source=grid'>Shop the sale</a></li>")
+    view = page("<ul class='grid'>" + "".join(one(i) for i in range(3)) + promo
+                + "".join(one(i) for i in range(3, 8)) + "</ul>")
+    region = view.product_regions[0]
+    assert left_out(region) == []
+    assert [rec[0].findtext(".//h3/a") for rec in all_records(region)] == [
+        f"Product number {i}" for i in range(8)]
