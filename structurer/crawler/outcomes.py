@@ -5,7 +5,7 @@ not be fetched or read). Output: its counts in :class:`~structurer.crawler.stats
 (:func:`count_page`, both runtimes count alike), the outcome of a page that could not
 be read (:func:`unreadable`), the failure kinds both runtimes treat alike: refusals
 that are not failures (``SKIPS``), pages gone (``GONE``), failures worth asking again
-for (``TRANSIENT``), and how long a page put back in the queue waits before it is
+for (:func:`transient`), and how long a page put back in the queue waits before it is
 fetched again (:func:`requeue_wait`).
 """
 
@@ -21,17 +21,16 @@ from structurer.replay.xpaths import RuleTimeout
 
 log = logging.getLogger(__name__)
 
-__all__ = ["GONE", "SKIPS", "TRANSIENT", "TRANSPORT", "count_page", "requeue_wait",
-           "transient", "unreadable"]
+__all__ = ["GONE", "SKIPS", "TRANSPORT", "count_page", "requeue_wait", "transient",
+           "unreadable"]
 
 # fetch refusals that are not failures, and a guessed next page that is not there
 SKIPS = frozenset({"robots", "offsite", "past_last_page"})
 GONE = frozenset({"http 404", "http 410"})
 DEFAULT_POLICY = RetryPolicy()
-# failures both runtimes ask a page again for (``crawl_retries``; a slow render too): a
-# transport failure, or a status the retry policy asks again for (``retry_statuses``)
+# failures both runtimes ask a page again for (``crawl_retries``; a slow render too)
+# whatever the retry policy's statuses (:func:`transient`)
 TRANSPORT = frozenset({"timeout", "render_timeout", "connection"})
-TRANSIENT = TRANSPORT | {f"http {status}" for status in DEFAULT_POLICY.statuses}
 
 def count_page(stats: CrawlStats, o: Outcome) -> None:
     """Count one settled page in the statistics (both engines count alike)."""

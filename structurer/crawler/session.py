@@ -39,7 +39,7 @@ from collections.abc import Callable
 
 from structurer.config import Settings
 from structurer.crawler.frontier import CATEGORY, DETAIL, LIST, Frontier, Guards, Outcome, Task
-from structurer.crawler.outcomes import TRANSIENT, count_page, requeue_wait, unreadable
+from structurer.crawler.outcomes import count_page, requeue_wait, unreadable
 from structurer.crawler.products import emit_records, trusted_trail, unemitted
 from structurer.crawler.rendering import expand_for, mode_for, render_modes
 from structurer.crawler.sinks import Sink, sync
@@ -53,7 +53,7 @@ from structurer.schema import RenderMode
 
 log = logging.getLogger(__name__)
 
-__all__ = ["COMMIT_EVERY", "EMIT_CHUNK", "PROGRESS_EVERY", "TRANSIENT",
+__all__ = ["COMMIT_EVERY", "EMIT_CHUNK", "PROGRESS_EVERY",
            "CrawlStopped", "Crawler", "FetcherFactory", "ProgressCallback"]
 
 FetcherFactory = Callable[[RenderMode, Settings], Fetcher]

@@ -187,7 +187,7 @@ def attribute_words(el: HtmlElement, names: Iterable[str] | None = None) -> list
 
 
 #: tags whose text is a heading of what follows them
-_HEADS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "header", "legend"})
+_HEADS = frozenset({*HEADING_TAGS, "header", "legend"})
 
 
 def heading_before(el: HtmlElement, max_steps: int = 4) -> str:
