@@ -42,6 +42,13 @@ def _unlinked_end(trail: HtmlElement, page: PageView, known: set[str]) -> str:
     return "/*[last()][not(self::a)][normalize-space()]"
 
 
+def _unlinked_crumbs(trail: HtmlElement) -> list[str]:
+    """The texts of a list trail's unlinked items before its last one (``Home > Footwear >
+    <li>Trail Running</li> > <li>product</li>``): categories a shop leaves unlinked."""
+    items = trail.findall(".//li")
+    return [text for li in items[:-1] if not li.findall(".//a") and (text := text_of(li))]
+
+
 def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
                      categories: Sequence[set[str]], *,
                      navigation: set[tuple[str, ...]] | frozenset[tuple[str, ...]] = frozenset(),
@@ -57,8 +64,11 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
     if spec is None or name is None:
         return None
     ref = pages[0]
+    # the linked part of a trail (Home > Footwear) is alike on products of sibling
+    # categories: a block whose unlinked crumbs name more is left to :func:`_trail_xpath`,
+    # which never takes crumbs that are the same on pages of different categories
     found = [t for t in _trails(ref, lexicon, spec, name, categories)
-             if links_of(t[1], ref.url) not in navigation]
+             if links_of(t[1], ref.url) not in navigation or _unlinked_crumbs(t[1])]
     near = _nearness(ref, anchor)
     for score, el, texts in sorted(found, key=lambda t: (-t[0], near(t[1]))):
         chosen = _trail_xpath(el, pages, categories)
@@ -105,6 +115,7 @@ def _trails(ref_page: PageView, lexicon: Lexicon, spec: FieldSpec, name: str,
         # an unlinked last crumb (``Home » Women » <span>Shoes</span>``) names a category too
         named = {t.lower() for t in texts} | {text_of(c).lower() for c in el[-1:]
                                                if c.tag != "a" and not c.findall(".//a")}
+        named |= {t.lower() for t in _unlinked_crumbs(el)}
         overlap = len(named & hint) / max(len(hint), 1)
         lists = sum(1 for _ in el.iter("ol", "ul"))
         # a trail is one sequence: a block holding a second list (a menu beside it) is not

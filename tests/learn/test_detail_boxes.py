@@ -245,3 +245,40 @@ def test_a_layout_seen_on_few_pages_takes_no_value_every_page_of_the_shop_shows(
     assert record({"brand": brand}, _branded_page(9, "Cairn", sets=True))["brand"] == "Cairn"
     assert record({"brand": layouts.main.fields["brand"]}, _branded_page(8, "Kestrel"))[
         "brand"] == "Kestrel"
+
+
+SIBLINGS = ["Trail Running", "Approach Shoes", "Sandals", "Hiking Boots"]
+
+
+def _sibling_page(i: int, *, leaf: str | None = None) -> PageView:
+    """A product of one of the sibling categories of one department: its trail links the
+    department alone (``Home > Footwear``, the same on every page), then names its own
+    category and the product in unlinked items; a menu of departments beside it."""
+    leaf = leaf or SIBLINGS[i % 4]
+    html = (f"<html><head><title>{NAMES[i % 6]} {i} | Shop</title></head><body><header>"
+            f"<nav><ul><li><a href='/c/1/footwear'>Footwear</a></li><li><a href='/c/2/camp'>"
+            f"Camping</a></li></ul></nav></header><nav aria-label='breadcrumb'><ol><li>"
+            f"<a href='/'>Home</a></li><li><a href='/c/1/footwear'>Footwear</a></li>"
+            f"<li>{leaf}</li><li aria-current='page'>{NAMES[i % 6]} {i}</li></ol></nav>"
+            f"<main><div class='product'><h1>{NAMES[i % 6]} {i}</h1><span class='price'>"
+            f"{PRICES[i % 6]}</span></div></main></body></html>")
+    return PageView.from_html(f"http://shop.test/p/{i}", html, LEX)
+
+
+def test_a_trail_whose_linked_part_is_alike_on_sibling_categories_is_the_breadcrumb() -> None:
+    """Products of sibling categories share the trail's links (Home > Footwear): its
+    unlinked items (the category, then the product) make it vary with the product, so it
+    is the trail, not navigation; the product's own item is no category."""
+    pages = [_sibling_page(i) for i in range(8)]
+    layouts = learn_layouts(pages, LEX, categories=[{SIBLINGS[i % 4]} for i in range(8)])
+    rule = layouts.main.fields["breadcrumb"]
+    assert record({"breadcrumb": rule}, _sibling_page(9))["breadcrumb"] == \
+        ["Footwear", "Approach Shoes"]
+
+
+def test_unlinked_items_that_never_change_make_no_trail() -> None:
+    """The same guard holds for the unlinked items: a list showing the same items on
+    products of different categories is never the breadcrumb."""
+    pages = [_sibling_page(i, leaf="Footwear") for i in range(8)]
+    layouts = learn_layouts(pages, LEX, categories=[{SIBLINGS[i % 4]} for i in range(8)])
+    assert "breadcrumb" not in layouts.main.fields
