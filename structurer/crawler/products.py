@@ -153,7 +153,8 @@ def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] 
                 merged.setdefault(key, None)
     merged["url"] = url
     crumbs = _crumbs(merged.get("category"))
-    reached = [path for _, path, _ in ordered if path]
+    # a category no link and no page title named is none the record can state
+    reached = [path for _, path, _ in ordered if path and all(path)]
     if crumbs and reached and not trusted and not any(
             _names(path[-1], crumb, words) for path in reached for crumb in crumbs):
         crumbs = None   # an unconfirmed trail the crawl's own paths contradict

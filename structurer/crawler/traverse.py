@@ -11,7 +11,10 @@ only where the "already seen" set lives differs (a Python set, or Redis).
 
 Category paths: the parent page's path plus the link's name, unless the link sits
 under a category URL already registered (``/c/shoes/trail/`` under ``/c/shoes/``):
-then that category's path plus the name.
+then that category's path plus the name. A link without a name (a sitemap's URL, one
+of the inline JSON state, a bare breadcrumb link) gets an empty one, which its own page
+fills with the title it shows when read (:meth:`PageReader.named`): a category is
+named by what its list page says, never by its URL's slug.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,6 +45,7 @@ from structurer.crawler.outcomes import GONE, transient
 from structurer.crawler.products import STRUCTURED_PRICE, category_name, record_hash
 from structurer.page.catlinks import url_matches
 from structurer.page.sitemaps import is_sitemap
+from structurer.page.titles import title_of
 from structurer.replay.discovery import (
     breadcrumb_links,
     compile_discovery,
@@ -110,17 +115,36 @@ class PageReader:
     def register(self, url: str, path: tuple[str, ...]) -> None:
         parts = urlsplit(url)
         if not parts.query and parts.path.endswith("/") and parts.path != "/":
-            self.prefixes.append((parts.netloc + parts.path, path))
+            prefix = parts.netloc + parts.path
+            self.prefixes = [(p, old) for p, old in self.prefixes if p != prefix]
+            self.prefixes.append((prefix, path))
 
     def category_path(self, parent: tuple[str, ...], name: str, url: str) -> tuple[str, ...]:
+        """The path of a category linked as ``name`` from a page of path ``parent`` (its
+        name "" when the link has none: :meth:`named` fills it)."""
         parts = urlsplit(url)
-        name = category_name(name, self.c.words) or parts.path.rstrip("/").rsplit("/", 1)[-1]
+        name = category_name(name, self.c.words)
         here = parts.netloc + parts.path
         under = [(p, path) for p, path in self.prefixes
                  if not parts.query and len(here) > len(p) and here.startswith(p)]
         if under:
             return (*max(under, key=lambda x: len(x[0]))[1], name)
         return (*parent, name)
+
+    def named(self, task: Task, tree: Any) -> Task:
+        """``task`` with its category named by its page's title (:func:`title_of`, its
+        product count cut) when the link to it had no name; unnamed still when the page
+        shows none (its products' category is then null, not a made-up name)."""
+        if task.level != CATEGORY or not task.path or task.path[-1]:
+            return task
+        found = title_of(tree, self.c.words)
+        name = category_name(found.text, self.c.words) if found else ""
+        if not name:
+            log.info("%s: a category page without a name (no link text, no title)", task.url)
+            return task
+        path = (*task.path[:-1], name)
+        self.register(task.url, path)
+        return replace(task, path=path)
 
     def listish(self, url: str, level: int, depth: int, path: tuple[str, ...],
                 skipped: list[str]) -> Link | None:
@@ -167,6 +191,7 @@ class PageReader:
         if task.level == CATEGORY and d.sitemaps and body is not None and is_sitemap(body):
             return self._sitemap(task, body, url, size)
         tree = parse_html(text, url)
+        task = self.named(task, tree)
         o = Outcome(task, fingerprint=fingerprint(text) if self.fingerprints else None,
                     size=size)
         skipped = o.skipped

@@ -104,7 +104,7 @@ def breadcrumb_links(d: CompiledDiscovery, root: Any, url: str, *,
             continue
         if d.patterns and not url_matches(d.patterns, link):
             continue          # "Home", a brand or the product itself
-        names.append(element_text(node) or urlsplit(link).path.rstrip("/").rsplit("/", 1)[-1])
+        names.append(element_text(node))   # "" for none: its page names it when read
         if all(link != u for _, u in out):
             out.append((tuple(names), link))
     return out

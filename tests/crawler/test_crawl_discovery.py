@@ -302,3 +302,28 @@ def test_the_start_pages_grid_is_read_only_for_its_links(
         assert [i.fields["name"] for i in o.items or []] == ([] if depth == 0 else ["a"])
     assert read == (["http://shop.test/c/top/"] if item_url == "detail link" else
                     ["http://shop.test/", "http://shop.test/c/top/"])
+
+
+def test_a_category_only_a_sitemap_lists_is_named_by_its_own_page(
+        tiny_site: Callable[[dict[str, str]], str], tmp_path: Path) -> None:
+    """A sitemap's URL has no name: the category is what its list page's title says
+    ("Trail Running", its product count cut), never the URL's slug; a page saying
+    nothing leaves its products' category null."""
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    urls = "".join(f"<url><loc>{base}{p}</loc></url>" for p in ("/c/trail-run/", "/c/x-9/"))
+    grid = "<ul class='grid'><li><a href='/p/{0}.html'>{0}</a></li></ul>"
+    pages.update({
+        "/": "<html><body><nav id='menu'></nav></body></html>",
+        "/sitemap_index.xml": f'<?xml version="1.0"?><urlset {NS}>{urls}</urlset>',
+        "/c/trail-run/": "<html><head><title>Trail Running (12) | Shop</title></head><body>"
+                         "<h1>Trail Running (12)</h1>" + grid.format("shoe") + "</body></html>",
+        "/c/x-9/": "<html><body>" + grid.format("tent") + "</body></html>",
+        "/p/shoe.html": "<html><body><h1>shoe</h1></body></html>",
+        "/p/tent.html": "<html><body><h1>tent</h1></body></html>",
+    })
+    out = tmp_path / "out.jsonl"
+    assert crawl_site(_rules(base.split("//")[1], ["sitemap"]), out, Settings()).finished
+    records = {r["name"]: r for r in map(json.loads, out.read_text().splitlines())}
+    assert records["shoe"]["category"] == ["Trail Running"]
+    assert (records["tent"]["category"], records["tent"]["categories"]) == (None, [])
