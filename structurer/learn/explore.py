@@ -141,8 +141,25 @@ async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, le
     category = levels.category
     render = category.render if category else ex.sampler.decision("category")
     update = {"render": render, "url_patterns": found.patterns, "sources": found.sources}
+    if category is None or category.link_xpath is None or _no_menu(category, group,
+                                                                    found.patterns):
+        # the sources are how this shop's categories are found: no link rule stands in
+        # for them, and the level is as sure as the share of their links analysis reached
+        update |= {"link_xpath": None, "samples": [], "confidence": round(
+            sum(s.verified for s in found.sources)
+            / max(sum(s.found for s in found.sources), 1), 2)}
     data = {**(category.model_dump() if category else {}), **update}
     return levels.model_copy(update={"category": CategoryLevel.model_validate(data)})
+
+
+def _no_menu(category: CategoryLevel, group: LinkGroup | None,
+             patterns: Sequence[str]) -> bool:
+    """Whether the level's link group is no category menu: none of its links led to a
+    list page (confidence 0) nor is a category URL (``patterns``), like a footer of info
+    pages chosen where the shop links its categories nowhere (a sitemap lists them)."""
+    compiled = [re.compile(p) for p in patterns]
+    return category.confidence == 0 and group is not None and bool(compiled) and not any(
+        url_matches(compiled, u) for u in group.urls)
 
 
 async def _category_lists(ex: Explorer, entry: PageView, lists: list[PageView],

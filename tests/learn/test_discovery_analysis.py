@@ -178,3 +178,33 @@ def test_the_sitemap_files_read_are_the_lexicons(tiny_site: Site, tmp_path: Path
         level = rules.levels.category
         assert level is not None
         assert ("sitemap" in [s.kind for s in level.sources]) is found, level.sources
+
+
+def test_categories_only_a_sitemap_lists_are_no_link_rule_of_info_pages(
+        tiny_site: Site, tmp_path: Path) -> None:
+    """No page links a category (no menu; the footer links info pages): the category
+    level is the sitemap's, with no link rule standing in for it, and each product's
+    category is what its list page says, not its URL's slug."""
+    pages: dict[str, str] = {}
+    base = tiny_site(pages)
+    shop = _shop(base, "sitemap")
+    shop["/"] = _list("lamps").replace("<h1>Lamps</h1>", "<h1>Featured</h1>")
+    info = ("about", "contact", "delivery", "returns", "privacy")
+    footer = "<footer><ul>" + "".join(f"<li><a href='/{p}'>{p.title()}</a></li>"
+                                      for p in info) + "</ul></footer>"
+    shop.update({f"/{p}": _page(p.title(), f"<p>{p.title()} of the shop</p>") for p in info})
+    pages.update({path: re.sub(r"<footer>.*?</footer>", footer,
+                               re.sub(r'<nav class="menu">.*?</nav>', "", html))
+                  for path, html in shop.items()})
+    settings = Settings.model_validate({"render": "static", "analyze_max_pages": 40})
+    rules, _ = analyze_site(base + "/", settings=settings)
+    level = rules.levels.category
+    assert level is not None and level.link_xpath is None, level
+    assert not level.samples
+    assert "sitemap" in [s.kind for s in level.sources]
+    out = tmp_path / "out.jsonl"
+    crawl_site(rules, out, Settings())
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert {r["name"] for r in records} == _every_product()
+    assert {tuple(r["category"]) for r in records} == {
+        (c.title(),) for c in (*MENU, HIDDEN)}
