@@ -73,8 +73,12 @@ def learn_breadcrumb(pages: Sequence[PageView], lexicon: Lexicon,
     for score, el, texts in sorted(found, key=lambda t: (-t[0], near(t[1]))):
         chosen = _trail_xpath(el, pages, categories)
         if chosen is not None:
+            # the sample is what the rule reads (unlinked crumbs in, Home and product out)
+            read = [text_of(n) for n in xpaths.evaluate(chosen, ref.tree)
+                    if isinstance(n, HtmlElement)]
             return FieldRule(xpath=chosen, kind="breadcrumb", multiple=True,
-                             confidence=round(min(1.0, score), 2), samples=[" > ".join(texts)])
+                             confidence=round(min(1.0, score), 2),
+                             samples=[" > ".join(read or texts)])
     return None
 
 
