@@ -52,8 +52,8 @@ class Thresholds(Strict):
     min_block_text: int = Field(40, ge=0, description=(
         "characters of text a block needs to count as main content"))
     article_slack: int = Field(200, ge=0, description=(
-        "characters besides paragraphs (headline, byline, captions) an article's container "
-        "may add around its densest part"))
+        "characters besides paragraphs (headline, byline, captions: words outside links above "
+        "its densest part) an article's container may add around that part"))
     same_story: float = Field(0.8, ge=0, le=1, description=(
         "share of the words of structured data's articleBody the page's own article text "
         "must hold to be taken instead (cut in paragraphs, without a CMS's captions)"))

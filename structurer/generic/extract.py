@@ -86,8 +86,8 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
 def without_site_text(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Results of :func:`extract_tree_generic` for several pages, each article's content
     without the lines that other pages of its site (same host) also carry
-    (:func:`~structurer.page.article.site_lines`): deduplicated site-wide text."""
-    from structurer.page.article import site_lines
+    (:func:`~structurer.page.articlelines.site_lines`): deduplicated site-wide text."""
+    from structurer.page.articlelines import site_lines
 
     hosts: dict[str, list[dict[str, Any]]] = {}
     for result in results:

@@ -35,11 +35,11 @@ Three steps, each what the best extractors do on top of text density:
    inside the headline's containers (``headline_levels`` above it). The core
    widens to an ancestor while each step adds paragraphs and what it adds stays mostly
    paragraphs (the lexicon's ``article_slack`` characters of headline, byline and
-   captions aside): the article's other sections, lists and
-   quotes; it must hold the text the page's structured data tells (``told_text``:
-   :mod:`structurer.page.told`). What follows the
-   core inside that container and is not mostly paragraphs (``tail_paragraphs``: a share
-   bar, a tag box, a contact card, teasers) is left out.
+   captions aside: loose words above the core, not links): the article's other
+   sections, lists and quotes; it must hold the text the page's structured data tells
+   (``told_text``: :mod:`structurer.page.told`). What follows the core inside that
+   container and is not mostly paragraphs (``tail_paragraphs``: a share bar, a tag box,
+   a contact card, teasers) is left out.
 3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
    ("Also read: ...", a tag list; unless links are most of the article, a link post),
    short boilerplate lines (sharing prompts, consent notices, "Posted by", "please
@@ -57,7 +57,8 @@ Three steps, each what the best extractors do on top of text density:
    text; a heading inside boilerplate (a breadcrumb's ``<h1>``) is the headline only
    when no other heading states the title. The text is in Unicode's composed form (NFC).
 
-:func:`site_lines` finds the lines several articles of one site repeat (its own text).
+(:func:`~structurer.page.articlelines.site_lines` finds the lines several articles of
+one site repeat: its own text.)
 Pure functions: the input tree is never modified (the work is done on a copy).
 """
 
@@ -73,6 +74,7 @@ from lxml.html import HtmlElement
 from structurer.clean import clean_tree, drop_elements
 from structurer.lexicon import Lexicon
 from structurer.page import density, titles
+from structurer.page.articlebox import tail_blocks, widened, with_items
 from structurer.page.articlelines import SENTENCE_ENDS, article_lines
 from structurer.page.blocktext import Walk, stamp
 from structurer.page.boilerplate import (
@@ -210,12 +212,13 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
         core = seed
     chain = [core, *(a for a in core.iterancestors() if a.tag not in ("body", "html"))]
     th = lexicon.thresholds
-    best = _widened(core, chain, counts, _with_items(start, counts, good), th.article_slack)
+    best = widened(core, chain, counts, with_items(start, counts, good), th.article_slack,
+                    (th.tail_block, th.tail_paragraphs))
     probes, size = told_probes(told, th.told_least)
     shown = told_element(start, counts, probes) if probes else None
     best = reconciled(best, shown, start, counts, size)
     if best is core or best in core.iterancestors():    # else the told text's own element
-        drop_elements([el for el in _tail_blocks(core, best, counts, good, th.tail_block,
+        drop_elements([el for el in tail_blocks(core, best, counts, good, th.tail_block,
                                                  th.tail_paragraphs)
                        if shown is None or not (el is shown or el in shown.iterancestors())])
     lines, read = article_lines(best, vocab, counts[best], anchor, th.above_headline,
@@ -278,55 +281,12 @@ def _headline_containers(anchor: HtmlElement | None, levels: int) -> set[HtmlEle
     return out
 
 
-def _widened(core: HtmlElement, chain: list[HtmlElement],
-             counts: dict[HtmlElement, density.Counts], good: dict[HtmlElement, int],
-             slack: int) -> HtmlElement:
-    """The highest ancestor of ``core`` that adds paragraphs and whose text beyond the
-    core's is still mostly paragraphs (the article's other sections), give or take
-    ``slack`` characters of headline, byline and captions."""
-    best = core
-    base_t, base_g = counts[core].t, good.get(core, 0)
-    for el in chain[chain.index(core) + 1:]:
-        added = counts[el].t - base_t
-        more = good.get(el, 0)
-        if more > good.get(best, 0) and more - base_g >= 0.6 * added - slack:
-            best = el     # only a step that adds paragraphs: no site header for nothing
-    return best
 
 
-def _with_items(start: HtmlElement, counts: dict[HtmlElement, density.Counts],
-                good: dict[HtmlElement, int]) -> dict[HtmlElement, int]:
-    """``good`` plus the characters of the short list items and table cells without links
-    below each element ("200 g Mehl", "Margarine oder Butter"): a recipe's ingredients, a
-    table of figures — the article's own text though no paragraph (menus and tag lists
-    are links)."""
-    out = dict(good)
-    for el in start.iter("li", "td", "th", "dd", "dt"):
-        c = counts.get(el)
-        if c is None or c.lt or c.block or not 0 < c.t < 25:
-            continue
-        for a in (el, *el.iterancestors()):
-            out[a] = out.get(a, 0) + c.t
-            if a is start:
-                break
-    return out
 
 
-def _tail_blocks(core: HtmlElement, best: HtmlElement,
-                 counts: dict[HtmlElement, density.Counts], good: dict[HtmlElement, int],
-                 least: int, share: float) -> list[HtmlElement]:
-    """The blocks that follow the article's paragraphs (``core``) inside its container
-    (``best``) and are not mostly paragraphs: a share bar, a tag box, a contact card, a
-    list of teasers that widening took in with the article's other sections."""
-    doomed = []
-    for el in (core, *core.iterancestors()):
-        if el is best:
-            break
-        for sibling in el.itersiblings():
-            c = counts.get(sibling)
-            if c is not None and c.t >= least and good.get(sibling, 0) < share * c.t:
-                doomed.append(sibling)
-    return doomed
+
+
 
 
 def _paragraph_points(start: HtmlElement, counts: dict[HtmlElement, density.Counts]
@@ -377,14 +337,3 @@ def _own_text(el: HtmlElement, counts: dict[HtmlElement, density.Counts]
     text = "".join(parts)
     return text, len("".join(text.split())), linked
 
-
-def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:
-    """Lines found in ``least`` or more of different texts: when the texts are articles of
-    one site, the site's own text (a newsletter box, a standing notice, a blurb) that no
-    class word gave away."""
-    seen: dict[str, int] = {}
-    for text in dict.fromkeys(texts):     # the same article twice is no evidence
-        for line in dict.fromkeys(text.splitlines()):
-            if line.strip():
-                seen[line] = seen.get(line, 0) + 1
-    return {line for line, n in seen.items() if n >= least}

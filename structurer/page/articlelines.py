@@ -23,6 +23,7 @@ a short line with an e-mail address or a phone number (a press contact). Pure.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from lxml.html import HtmlElement
 
@@ -38,6 +39,7 @@ _SERIES = 3              # empty headings one after the other: a listicle's item
 _BAR_MOST, _FIELD_MOST = 200, 40     # characters of a bar of fields, of each of its fields
 _RANKED, _RANKED_HEADLINE = 3, 150   # numbers of a ranking of stories; its headlines' length
 _STORIES, _EXCERPTS, _EXCERPT_MOST = 3, 2, 400   # a closing story list: headlines, excerpts
+_CREDIT_TAIL = 40        # characters at a caption's end that hold its picture's credit
 
 
 def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
@@ -155,7 +157,18 @@ def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
     if len(text) <= 300 and any(notice in low for notice in vocab.notices):
         return True
     return _field_bar(text) or (len(text) <= caption and any(word in low
-                                                             for word in vocab.credits))
+                                                             for word in vocab.credits)) \
+        or _credited(low, vocab, caption)
+
+
+def _credited(low: str, vocab: BoilerplateWords, caption: int) -> bool:
+    """A longer caption that ends in its picture's credit ("... Kastanien. Foto © Peter
+    Steiger"): the credit among its last ``_CREDIT_TAIL`` characters, ending no sentence,
+    in a line of up to three times ``caption`` characters."""
+    if len(low) > 3 * caption or low.rstrip().endswith(SENTENCE_ENDS):
+        return False
+    tail = low[-_CREDIT_TAIL:]
+    return any(word in tail for word in vocab.credits)
 
 
 def _event_date(low: str, vocab: BoilerplateWords) -> bool:
@@ -232,3 +245,15 @@ def _loose_end(line: str, most: int, vocab: BoilerplateWords) -> bool:
     return not any(low.startswith(word) and (len(low) == len(word)
                                              or not low[len(word)].isalnum())
                    for word in vocab.signoffs)
+
+
+def site_lines(texts: Sequence[str], least: int = 2) -> set[str]:
+    """Lines found in ``least`` or more of different texts: when the texts are articles of
+    one site, the site's own text (a newsletter box, a standing notice, a blurb) that no
+    class word gave away."""
+    seen: dict[str, int] = {}
+    for text in dict.fromkeys(texts):     # the same article twice is no evidence
+        for line in dict.fromkeys(text.splitlines()):
+            if line.strip():
+                seen[line] = seen.get(line, 0) + 1
+    return {line for line, n in seen.items() if n >= least}

@@ -185,15 +185,21 @@ def test_a_bold_paragraph_saying_about_the_author_ends_the_article() -> None:
 
 
 def test_caption_and_credit_lines_outside_a_figure_are_left_out() -> None:
-    """A picture's caption set as a paragraph (no <figure>), ending in its credit."""
+    """A picture's caption set as a paragraph (no <figure>), ending in its credit; a
+    longer caption of two sentences too, when the credit ends it; a figure's label
+    ("Abbildung:") is a caption's."""
     story = _prose(4, "slope")
     caption = "<p>Marco Odermatt, ski star from Switzerland. © AFP / MARCO BERTORELLO</p>"
     credit = "<div><img src='a.jpg'><span>(Foto: Getty)</span></div>"
-    html = _page(f"<div class='post'>{_article(story[:2])}{caption}{credit}"
+    long = ("<p>Target species of the chestnut groves are the woodland grayling (Hipparchia "
+            "fagi) and the stag beetle (Lucanus cervus). Foto © Jörg Gemsch, Heidi Jost</p>")
+    figure = "<p>Abbildung: colour-coded snow depth over the valley</p>"
+    html = _page(f"<div class='post'>{_article(story[:2])}{caption}{credit}{long}{figure}"
                  f"{''.join(f'<p>{p}</p>' for p in story[2:])}</div>")
     text = structurer.extract_page(html, URL, "news")["fields"]["content"]
     assert all(p in text for p in story)
     assert "BERTORELLO" not in text and "Getty" not in text
+    assert "stag beetle" not in text and "snow depth" not in text
 
 
 def test_gallery_controls_are_not_text() -> None:

@@ -5,7 +5,7 @@ text, a page whose article is one paragraph of sentences."""
 from __future__ import annotations
 
 import structurer
-from tests.page.test_article import URL, _page, _prose
+from tests.page.test_article import URL, _article, _page, _prose
 
 TITLE = "The council approves the new harbour plan"
 INGREDIENTS = ["250 g Mehl", "125 g Butter", "1 Ei", "100 g Zucker", "1 Prise Salz",
@@ -125,6 +125,10 @@ def test_a_sites_disclaimer_after_the_article_and_what_follows_it_are_left_out()
             + "<h2>Reader Interactions</h2>" + "".join(f"<p>{p}</p>" for p in tail)
             + "</article>")
     assert _text(_page(body)).splitlines()[1:] == story
+    views = ("The views expressed in this column do not necessarily reflect those of the "
+             "Harbour Times.")      # a blog's opinion disclaimer, its last line
+    body = f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in [*story, views])
+    assert _text(_page(body + "</article>")).splitlines()[1:] == story
 
 
 def test_a_disclaimer_phrase_above_the_last_lines_is_the_articles_subject() -> None:
@@ -139,3 +143,22 @@ def test_a_permalink_line_after_the_article_is_left_out() -> None:
     body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story)
             + "<p>Permalink https://example.org/harbour/2024/p/RPYx</p></article>")
     assert _text(_page(body)).splitlines()[1:] == story
+
+
+def test_a_side_column_beside_the_article_is_not_taken_in() -> None:
+    """A grid holds the article's column and, after it, a side column: an offer in a
+    paragraph under short unlinked labels, and its links. What it adds is not mostly
+    paragraphs, and its loose words stand beside the text, not above it (no headline, no
+    byline): the article's container stops at its own column."""
+    story = _prose(6, "levy")
+    offer = ("<div class='column-small'><div class='box'><p>Issue 52</p><p>Digital edition</p>"
+             "<p>The digital world of news, with interactive graphics, videos and models: "
+             "read the new issue before it is printed, from Friday six o'clock, on every "
+             "device and offline too.</p><p>Subscription offers</p><p>Gift vouchers</p></div>"
+             + "".join(f"<p><a href='/shop/{i}'>Order back issue number {i} of the year</a></p>"
+                       for i in range(4)) + "</div>")
+    body = (f"<div class='grid'><div class='column-wide'>{_article(story, TITLE)}</div>"
+            f"{offer}</div>")
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+    assert "digital world" not in text and "Subscription offers" not in text
