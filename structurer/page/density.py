@@ -32,6 +32,7 @@ from lxml.html import HtmlElement
 from structurer.clean import clean_tree, drop_elements, short_text, visible_text
 from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS
+from structurer.page.namewords import name_tokens, name_words
 from structurer.page.titles import title_element
 
 #: Elements that are never the main content (removed from the copy before scoring).
@@ -73,7 +74,9 @@ def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
     if not said.strip():
         return False
     w = words or default_words()
-    return bool(w.noise_class.search(said)) and not w.content_class.search(said)
+    tokens = name_tokens(said)
+    return bool(name_words(w.noise_classes).find(tokens, partial=False)) and not \
+        name_words(w.content_classes).find(tokens)
 
 
 def noise_heading(el: HtmlElement, words: Words | None = None) -> bool:
