@@ -34,7 +34,8 @@ def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: flo
     decay = 1.0
     weights = lexicon.attribute_weights
     # heaviest first: of two words alike but for their dashes, the heavier names a token
-    words = name_words(tuple(sorted(spec.words, key=lambda w: -spec.words[w])))
+    words = name_words(tuple(sorted(spec.words, key=lambda w: -spec.words[w])),
+                       _known_parts(lexicon))
     for _ in range(depth + 1):
         if node is None:
             break
@@ -49,6 +50,22 @@ def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: flo
         node = node.getparent()
         decay *= 0.5
     return min(best / 12.0, 1.0), why
+
+
+_PARTS: dict[int, tuple[Lexicon, frozenset[str]]] = {}
+
+
+def _known_parts(lexicon: Lexicon) -> frozenset[str]:
+    """Every field word of the lexicon: the parts a token run together is read as
+    (``productprice``: "product" of ``product-name``, and "price")."""
+    known = _PARTS.get(id(lexicon))
+    if known is not None and known[0] is lexicon:
+        return known[1]
+    if len(_PARTS) >= 8:
+        _PARTS.clear()
+    parts = frozenset(w for spec in lexicon.fields.values() for w in spec.words)
+    _PARTS[id(lexicon)] = (lexicon, parts)
+    return parts
 
 
 #: attributes whose values are addresses or data, never an element's name

@@ -12,9 +12,11 @@ A value is split into tokens at everything but letters and digits and inside cam
 (``mini_cart``, ``miniCart``, ``minicart``; ``add-to-cart`` for ``addtocart``), never
 letters inside a token ("old" is no part of ``fw-bold``, "ship" none of
 ``relationship``, "title" none of ``subtitle``). Where the caller allows it (the
-lexicon's ``partial_ratio`` of its field words), the word's last four letters or more
-may go on into a longer token, as a stem does (``ship`` -> ``shipping``, ``cookie`` ->
-``cookiebanner``, ``instal`` -> ``installments``): a partial match. Pure.
+lexicon's ``partial_ratio`` of its field words), a partial match is the word's last four
+letters or more going on into a longer token, as a stem does (``ship`` -> ``shipping``,
+``cookie`` -> ``cookiebanner``, ``instal`` -> ``installments``), or the word as one of
+the known parts a token is run together from (``productprice``, ``oldprice``: the
+lexicon's words of three letters or more). Pure.
 """
 
 from __future__ import annotations
@@ -29,6 +31,9 @@ __all__ = ["Found", "NameWords", "name_tokens", "name_words"]
 #: letters a word's part inside a longer token needs to count (shorter ones, "old",
 #: "ad", "cur", begin too many unrelated words)
 PARTIAL_LETTERS = 4
+
+#: letters of each known part a token run together is split into ("old" of ``oldprice``)
+COMPOUND_LETTERS = 3
 
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _SPLIT = re.compile(r"[\W_]+")
@@ -54,13 +59,18 @@ class NameWords:
     """A list of words compiled for :meth:`find` (their letters without separators);
     compared by identity, so that a cache may key on it."""
 
-    def __init__(self, words: Iterable[str]) -> None:
+    def __init__(self, words: Iterable[str], parts: Iterable[str] = ()) -> None:
         self.words = tuple(dict.fromkeys(w for w in words if w))
         self._joined: dict[str, str] = {}
         for word in self.words:
             self._joined.setdefault("".join(name_tokens(word)), word)
         self._joined.pop("", None)
         self._longest = max(map(len, self._joined), default=0)
+        # what a token run together may be made of: the words, their parts and the
+        # caller's (the lexicon's other words: "product" of ``productprice``)
+        self._parts = frozenset(self._joined) | frozenset(
+            t for w in (*self.words, *parts) for t in name_tokens(w)
+            if len(t) >= COMPOUND_LETTERS)
 
     def __repr__(self) -> str:
         return f"NameWords({list(self.words)!r})"
@@ -81,6 +91,12 @@ class NameWords:
     def _scan(self, tokens: tuple[str, ...], partial: bool) -> tuple[Found, ...]:
         out: list[Found] = []
         joined, longest = self._joined, self._longest
+        if partial:   # a token run together from known words (productprice): each a part
+            for at, token in enumerate(tokens):
+                pieces = _pieces(self, token) if token not in joined else None
+                if pieces:
+                    out.extend(Found(f.word, at, at + 1, False)
+                               for f in self._scan(pieces, False))
         for start in range(len(tokens)):
             run = ""
             for end in range(start, len(tokens)):
@@ -100,6 +116,25 @@ class NameWords:
 
 
 @functools.lru_cache(maxsize=1 << 15)
+def _pieces(words: NameWords, token: str) -> tuple[str, ...] | None:
+    """``token`` as two or more known parts run together (``productprice`` -> product,
+    price), the longest first part first; None where it is none ("relationship",
+    "subtitle", "fwbold")."""
+    parts = words._parts
+    if len(token) < 2 * COMPOUND_LETTERS:
+        return None
+    for cut in range(len(token) - COMPOUND_LETTERS, COMPOUND_LETTERS - 1, -1):
+        head, rest = token[:cut], token[cut:]
+        if head in parts:
+            if rest in parts:
+                return head, rest
+            more = _pieces(words, rest)
+            if more:
+                return (head, *more)
+    return None
+
+
+@functools.lru_cache(maxsize=1 << 15)
 def _find(words: NameWords, tokens: tuple[str, ...], partial: bool) -> tuple[Found, ...]:
     """:meth:`NameWords.find`, read once per list and value (a page repeats a few hundred
     class values over thousands of elements)."""
@@ -107,7 +142,8 @@ def _find(words: NameWords, tokens: tuple[str, ...], partial: bool) -> tuple[Fou
 
 
 @functools.lru_cache(maxsize=256)
-def name_words(words: tuple[str, ...]) -> NameWords:
-    """The compiled :class:`NameWords` of a tuple of words (one per list)."""
-    return NameWords(words)
+def name_words(words: tuple[str, ...], parts: frozenset[str] = frozenset()) -> NameWords:
+    """The compiled :class:`NameWords` of a tuple of words (one per list) and the other
+    known ``parts`` of tokens run together."""
+    return NameWords(words, parts)
 

@@ -67,3 +67,18 @@ def test_noise_classes_are_whole_words_of_any_case(cls: str, noise: bool) -> Non
     ``commentList``); "ad" is no part of ``head`` or ``badge``, "share" of ``shared``;
     a content word beside them clears them."""
     assert is_noise(fragment_fromstring(f"<div class='{cls}'><p>x</p></div>")) is noise
+
+
+@pytest.mark.parametrize(("cls", "score"), [
+    ("product-price", 10 / 12), ("productprice", 5 / 12), ("saleprice", 5 / 12),
+    ("pricebox", 5 / 12), ("dprice", 0.0), ("ourprice", 0.0)])
+def test_a_token_run_together_from_the_lexicon_s_words_holds_them(cls: str, score: float
+                                                                   ) -> None:
+    """``productprice`` is run together from two words of the lexicon ("product" of
+    ``product-name``, "price"): the price word names it partly, as it does ``pricebox``
+    (a stem beginning a token); a part the lexicon does not know ("our", "d") splits
+    nothing."""
+    lexicon = load_lexicon("ecommerce")
+    el = fragment_fromstring(f"<span class='{cls}'>$5.00</span>")
+    got = lexicon_match(el, lexicon.fields["price"], lexicon, 0.5, depth=0)[0]
+    assert got == pytest.approx(score)
