@@ -101,12 +101,13 @@ def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
     names whole tokens, or its stem a longer one: "cookie" names ``cookieBanner``,
     ``cookie-bar``; "share" names ``sharedaddy``); read once per class and id (a page
     repeats a few hundred of them over thousands of elements)."""
-    return _class_verdicts(vocab, attribute_tokens(el))
+    return _class_verdicts(vocab, f"{el.get('class') or ''} {el.get('id') or ''}")
 
 
 @functools.lru_cache(maxsize=1 << 15)
-def _class_verdicts(vocab: BoilerplateWords, tokens: tuple[str, ...]) -> tuple[bool, bool]:
-    """:func:`_class_words` of a class and id's tokens."""
+def _class_verdicts(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
+    """:func:`_class_words` of a class and id joined by a space (``raw``)."""
+    tokens = name_tokens(raw)
     weak = vocab.weak.find(tokens)
     covered = {i for f in weak for i in range(f.start, f.end)}
     return (bool(vocab.strong.find(tokens)),

@@ -22,6 +22,7 @@ punctuation is not content).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -73,10 +74,16 @@ def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
     said = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
     if not said.strip():
         return False
-    w = words or default_words()
+    return _noise_said(words or default_words(), said)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _noise_said(words: Words, said: str) -> bool:
+    """:func:`is_noise` of a class, id and role joined by spaces, read once per vocabulary
+    and value (:mod:`structurer.page.namewords`: whole words, camelCase split)."""
     tokens = name_tokens(said)
-    return bool(name_words(w.noise_classes).find(tokens, partial=False)) and not \
-        name_words(w.content_classes).find(tokens)
+    return bool(name_words(words.noise_classes).find(tokens, partial=False)) and not \
+        name_words(words.content_classes).find(tokens)
 
 
 def noise_heading(el: HtmlElement, words: Words | None = None) -> bool:

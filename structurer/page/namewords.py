@@ -66,6 +66,8 @@ class NameWords:
             self._joined.setdefault("".join(name_tokens(word)), word)
         self._joined.pop("", None)
         self._longest = max(map(len, self._joined), default=0)
+        # the words' proper beginnings: a run of tokens that is one may go on
+        self._prefixes = frozenset(w[:n] for w in self._joined for n in range(1, len(w)))
         # what a token run together may be made of: the words, their parts and the
         # caller's (the lexicon's other words: "product" of ``productprice``)
         self._parts = frozenset(self._joined) | frozenset(
@@ -97,21 +99,24 @@ class NameWords:
                 if pieces:
                     out.extend(Found(f.word, at, at + 1, False)
                                for f in self._scan(pieces, False))
+        prefixes = self._prefixes
         for start in range(len(tokens)):
             run = ""
             for end in range(start, len(tokens)):
                 before = len(run)
-                if before >= longest:
-                    break
                 run += tokens[end]
                 word = joined.get(run)
                 if word is not None:
                     out.append(Found(word, start, end + 1, True))
-                if partial:
+                if partial:   # a word ending inside this token, a stem of 4+ letters in it
                     for cut in range(before + PARTIAL_LETTERS, min(len(run), longest + 1)):
+                        if run[:cut] not in prefixes and run[:cut] not in joined:
+                            break
                         word = joined.get(run[:cut])
                         if word is not None:
                             out.append(Found(word, start, end + 1, False))
+                if run not in prefixes:
+                    break     # no word goes on into the next token
         return tuple(out)
 
 

@@ -82,3 +82,10 @@ def test_a_token_run_together_from_the_lexicon_s_words_holds_them(cls: str, scor
     el = fragment_fromstring(f"<span class='{cls}'>$5.00</span>")
     got = lexicon_match(el, lexicon.fields["price"], lexicon, 0.5, depth=0)[0]
     assert got == pytest.approx(score)
+
+
+def test_a_stem_is_found_where_a_longer_word_might_go_on() -> None:
+    """"shipping" begins ``shipping-address`` and holds the stem "ship": both are read."""
+    words = NameWords(["shipping-address", "ship"])
+    assert words.first("shipping cost") == "ship"
+    assert words.first("shippingAddress") == "shipping-address"
