@@ -52,8 +52,6 @@ class _Patterns:
     other_money: re.Pattern[str]     # text making a money amount another sum (case-folded)
     multiplier: re.Pattern[str]      # "or 4 × $308.38": a count times an amount
     not_product_image: re.Pattern[str]
-    noise_class: re.Pattern[str]     # class/id/role words of a block never the main text
-    content_class: re.Pattern[str]   # ... and those that clear them ("content-sidebar")
     noise_heading: re.Pattern[str]   # a comment thread's or side list's heading
     updated: re.Pattern[str]         # an "updated" label ending a text (before a date)
     author_label: re.Pattern[str]    # a leading "By", "作者："
@@ -90,6 +88,10 @@ class Words(_Patterns):
     struck_classes: frozenset[str]   # class words striking a text through (lower case)
     # class words of another sum beside the price (lower case; page.match.class_word)
     other_money_classes: tuple[str, ...] = ()
+    # class/id/role words of a block never the main text, and those that clear them
+    # ("content-sidebar"), lower case (page.density.is_noise)
+    noise_classes: tuple[str, ...] = ()
+    content_classes: tuple[str, ...] = ()
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -183,10 +185,6 @@ def _page_words(v: Vocabulary) -> dict[str, tuple[str, int]]:
     name = (r"[A-ZÀ-ÞĀ-Ž][\w'’.-]*(?:\s+(?:" + _alternatives(v.name_particles or ())
             + r")?\s*[A-ZÀ-ÞĀ-Ž][\w'’.-]*){1,3}")
     return {
-        "noise_class": _source(rf"(?:^|[-_\s])(?:{_alternatives(v.noise_classes or ())})"
-                                  r"(?:$|[-_\s])", re.I),
-        "content_class": _source(rf"(?:^|[-_\s])(?:{_alternatives(v.content_classes or ())})",
-                                    re.I),
         "noise_heading": _source(
             rf"^\W*\d*\s*(?:{_alternatives(v.heading_counters or ())})?\s*"
             rf"(?:{_headings(v.noise_headings or ())})\W*\d*\s*$", re.I),
@@ -269,7 +267,10 @@ def _compiled(text: str) -> Words:
         host_suffixes=frozenset(h.strip().lower() for h in v.host_suffixes or ()),
         struck_classes=frozenset(c.strip().lower() for c in v.struck_classes or ()),
         other_money_classes=tuple(dict.fromkeys(c.strip().lower()
-                                                for c in v.other_money_classes or ())))
+                                                for c in v.other_money_classes or ())),
+        noise_classes=tuple(dict.fromkeys(c.strip().lower() for c in v.noise_classes or ())),
+        content_classes=tuple(dict.fromkeys(c.strip().lower()
+                                            for c in v.content_classes or ())))
 
 
 @functools.cache

@@ -18,6 +18,7 @@ from structurer.learn import xpaths
 from structurer.lexicon import Lexicon
 from structurer.page.dom import text_of
 from structurer.page.productkind import can_buy
+from structurer.page.scope import main_region
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
 
@@ -119,10 +120,26 @@ def sold_out(page: PageView, fields: Mapping[str, FieldRule], values: Mapping[st
              ) -> bool:
     """Whether the page's product cannot be bought now: its learned availability rule
     reads a state of out of stock, or, where that reads none, the page offers no enabled
-    buy control (:func:`~structurer.page.productkind.can_buy`) and its first stock phrase
-    says so."""
+    buy control (:func:`~structurer.page.productkind.can_buy`) and the first stock phrase
+    of its own block says so (:func:`_own_block`: never a related product's "In stock")."""
     rule = next((k for k, r in fields.items() if r.kind == "availability"), None)
     state = stock_state(page, values[rule]) if rule and values.get(rule) else None
     if state is not None:
         return state == "out_of_stock"
-    return not can_buy(page) and availability_text(page, page.body) == "out_of_stock"
+    return not can_buy(page) and \
+        availability_text(page, _own_block(page, fields)) == "out_of_stock"
+
+
+def _own_block(page: PageView, fields: Mapping[str, FieldRule]) -> HtmlElement:
+    """The main product's block (:func:`~structurer.page.scope.main_region`) around its
+    heading: what the title rule reads on the page, else the page's one ``h1``."""
+    title = next((r.xpath for k, r in fields.items() if r.xpath and (
+        spec := page.lexicon.fields.get(k)) is not None and spec.title), None)
+    anchor = next((n if isinstance(n, HtmlElement) else n.getparent()
+                   for n in (xpaths.evaluate(title, page.tree) if title else [])
+                   if isinstance(n, HtmlElement) or hasattr(n, "getparent")), None)
+    if anchor is None:
+        h1s = [h for h in page.body.iter("h1") if text_of(h)]
+        anchor = h1s[0] if len(h1s) == 1 else None
+    region = main_region(page, anchor)
+    return region if region is not anchor else page.body

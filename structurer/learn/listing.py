@@ -26,6 +26,7 @@ from structurer.learn.layouts import distinguishing_condition
 from structurer.learn.listnames import attribute_names, full_name_rule
 from structurer.learn.listpaths import misfit, relative_xpath
 from structurer.learn.slots import Slot, collect_slots, merge_shifted
+from structurer.learn.stars import count_field, learn_list_rating, learn_list_review_count
 from structurer.lexicon import Lexicon
 from structurer.page.dom import attribute_words, class_tokens, link_href, text_of, tokens
 from structurer.page.lists import Region, all_records
@@ -292,6 +293,16 @@ def learn_list(pages: Sequence[PageView], lexicon: Lexicon) -> ListLearned:
     order_money(choices, fields)
     rules = field_rules(choices, records, lexicon, slots)
     _whole_names(rules, choices, slots, records, lexicon)
+    rating = next((k for k, f in fields.items() if f.kind == "rating"), None)
+    if rating and rating not in rules:
+        stars = learn_list_rating(records, lexicon, rating)
+        if stars is not None:
+            rules[rating] = stars
+    count = count_field(fields, rating) if rating in rules else None
+    if rating and count and count not in rules:
+        beside = learn_list_review_count(records, rules[rating])
+        if beside is not None:
+            rules[count] = beside
     url_field = next((k for k, v in fields.items() if v.kind == "url"), None)
     if link is not None and link_path is not None and url_field:
         rules[url_field] = FieldRule(xpath=link_path, kind="url", confidence=_conf(link_share),

@@ -16,7 +16,7 @@ from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.learn.scoped import scoped_candidates, selects_first
-from structurer.learn.stars import learn_rating, learn_review_count
+from structurer.learn.stars import count_field, learn_rating, learn_review_count
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import text_of
 from structurer.page.scope import buy_control, field_link, main_region, prose_run
@@ -109,8 +109,7 @@ def markup_rules(pages: Sequence[PageView], lexicon: Lexicon, fields: dict[str, 
         longer = bare or extend_prose(rules[prose], pages)
         if longer is not None:
             out[prose] = longer
-    count = next((k for k, f in fields.items() if k != rating and f.kind == "integer"
-                  and "aggregateRating.reviewCount" in f.structured), None)
+    count = count_field(fields, rating or "")
     rated = (rules | out).get(rating or "")
     if rated is not None and count and count not in rules:
         beside = learn_review_count(pages, rated, scope)

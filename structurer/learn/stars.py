@@ -1,25 +1,27 @@
 """Star ratings given by markup, and the review count beside them.
 
 Input: detail :class:`PageView` objects, the lexicon, the anchors and main regions
-:mod:`structurer.learn.detail` found. Output: a verified rating :class:`FieldRule` (a
-class word, ``rating-4``, a bar's width, an ``aria-label`` stating a rating out of 5 in
-any language, the scale first or last) and the review count right after it, or None.
+:mod:`structurer.learn.detail` found (or a list's records and its rating rule). Output:
+a verified rating :class:`FieldRule` (a class word, ``rating-4``, a bar's width, an
+``aria-label`` stating a rating out of 5 in any language, the scale first or last) and
+the review count right after it, or None.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 
 from lxml.html import HtmlElement
 
 from structurer.learn import xpaths
 from structurer.learn.choose import scale_first_post
 from structurer.learn.scoped import reads_where_missing, scoped_candidates, selects_first
-from structurer.lexicon import Lexicon
+from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page.dom import text_of
 from structurer.page.match import lexicon_match
 from structurer.page.scope import main_region
-from structurer.page.stars import count_beside, out_of_five, stars_value
+from structurer.page.stars import count_beside, out_of_five, rating_element, stars_value
 from structurer.page.view import PageView
 from structurer.rules.model import FieldRule
 from structurer.values import rating_source
@@ -104,6 +106,73 @@ def learn_review_count(pages: Sequence[PageView], rating: FieldRule,
                              samples=[text_of(el) for el in present[:3]],
                              evidence=["a count right after the rating (its reviews)"])
     return None
+
+
+def learn_list_rating(records: Sequence[Sequence[HtmlElement]], lexicon: Lexicon,
+                      name: str) -> FieldRule | None:
+    """A list's star rating given by markup alone, where the text ranking found none (a
+    class word, ``rating-4``, a bar's width, an aria-label): each card's rating element
+    (:func:`rating_element`), on two cards or more and a quarter of them, the ratings
+    differing, found by one XPath relative to the card that selects nothing on a card
+    nobody rated."""
+    found = [rating_element(record[0], lexicon, name) if record else None
+             for record in records]
+    present = [(record[0], el) for record, el in zip(records, found, strict=True)
+               if el is not None]
+    samples = [rating_source(el) or "" for _, el in present]
+    if len(present) < max(2, 0.25 * len(records)) or len(set(samples)) < 2:
+        return None
+    for xpath in xpaths.relative_candidates(present[0][1], present[0][0]):
+        if all(_first(xpath, record) is want for record, want in zip(records, found, strict=True)):
+            return FieldRule(xpath=xpath, kind="rating", confidence=0.8, samples=samples[:3],
+                             evidence=["a rating in each card's markup (class, width or "
+                                       "attribute) where the field's words point"])
+    return None
+
+
+def _first(xpath: str, record: Sequence[HtmlElement]) -> HtmlElement | None:
+    """The first element ``xpath`` selects relative to a record's first element."""
+    got = [n for n in xpaths.evaluate(xpath, record[0]) if isinstance(n, HtmlElement)] \
+        if record else []
+    return got[0] if got else None
+
+
+def count_field(fields: Mapping[str, FieldSpec], rating: str) -> str | None:
+    """The field counting the reviews a rating averages (structured data's
+    ``aggregateRating.reviewCount``), or None."""
+    return next((k for k, f in fields.items() if k != rating and f.kind == "integer"
+                 and "aggregateRating.reviewCount" in f.structured), None)
+
+
+def learn_list_review_count(records: Sequence[Sequence[HtmlElement]], rating: FieldRule
+                            ) -> FieldRule | None:
+    """A list's review count where no word names it (a bare "(12)" after the stars):
+    the count right after each card's rating element (:func:`count_beside`), on half the
+    rated cards or more (at least two), varying, read from the rating
+    (``RATING/following-sibling::*[1]``), so that a card nobody rated gives none."""
+    path = re.sub(r"/@[\w:-]+$|/text\(\)(?:\[[^\]]*\])*$", "", rating.xpath or "")
+    if not path or "|" in path or path.startswith(("concat(", "string(")):
+        return None
+    found: list[HtmlElement | None] = []
+    ups: set[int] = set()
+    rated = 0
+    for record in records:
+        own = _first(path, record)
+        rated += own is not None
+        beside = count_beside(own) if own is not None else None
+        found.append(beside[0] if beside else None)
+        ups.update([beside[1]] if beside else [])
+    present = [el for el in found if el is not None]
+    if len(ups) != 1 or len(present) < max(2, 0.5 * rated) or \
+            len({text_of(el) for el in present}) < 2:
+        return None
+    xpath = f"{path}{'/..' * ups.pop()}/following-sibling::*[1]"
+    if any(_first(xpath, record) is not want
+           for record, want in zip(records, found, strict=True)):
+        return None
+    return FieldRule(xpath=xpath, kind="integer", confidence=0.75,
+                     samples=[text_of(el) for el in present[:3]],
+                     evidence=["a count right after each card's rating (its reviews)"])
 
 
 def _reads_stars(xpath: str, tree: HtmlElement) -> bool:

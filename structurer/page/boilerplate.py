@@ -23,10 +23,9 @@ from lxml.html import HtmlElement
 from structurer.clean import normalize_space, short_text
 from structurer.lexicon import Lexicon
 from structurer.page import density
+from structurer.page.namewords import NameWords, name_tokens
 from structurer.page.titles import meta_contents
 
-_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
-_TOKENS = re.compile(r"[^a-z0-9]+")
 _SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
@@ -37,8 +36,8 @@ class BoilerplateWords:
     words compiled: ``strong`` those of weight ``thresholds.strong_boilerplate`` or more (a
     word that names boilerplate even beside an article word), ``weak`` the rest. Compiled
     once per lexicon and compared by identity (a cache key: :func:`_class_verdicts`)."""
-    strong: re.Pattern[str] | None
-    weak: re.Pattern[str] | None
+    strong: NameWords
+    weak: NameWords
     body: frozenset[str]
     headings: tuple[str, ...]
     lines: tuple[str, ...]
@@ -70,8 +69,8 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
         _COMPILED.clear()
     signals = lexicon.signals
     words, strong = signals.get("boilerplate", {}), lexicon.thresholds.strong_boilerplate
-    vocab = BoilerplateWords(_words_pattern([w for w, v in words.items() if v >= strong]),
-                       _words_pattern([w for w, v in words.items() if 0 < v < strong]),
+    vocab = BoilerplateWords(NameWords(w for w, v in words.items() if v >= strong),
+                       NameWords(w for w, v in words.items() if 0 < v < strong),
                        frozenset(k.lower() for k in signals.get("article_body", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_text", {})),
@@ -91,45 +90,29 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
     return vocab
 
 
-def _words_pattern(words: list[str]) -> re.Pattern[str] | None:
-    """One pattern over space-joined class/id tokens: each word ("author-bio") a run of
-    whole tokens, whose last may go on when it has four letters or more
-    ("cookie" -> "cookiebanner", "share" -> "sharedaddy")."""
-    alternatives = []
-    for word in sorted(words):
-        parts = [p for p in _TOKENS.split(word.lower()) if p]
-        if parts:
-            tail = "[a-z0-9]*" if len(parts[-1]) >= 4 else ""
-            alternatives.append(" ".join(map(re.escape, parts)) + tail)
-    if not alternatives:
-        return None
-    return re.compile(rf"(?<![a-z0-9])(?:{'|'.join(alternatives)})(?![a-z0-9])")
-
-
-def attribute_tokens(el: HtmlElement) -> list[str]:
+def attribute_tokens(el: HtmlElement) -> tuple[str, ...]:
     """The words of an element's class and id ("commentList" -> comment, list)."""
-    return _tokens(f"{el.get('class') or ''} {el.get('id') or ''}")
-
-
-def _tokens(raw: str) -> list[str]:
-    return [t for t in _TOKENS.split(_CAMEL.sub(" ", raw).lower()) if t]
+    return name_tokens(f"{el.get('class') or ''} {el.get('id') or ''}")
 
 
 def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
     """(a strong boilerplate word, a weaker one without an article word beside it) among
-    the words of the element's class and id: read once per class and id (a page repeats
-    a few hundred of them over thousands of elements; the patterns are long)."""
+    the words of the element's class and id (:mod:`structurer.page.namewords`: a word
+    names whole tokens, or its stem a longer one: "cookie" names ``cookieBanner``,
+    ``cookie-bar``; "share" names ``sharedaddy``); read once per class and id (a page
+    repeats a few hundred of them over thousands of elements)."""
     return _class_verdicts(vocab, f"{el.get('class') or ''} {el.get('id') or ''}")
 
 
 @functools.lru_cache(maxsize=1 << 15)
 def _class_verdicts(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
     """:func:`_class_words` of a class and id joined by a space (``raw``)."""
-    tokens = " ".join(_tokens(raw))
-    weak = vocab.weak
-    return (vocab.strong is not None and vocab.strong.search(tokens) is not None,
-            bool(tokens) and weak is not None and weak.search(tokens) is not None
-            and not vocab.body.intersection(weak.sub(" ", tokens).split()))
+    tokens = name_tokens(raw)
+    weak = vocab.weak.find(tokens)
+    covered = {i for f in weak for i in range(f.start, f.end)}
+    return (bool(vocab.strong.find(tokens)),
+            bool(weak) and not vocab.body.intersection(
+                t for i, t in enumerate(tokens) if i not in covered))
 
 
 def surely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:

@@ -22,6 +22,7 @@ punctuation is not content).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from lxml.html import HtmlElement
 from structurer.clean import clean_tree, drop_elements, short_text, visible_text
 from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS
+from structurer.page.namewords import name_tokens, name_words
 from structurer.page.titles import title_element
 
 #: Elements that are never the main content (removed from the copy before scoring).
@@ -72,8 +74,16 @@ def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
     said = f"{el.get('class') or ''} {el.get('id') or ''} {el.get('role') or ''}"
     if not said.strip():
         return False
-    w = words or default_words()
-    return bool(w.noise_class.search(said)) and not w.content_class.search(said)
+    return _noise_said(words or default_words(), said)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _noise_said(words: Words, said: str) -> bool:
+    """:func:`is_noise` of a class, id and role joined by spaces, read once per vocabulary
+    and value (:mod:`structurer.page.namewords`: whole words, camelCase split)."""
+    tokens = name_tokens(said)
+    return bool(name_words(words.noise_classes).find(tokens, partial=False)) and not \
+        name_words(words.content_classes).find(tokens)
 
 
 def noise_heading(el: HtmlElement, words: Words | None = None) -> bool:

@@ -17,63 +17,76 @@ from functools import lru_cache
 from lxml.html import HtmlElement
 
 from structurer.lexicon import FieldSpec, Lexicon
-from structurer.page.dom import attribute_words, norm_space, own_text
+from structurer.page.dom import norm_space, own_text
+from structurer.page.namewords import name_tokens, name_words
 
 __all__ = ["buy_words", "class_word", "label_match", "label_text_match", "label_texts",
-           "label_value", "lexicon_match", "phrase_in", "squash", "strip_label_pattern",
-           "word_fit"]
-
-
-def _norm_attr_value(value: str) -> str:
-    return re.sub(r"[\s_]+", "-", value.strip().lower())
+           "label_value", "lexicon_match", "phrase_in", "squash", "strip_label_pattern"]
 
 
 def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: float,
                   depth: int = 2) -> tuple[float, str]:
-    """Best weighted word match of ``spec`` on ``el``'s attributes (and, decayed, its parents')."""
+    """Best weighted word match of ``spec`` on ``el``'s attributes (and, decayed, its
+    parents'): a word naming an attribute's tokens whole counts its weight, one going on
+    into a longer token (:mod:`structurer.page.namewords`) ``ratio`` of it."""
     best, why = 0.0, ""
     node: HtmlElement | None = el
     decay = 1.0
     weights = lexicon.attribute_weights
+    # heaviest first: of two words alike but for their dashes, the heavier names a token
+    words = name_words(tuple(sorted(spec.words, key=lambda w: -spec.words[w])),
+                       _known_parts(lexicon))
     for _ in range(depth + 1):
         if node is None:
             break
-        for attr, token in _attribute_tokens(node, weights):
+        for attr, tokens in _attribute_tokens(node, weights):
             aw = weights.get(attr, 3.0) / 10.0
-            for word, ww in spec.words.items():
-                gain = ww * aw * decay * word_fit(token, word, ratio)
+            for found in words.find(tokens, ratio > 0):
+                ww = spec.words[found.word]
+                gain = ww * aw * decay * (1.0 if found.whole else ratio)
                 if gain > best:
-                    best, why = gain, f"{attr} '{token}' ~ word '{word}' ({ww:g})"
+                    token = "-".join(tokens[found.start:found.end])
+                    best, why = gain, f"{attr} '{token}' ~ word '{found.word}' ({ww:g})"
         node = node.getparent()
         decay *= 0.5
     return min(best / 12.0, 1.0), why
 
 
-def word_fit(token: str, word: str, ratio: float) -> float:
-    """How a lexicon word fits an attribute token: 1 for the whole token, ``ratio`` for a
-    word of four letters or more inside it; abbreviations of three letters or fewer
-    ("cur", "jg", "old") must match a whole token, or they turn up inside unrelated
-    words ("bold")."""
-    if token == word:
-        return 1.0
-    return ratio if len(word) >= 4 and word in token else 0.0
+_PARTS: dict[int, tuple[Lexicon, frozenset[str]]] = {}
+
+
+def _known_parts(lexicon: Lexicon) -> frozenset[str]:
+    """Every field word of the lexicon: the parts a token run together is read as
+    (``productprice``: "product" of ``product-name``, and "price")."""
+    known = _PARTS.get(id(lexicon))
+    if known is not None and known[0] is lexicon:
+        return known[1]
+    if len(_PARTS) >= 8:
+        _PARTS.clear()
+    parts = frozenset(w for spec in lexicon.fields.values() for w in spec.words)
+    _PARTS[id(lexicon)] = (lexicon, parts)
+    return parts
+
+
+#: attributes whose values are addresses or data, never an element's name
+_NOT_NAMES = frozenset({"href", "src", "srcset", "style", "content", "value", "action"})
 
 
 def _attribute_tokens(node: HtmlElement, weights: Mapping[str, float], data: bool = True
-                      ) -> list[tuple[str, str]]:
-    """(attribute, token) pairs of ``node`` the lexicon's words are matched against: the
-    words of its descriptive attributes, and each weighted (or, with ``data``, ``data-``)
-    attribute's whole value, normalised with and without its dashes, and a ``data-``
-    attribute's name."""
-    candidates: list[tuple[str, str]] = list(attribute_words(node, weights))
+                      ) -> list[tuple[str, tuple[str, ...]]]:
+    """(attribute, tokens) of ``node``'s attributes the lexicon's words are matched
+    against: each weighted attribute's value, with ``data`` each ``data-`` attribute's
+    name and (up to 40 characters) value, all as ``data-*``."""
+    out: list[tuple[str, tuple[str, ...]]] = []
     for name, value in node.attrib.items():
-        if name in weights or (data and name.startswith("data-")):
-            norm = _norm_attr_value(value)
-            candidates.append((name if name in weights else "data-*", norm))
-            candidates.append((name if name in weights else "data-*", norm.replace("-", "")))
-        if data and name.startswith("data-"):
-            candidates.append(("data-*", name[5:]))
-    return candidates
+        if name.startswith("data-"):
+            if data:
+                out.append(("data-*", name_tokens(name[5:])))
+                if len(value) <= 40:
+                    out.append(("data-*", name_tokens(value)))
+        elif name in weights and name not in _NOT_NAMES:
+            out.append((name, name_tokens(value)))
+    return [(name, tokens) for name, tokens in out if tokens]
 
 
 #: the attributes whose words are class words (an element's names, not its text)
@@ -83,19 +96,18 @@ _CLASS_ATTRIBUTES = {"class": 1.0, "id": 1.0, "itemprop": 1.0}
 def class_word(el: HtmlElement, words: Iterable[str], depth: int = 2) -> str | None:
     """The first of ``words`` (a vocabulary list of class words) naming ``el`` or one of
     its ``depth`` nearest ancestors by its class, id or itemprop, matched as the
-    lexicon's field words are
-    (:func:`word_fit`: "old" names ``old-price``, not ``fw-bold``), a ``-`` in a word
-    standing for '-', '_' or nothing (``mini-cart``: ``minicart``); None if none does."""
+    lexicon's field words are (:mod:`structurer.page.namewords`: "old" names
+    ``old-price``, not ``fw-bold``; "ship" names ``shipping``, not ``relationship``;
+    ``mini-cart`` names ``minicart`` and ``mini_cart``); None if none does."""
+    listed = name_words(tuple(words))
     node: HtmlElement | None = el
-    listed = [(w, form) for w in dict.fromkeys(words) for form in
-              dict.fromkeys((w, w.replace("-", "")))]
     for _ in range(depth + 1):
         if node is None:
             break
-        for _attr, token in _attribute_tokens(node, _CLASS_ATTRIBUTES, data=False):
-            found = next((w for w, form in listed if word_fit(token, form, 1.0)), None)
-            if found is not None:
-                return found
+        for _attr, tokens in _attribute_tokens(node, _CLASS_ATTRIBUTES, data=False):
+            found = {f.word for f in listed.find(tokens)}
+            if found:
+                return next(w for w in listed.words if w in found)
         node = node.getparent()
     return None
 

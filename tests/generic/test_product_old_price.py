@@ -77,12 +77,13 @@ def test_a_price_per_unit_is_not_the_price(unit: str, price: str) -> None:
 
 @pytest.mark.parametrize(("cls", "price"), [
     ("fw-bold", 579.99), ("price-bold", 579.99), ("text_bold", 579.99),
-    ("old-price", 12.5), ("price mini_cart", 12.5), ("minicart", 12.5)])
+    ("old-price", 12.5), ("price mini_cart", 12.5), ("minicart", 12.5),
+    ("price relationship", 579.99), ("shipping-cost", 12.5)])
 def test_other_sums_class_words_are_words_not_letters(cls: str, price: float) -> None:
     """``vocabulary.other_money_classes`` are matched as the fields' class words are: "old"
     names ``old-price`` but is no part of ``fw-bold``, so a bold price is still the
-    price over the gift box's charge above it; ``mini-cart`` names ``mini_cart`` and
-    ``minicart``."""
+    price over the gift box's charge above it; "ship" names ``shipping-cost`` but not
+    ``relationship``; ``mini-cart`` names ``mini_cart`` and ``minicart``."""
     prices = (f"<div><span>Gift box</span> <span class='x1'>£12.50</span></div>"
               f"<div class='price'><span class='{cls}'>£579.99</span></div>")
     out = extract_page_generic(page(prices), URL, LEX)

@@ -1,0 +1,154 @@
+"""Whether a vocabulary word names an element: the one reading of class, id and other
+attribute words, for the lexicon's field words (:mod:`structurer.page.match`), the
+vocabulary's class lists (another sum beside the price, noise blocks, an article's
+boilerplate).
+
+Input: an attribute's value and a list of words. Output: the words found in it, each
+with the run of the value's tokens it covers and whether it covers them whole.
+
+A value is split into tokens at everything but letters and digits and inside camelCase
+(``productPrice`` -> product, price; ``old_price``, ``old-price``). A word (``mini-cart``,
+``add to cart``, ``price``) names a value when its letters are a run of whole tokens
+(``mini_cart``, ``miniCart``, ``minicart``; ``add-to-cart`` for ``addtocart``), never
+letters inside a token ("old" is no part of ``fw-bold``, "ship" none of
+``relationship``, "title" none of ``subtitle``). Where the caller allows it (the
+lexicon's ``partial_ratio`` of its field words), a partial match is the word's last four
+letters or more going on into a longer token, as a stem does (``ship`` -> ``shipping``,
+``cookie`` -> ``cookiebanner``, ``instal`` -> ``installments``), or the word as one of
+the known parts a token is run together from (``productprice``, ``oldprice``: the
+lexicon's words of three letters or more). Pure.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["Found", "NameWords", "name_tokens", "name_words"]
+
+#: letters a word's part inside a longer token needs to count (shorter ones, "old",
+#: "ad", "cur", begin too many unrelated words)
+PARTIAL_LETTERS = 4
+
+#: letters of each known part a token run together is split into ("old" of ``oldprice``)
+COMPOUND_LETTERS = 3
+
+_CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
+_SPLIT = re.compile(r"[\W_]+")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def name_tokens(value: str) -> tuple[str, ...]:
+    """The lower-case tokens of an attribute value (camelCase, kebab-, snake-case and
+    spaces split; letters of any script kept)."""
+    return tuple(t for t in _SPLIT.split(_CAMEL.sub(" ", value).lower()) if t)
+
+
+@dataclass(frozen=True)
+class Found:
+    """A word found in a run of tokens: ``tokens[start:end]``, whole or partly."""
+    word: str
+    start: int
+    end: int
+    whole: bool
+
+
+class NameWords:
+    """A list of words compiled for :meth:`find` (their letters without separators);
+    compared by identity, so that a cache may key on it."""
+
+    def __init__(self, words: Iterable[str], parts: Iterable[str] = ()) -> None:
+        self.words = tuple(dict.fromkeys(w for w in words if w))
+        self._joined: dict[str, str] = {}
+        for word in self.words:
+            self._joined.setdefault("".join(name_tokens(word)), word)
+        self._joined.pop("", None)
+        self._longest = max(map(len, self._joined), default=0)
+        # the words' proper beginnings: a run of tokens that is one may go on
+        self._prefixes = frozenset(w[:n] for w in self._joined for n in range(1, len(w)))
+        # what a token run together may be made of: the words, their parts and the
+        # caller's (the lexicon's other words: "product" of ``productprice``)
+        self._parts = frozenset(self._joined) | frozenset(
+            t for w in (*self.words, *parts) for t in name_tokens(w)
+            if len(t) >= COMPOUND_LETTERS)
+
+    def __repr__(self) -> str:
+        return f"NameWords({list(self.words)!r})"
+
+    def find(self, tokens: Sequence[str], partial: bool = True) -> tuple[Found, ...]:
+        """The words found in ``tokens`` (see the module doc), by where they start."""
+        return _find(self, tuple(tokens), partial)
+
+    def names(self, value: str, partial: bool = True) -> bool:
+        """Whether one of the words names ``value`` (an attribute's whole value)."""
+        return bool(self.find(name_tokens(value), partial))
+
+    def first(self, value: str, partial: bool = True) -> str | None:
+        """The first of the words (in the list's order) naming ``value``, or None."""
+        found = {f.word for f in self.find(name_tokens(value), partial)}
+        return next((w for w in self.words if w in found), None)
+
+    def _scan(self, tokens: tuple[str, ...], partial: bool) -> tuple[Found, ...]:
+        out: list[Found] = []
+        joined, longest = self._joined, self._longest
+        if partial:   # a token run together from known words (productprice): each a part
+            for at, token in enumerate(tokens):
+                pieces = _pieces(self, token) if token not in joined else None
+                if pieces:
+                    out.extend(Found(f.word, at, at + 1, False)
+                               for f in self._scan(pieces, False))
+        prefixes = self._prefixes
+        for start in range(len(tokens)):
+            run = ""
+            for end in range(start, len(tokens)):
+                before = len(run)
+                run += tokens[end]
+                word = joined.get(run)
+                if word is not None:
+                    out.append(Found(word, start, end + 1, True))
+                if partial:   # a word ending inside this token, a stem of 4+ letters in it
+                    for cut in range(before + PARTIAL_LETTERS, min(len(run), longest + 1)):
+                        if run[:cut] not in prefixes and run[:cut] not in joined:
+                            break
+                        word = joined.get(run[:cut])
+                        if word is not None:
+                            out.append(Found(word, start, end + 1, False))
+                if run not in prefixes:
+                    break     # no word goes on into the next token
+        return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _pieces(words: NameWords, token: str) -> tuple[str, ...] | None:
+    """``token`` as two or more known parts run together (``productprice`` -> product,
+    price), the longest first part first; None where it is none ("relationship",
+    "subtitle", "fwbold")."""
+    parts = words._parts
+    if len(token) < 2 * COMPOUND_LETTERS:
+        return None
+    for cut in range(len(token) - COMPOUND_LETTERS, COMPOUND_LETTERS - 1, -1):
+        head, rest = token[:cut], token[cut:]
+        if head in parts:
+            if rest in parts:
+                return head, rest
+            more = _pieces(words, rest)
+            if more:
+                return (head, *more)
+    return None
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _find(words: NameWords, tokens: tuple[str, ...], partial: bool) -> tuple[Found, ...]:
+    """:meth:`NameWords.find`, read once per list and value (a page repeats a few hundred
+    class values over thousands of elements)."""
+    return words._scan(tokens, partial)
+
+
+@functools.lru_cache(maxsize=256)
+def name_words(words: tuple[str, ...], parts: frozenset[str] = frozenset()) -> NameWords:
+    """The compiled :class:`NameWords` of a tuple of words (one per list) and the other
+    known ``parts`` of tokens run together."""
+    return NameWords(words, parts)
+
