@@ -90,6 +90,9 @@ class Words(_Patterns):
     struck_classes: frozenset[str]   # class words striking a text through (lower case)
     # class words of another sum beside the price (lower case; page.match.class_word)
     other_money_classes: tuple[str, ...] = ()
+    # query parameters and path segments before a product identifier in a URL (lower case)
+    id_params: frozenset[str] = frozenset()
+    id_paths: frozenset[str] = frozenset()
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -269,7 +272,9 @@ def _compiled(text: str) -> Words:
         host_suffixes=frozenset(h.strip().lower() for h in v.host_suffixes or ()),
         struck_classes=frozenset(c.strip().lower() for c in v.struck_classes or ()),
         other_money_classes=tuple(dict.fromkeys(c.strip().lower()
-                                                for c in v.other_money_classes or ())))
+                                                for c in v.other_money_classes or ())),
+        id_params=frozenset(p.strip().lower() for p in v.identifier_params or ()),
+        id_paths=frozenset(p.strip().lower() for p in v.identifier_paths or ()))
 
 
 @functools.cache

@@ -254,9 +254,10 @@ def classify_products(page: PageView) -> PageKind:
     detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
     strong = described or buy
     if _money_near_title(page):
-        # priced beside its title and sold right there: related lists do not outweigh it,
-        # unless the page counts or sorts results
-        if buy and _list_hits(page) < 0.6:
+        # priced beside its title and sold right there, or beside the heading its <title>
+        # names (a category's heading has no price of its own beside it, outside the
+        # cards): related lists do not outweigh it, unless the page counts or sorts results
+        if (buy or _titled_heading(page)) and _list_hits(page) < 0.6:
             return "detail"
         detail_score += 4.0 if buy else 1.5
         strong = True
@@ -287,6 +288,12 @@ def classify_products(page: PageView) -> PageKind:
     if main is not None and list_score >= 2.0 and not noisy:
         return "list"
     return "other"
+
+
+def _titled_heading(page: PageView) -> bool:
+    """The page's single h1 is the name its <title> (or og:title) gives the page."""
+    heading = _title_heading(page)
+    return heading is not None and titled(page.titles, [heading], 8) is heading
 
 
 def _title_heading(page: PageView) -> HtmlElement | None:
