@@ -110,6 +110,22 @@ def test_a_real_shops_miss_rebuilt(html: str, url: str | None, field: str, want:
     assert got[field] == want
 
 
+def test_data_for_one_product_under_the_titled_heading_outweighs_a_carousel() -> None:
+    """The data names the product otherwise than the heading, the price is drawn by a
+    script: one product described under the heading its <title> names is a product page."""
+    html = page("<div id='price-root'></div>", jsonld(
+        '{"price": "249.00", "priceCurrency": "GBP"}').replace(f'"{NAME}"', '"Bench 150 teak"'))
+    got = extract(html)
+    assert (got["kind"], got["price"]) == ("detail", 249.0)
+
+
+def test_a_product_named_in_a_div_is_found_by_the_title() -> None:
+    html = page(f"<p class='p'>£249.00</p>{BUY}").replace("<h1>", "<div class='pt'>").replace(
+        "</h1>", "</div>")
+    got = extract(html)
+    assert (got["kind"], got["price"]) == ("detail", 249.0)
+
+
 @pytest.mark.parametrize(("url", "code"), [
     ("https://shop.test/p.php?id=3&ItemId=A-1200", "A-1200"),
     ("https://shop.test/itm/256012345678?hash=item3b", "256012345678"),
