@@ -8,7 +8,7 @@ from __future__ import annotations
 from lxml.html import HtmlElement
 
 from structurer.kinds import Phrases, compile_phrases, parse_availability
-from structurer.page.dom import text_of
+from structurer.page.dom import hidden, text_of
 from structurer.page.view import PageView
 
 DEFINITE = frozenset({"in_stock", "out_of_stock"})
@@ -71,14 +71,6 @@ def _a_variant(el: HtmlElement) -> bool:
         len(text_of(n)) <= _VARIANT_TEXT for n in others))
 
 
-def _hidden(el: HtmlElement) -> bool:
-    """``el`` or a block around it is hidden by its markup (``hidden``, an inline
-    ``display: none``): the other state of a page rendering both."""
-    return any(n.get("hidden") is not None or "display:none" in
-               (n.get("style") or "").replace(" ", "").lower()
-               for n in (el, *el.iterancestors()))
-
-
 def _class_state(view: PageView, scope: HtmlElement, phrases: Phrases,
                  near: set[HtmlElement] | None = None) -> str | None:
     """A class token of the product's own block (not of a card) that is a stock phrase
@@ -110,6 +102,6 @@ def _phrase_first(view: PageView, scope: HtmlElement, phrases: Phrases,
             value = parse_availability(own, phrases) if phrases else parse_availability(
                 own, view.words.stock)
             if value in ("in_stock", "out_of_stock") and not _a_variant(el) \
-                    and not _hidden(el):
+                    and not any(hidden(n) for n in (el, *el.iterancestors())):
                 return value
     return None

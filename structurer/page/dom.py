@@ -65,6 +65,15 @@ def norm_space(text: str | None) -> str:
     return _WS.sub(" ", text).strip() if text else ""
 
 
+_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def hidden(el: HtmlElement) -> bool:
+    """``el`` is hidden by its own markup: the ``hidden`` attribute or an inline style
+    (``display: none``, ``visibility: hidden``)."""
+    return el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") is not None
+
+
 def text_of(el: HtmlElement) -> str:
     """Visible-ish text of an element, whitespace collapsed."""
     try:

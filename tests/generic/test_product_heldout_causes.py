@@ -94,6 +94,8 @@ CASES: list[tuple[str, str, str | None, str, Any]] = [
                   f"href='http://schema.org/{state}'></div>" for state in ("OutOfStock",
                                                                           "InStock"))
         + f"</div><p>£249.00</p>{BUY}"), None, "availability", "in_stock"),
+    ("hidden-other-state", page("<p>£249.00</p><p class='oos' style='display: none'>Out of "
+                                "stock</p><p>In stock</p>"), None, "availability", "in_stock"),
     ("not-sold", page("<p>£249.00</p><p class='status'>NOT SOLD</p>"), None,
      "availability", "out_of_stock"),
     ("schema-sold-out", page("<p>£249.00</p>", jsonld(
