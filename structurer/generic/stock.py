@@ -53,8 +53,12 @@ def _buy_box(control: HtmlElement, anchor: HtmlElement | None) -> set[HtmlElemen
 
 
 def _near_control(el: HtmlElement, box: set[HtmlElement] | None) -> bool:
-    """``el`` shares a block of the buy box with the control (always, without one)."""
-    return box is None or el in box or any(a in box for a in el.iterancestors())
+    """``el`` lies in the buy box, or holds it (the product's wrapper, ``<div
+    class="product instock">``); always, without a buy control."""
+    if box is None or el in box or any(a in box for a in el.iterancestors()):
+        return True
+    top = next(b for b in box if b.getparent() not in box)   # the box is one chain up
+    return any(a is el for a in top.iterancestors())
 
 
 _VARIANT_TEXT = 12   # most characters of a variant's name in a menu ("XL", "Navy blue")

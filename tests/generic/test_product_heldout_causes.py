@@ -96,6 +96,9 @@ CASES: list[tuple[str, str, str | None, str, Any]] = [
         + f"</div><p>£249.00</p>{BUY}"), None, "availability", "in_stock"),
     ("hidden-other-state", page("<p>£249.00</p><p class='oos' style='display: none'>Out of "
                                 "stock</p><p>In stock</p>"), None, "availability", "in_stock"),
+    ("wrapper-class-state", page(f"<div class='summary outofstock'><p>£249.00</p>{BUY}</div>",
+                                 gallery="<span>Image Unavailable</span>"), None,
+     "availability", "out_of_stock"),
     ("not-sold", page("<p>£249.00</p><p class='status'>NOT SOLD</p>"), None,
      "availability", "out_of_stock"),
     ("schema-sold-out", page("<p>£249.00</p>", jsonld(
