@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import NamedTuple
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from structurer.words import (
     Phrases,
@@ -27,7 +29,7 @@ from structurer.words import (
 __all__ = ["Money", "Phrases", "Words", "compile_phrases", "compile_words", "crumb_separated",
            "currency_code", "default_words", "gapped_phrases", "parse_availability",
            "parse_breadcrumb", "parse_identifier", "parse_integer", "parse_money", "parse_rating",
-           "rule_phrases"]
+           "rule_phrases", "url_identifier"]
 
 
 class Money(NamedTuple):
@@ -207,6 +209,35 @@ def parse_identifier(text: str, labels: Sequence[str] = ()) -> str | None:
             ch.islower() for ch in code) and any(ch.isalpha() for ch in code) else None
     return code if all(any(ch.isdigit() for ch in t) or not any(ch.islower() for ch in t)
                        for t in tokens) else None
+
+
+_SLUG_WORD = re.compile(r"[^\W\d_]{3,}")     # a word of a slug ("teak-bench-150")
+_EXTENSION = re.compile(r"\.(?:html?|aspx?|php|jsp|p)$", re.I)
+
+
+def url_identifier(url: str, words: Words | None = None) -> str | None:
+    """The product identifier a page's URL carries, for a page that shows none: a query
+    parameter the vocabulary's ``identifier_params`` name (``?sku=TB-150``), else the path
+    segment after one of its ``identifier_paths`` (``/dp/B07XJ8C8F5``, ``/itm/256012345678``,
+    ``/item/1005001234.html``); only a code with a digit (:func:`parse_identifier`), never a
+    slug of words ("/product/teak-bench-150")."""
+    w = words or default_words()
+    parts = urlsplit(url)
+
+    def code(value: str) -> str | None:
+        value = _EXTENSION.sub("", unquote(value).strip())
+        found = parse_identifier(value)
+        return found if found and any(c.isdigit() for c in found) and " " not in found and \
+            not any(c.islower() for part in _SLUG_WORD.findall(found) for c in part) else None
+
+    for name, value in parse_qsl(parts.query):
+        if name.lower() in w.id_params and (found := code(value)):
+            return found
+    segments = [s for s in parts.path.split("/") if s]
+    for before, segment in pairwise(segments):
+        if before.lower() in w.id_paths and (found := code(segment)):
+            return found
+    return None
 
 
 _CRUMB_SPLIT = re.compile(r"\s*(?:›|»|>|＞|/|\||→|▸|≫|\\)\s*")

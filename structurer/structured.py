@@ -39,8 +39,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["ARTICLE_TYPES", "PRODUCT_TYPES", "JsonLd", "article_object", "is_a",
            "jsonld_objects", "jsonld_strings", "jsonld_value", "main_object",
-           "microdata_fields", "microdata_items", "opengraph_fields", "opengraph_types",
-           "product_object", "told_texts"]
+           "microdata_fields", "microdata_items", "microdata_offers", "opengraph_fields",
+           "opengraph_types", "product_object", "told_texts"]
 
 # schema.org types, lower case and without prefix (a protocol fact, not a tuning choice)
 PRODUCT_TYPES = frozenset({"product", "productgroup", "individualproduct", "productmodel",
@@ -292,6 +292,19 @@ def microdata_fields(root: Any, paths: Mapping[str, Sequence[str]],
             if value:
                 out[field] = value
                 break
+    return out
+
+
+def microdata_offers(root: Any, words: Words | None = None) -> list[dict[str, str]]:
+    """The offers of the page's first schema.org Product item (sizes, colours, sellers),
+    each as JSON-LD writes one: ``price``, ``priceCurrency``, ``availability``."""
+    scopes = microdata_items(root, "Product")
+    out: list[dict[str, str]] = []
+    for el in scopes[0].xpath('.//*[@itemprop="offers"][@itemscope]') if scopes else ():
+        if _owner(el) is scopes[0]:
+            offer = {key: _md_value(el, [key], words) for key in
+                     ("price", "priceCurrency", "availability")}
+            out.append({k: v for k, v in offer.items() if v})
     return out
 
 

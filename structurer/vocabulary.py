@@ -93,6 +93,12 @@ class Vocabulary(Strict):
     # ("or 4 × $308.38", "4x de R$ 20"): no price (matched case-folded)
     times_signs: list[str] | None = None
     other_money_classes: list[str] | None = None
+    # a product's identifier shown only in its page's URL: query parameters naming it
+    # (``?sku=TB-150``) and path segments before it (``/dp/B07XJ8C8F5``, ``/itm/25601…``),
+    # matched case-folded; the value must be shaped like a code (kinds.parse_identifier),
+    # never a slug of words
+    identifier_params: list[str] | None = None
+    identifier_paths: list[str] | None = None
     not_product_images: list[str] | None = None
     # class words striking a price through (the price before a discount), matched as whole
     # class names, case-folded; beside the tags <del>, <s>, <strike> and a line-through style
@@ -185,6 +191,7 @@ class Vocabulary(Strict):
                      "placeholder_images", "placeholder_folders",
                      "several_items", "other_money", "other_money_words", "times_signs",
                      "other_money_classes", "not_product_images", "struck_classes", "time_words",
+                     "identifier_params", "identifier_paths",
                      "rating_classes", "rating_numbers", "rating_labels",
                      "rating_scales", "rating_units", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",

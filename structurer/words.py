@@ -92,6 +92,9 @@ class Words(_Patterns):
     # ("content-sidebar"), lower case (page.density.is_noise)
     noise_classes: tuple[str, ...] = ()
     content_classes: tuple[str, ...] = ()
+    # query parameters and path segments before a product identifier in a URL (lower case)
+    id_params: frozenset[str] = frozenset()
+    id_paths: frozenset[str] = frozenset()
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -270,7 +273,9 @@ def _compiled(text: str) -> Words:
                                                 for c in v.other_money_classes or ())),
         noise_classes=tuple(dict.fromkeys(c.strip().lower() for c in v.noise_classes or ())),
         content_classes=tuple(dict.fromkeys(c.strip().lower()
-                                            for c in v.content_classes or ())))
+                                            for c in v.content_classes or ())),
+        id_params=frozenset(p.strip().lower() for p in v.identifier_params or ()),
+        id_paths=frozenset(p.strip().lower() for p in v.identifier_paths or ()))
 
 
 @functools.cache

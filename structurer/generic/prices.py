@@ -70,6 +70,29 @@ def _own_label(label: str, vocab: Words) -> str:
     return label[-40:] if vocab.money.search(label) is None else ""
 
 
+def _after(chunks: list[_Chunk], index: int, end: int, vocab: Words) -> str:
+    """The words after an amount (ending at ``end`` of chunk ``index``): the rest of its
+    text, else the text of the element beside it when that holds no amount of its own
+    ("204,10 €" then ``<small>exkl. MwSt.</small>``; a tail, "£579.99</span> Free
+    Delivery", is the block's words, not a word on the amount)."""
+    chunk = chunks[index]
+    rest = chunk.text[end:][:30]
+    if rest.strip(" \t,.;:()") or index + 1 >= len(chunks):
+        return rest
+    following = chunks[index + 1]
+    own = (following.owner.text or "").strip() == following.text   # not a tail
+    beside = following.owner.getparent() in (chunk.owner, chunk.owner.getparent())
+    return f"{rest} {following.text[:30]}" if own and beside and vocab.money.search(
+        following.text) is None else rest
+
+
+def _trails(chunks: list[_Chunk], index: int, vocab: Words) -> bool:
+    """Chunk ``index`` is the words after the amount that ends the chunk before it."""
+    money = vocab.money.search(chunks[index - 1].text)   # as best_price reads it
+    return money is not None and _after(chunks, index - 1, money.end(), vocab) != \
+        chunks[index - 1].text[money.end():][:30]
+
+
 def _levels_apart(el: HtmlElement, anchor: HtmlElement) -> int:
     """How many levels above the anchor their nearest common block is (99: none)."""
     mine = set(el.iterancestors()) | {el}
@@ -112,8 +135,10 @@ def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
     found: list[tuple[float, str, str, bool]] = []
     amounts: Counter[str] = Counter()
     previous = ""
-    for chunk in chunks:
+    for index, chunk in enumerate(chunks):
         label, previous = previous, chunk.text
+        if index >= 2 and _trails(chunks, index - 1, vocab):
+            label = ""      # "exkl. MwSt." after the amount before is that amount's words
         money = vocab.money.search(chunk.text)
         if money is None or chunk.owner in listed or struck(chunk.owner, vocab):
             continue
@@ -130,7 +155,8 @@ def best_price(view: PageView, anchor: HtmlElement | None) -> PriceFound | None:
         if labelled:
             score += 1.0
         after = chunk.text[money.end():][:30]
-        if elsewhere(said) or elsewhere(after) or phrase_in(f"{said} {after}", not_price):
+        if elsewhere(said) or elsewhere(after) or phrase_in(
+                f"{said} {_after(chunks, index, money.end(), vocab)}", not_price):
             score -= 1.5    # shipping, an instalment, a unit price: not the price to pay
         if len(money.group(0)) < 0.5 * len(chunk.text):
             score -= 0.3
@@ -225,3 +251,21 @@ def old_price_field(view: PageView, anchor: HtmlElement | None, values: dict[str
                       view.words).amount
     text = old_price_text(view, anchor, float(now)) if now is not None else None
     return (name, text) if text is not None else None
+
+
+def shown_sale(view: PageView, anchor: HtmlElement | None, values: dict[str, Any]
+               ) -> str | None:
+    """The sale price the page shows where structured data gave the regular one: the
+    page's own price (:func:`best_price`) is lower, and the structured amount is the price
+    before the discount the page shows beside it (:func:`old_price_text`: struck through
+    or labelled "was"); None otherwise (structured data stands)."""
+    given = parse_money(str(values.get("price")), values.get("currency"), view.words).amount
+    found = best_price(view, anchor)
+    if given is None or found is None:
+        return None
+    shown = parse_money(found.text, values.get("currency"), view.words).amount
+    if shown is None or not 0 < shown < given:
+        return None
+    old = old_price_text(view, anchor, float(shown))
+    before = parse_money(old, values.get("currency"), view.words).amount if old else None
+    return found.text if before is not None and abs(before - given) < 0.005 else None

@@ -17,20 +17,21 @@ from lxml.html import HtmlElement
 
 from structurer.generic.crumbs import breadcrumb_field
 from structurer.generic.describe import dense_description, named_description
-from structurer.generic.prices import best_price, old_price_field, price_text
+from structurer.generic.prices import best_price, old_price_field, price_text, shown_sale
 from structurer.generic.reviews import star_fields
 from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
-from structurer.kinds import parse_identifier
+from structurer.kinds import parse_identifier, url_identifier
 from structurer.lexicon import FieldSpec, Lexicon
 from structurer.page import titles
 from structurer.page.dom import text_of
-from structurer.page.match import label_match, label_value, lexicon_match, squash
+from structurer.page.match import label_match, label_value, label_weight, lexicon_match, squash
 from structurer.page.productkind import can_buy
 from structurer.page.scope import buy_control, field_link, main_region
 from structurer.page.view import PageView
 from structurer.structured import (
     jsonld_value,
     microdata_fields,
+    microdata_offers,
     opengraph_fields,
 )
 from structurer.values import (
@@ -178,6 +179,10 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         put("name", _heading_text(anchor), str(anchor.tag))
     if title is not None:
         put("name", title.text, title.source)
+    if sources.get("price") in ("jsonld", "microdata", "opengraph"):
+        sale = shown_sale(view, anchor, values)
+        if sale is not None:     # the data's regular price, struck beside the sale price
+            values["price"], sources["price"] = sale, "near-title"
     put("price", price_text(view, anchor), "near-title")
     extra: list[tuple[tuple[str, Any] | None, str]] = [
         (breadcrumb_field(view, str(values.get("name") or "")), "breadcrumb"),
@@ -191,9 +196,12 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
             found = _label_value(view, spec, scope) or _linked(view, spec, scope, values)
             if found and (spec.kind != "availability" or stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
-    if "availability" not in values:
-        put("availability", availability_text(view, scope), "phrase")
+    code = next((n for n, spec in lexicon.fields_for("detail").items() if spec.identifier), None)
+    if code is not None and code not in values:
+        put(code, url_identifier(view.url, view.words), "url")   # shown nowhere but there
     control = buy_control(scope, lexicon.signals.get("add_to_cart", {}))
+    if "availability" not in values:
+        put("availability", availability_text(view, scope, control, anchor), "phrase")
     if "availability" not in values and control is not None:
         put("availability", "out_of_stock" if control.get("disabled") is not None
             else "in_stock", "add-to-cart")
@@ -217,9 +225,13 @@ def _structured(view: PageView) -> list[tuple[str, Any, str]]:
     out: list[tuple[str, Any, str]] = []
     paths = view.lexicon.structured_paths()
     if view.product is not None:
-        out += [(name, value, "jsonld") for name, value in _offer(view).items()]
+        out += [(name, value, "jsonld") for name, value in _offer(view, _jsonld_offers(view))
+                .items()]
         out += [(name, jsonld_value(view.product, path), "jsonld")
                 for name, options in paths.items() for path in options]
+    else:
+        out += [(name, value, "microdata") for name, value in
+                _offer(view, microdata_offers(view.tree, view.words)).items()]
     out += [(name, value, "microdata")
             for name, value in microdata_fields(
                 view.tree, paths, view.words).items()]
@@ -256,14 +268,19 @@ def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[s
     return None
 
 
-def _offer(view: PageView) -> dict[str, Any]:
-    """Price and stock of a JSON-LD Product with several offers (sizes, colours,
-    sellers) as a shopper sees them: in stock when any offer is, with that offer's price
-    (the first offer's when none is; nothing for one offer, which the paths read)."""
+def _jsonld_offers(view: PageView) -> list[dict[str, Any]]:
+    """The offers of the page's JSON-LD Product (an AggregateOffer's own list too)."""
     offers = (view.product or {}).get("offers")
     if isinstance(offers, dict) and isinstance(offers.get("offers"), list):
         offers = offers["offers"]           # an AggregateOffer listing its offers
-    offers = [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
+    return [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
+
+
+def _offer(view: PageView, offers: list[dict[str, Any]]) -> dict[str, Any]:
+    """Price and stock of a Product with several ``offers`` (sizes, colours, sellers;
+    JSON-LD's or microdata's) as a shopper sees them: in stock when any offer is, with
+    that offer's price (the first offer's when none is; nothing for one offer, which the
+    paths read)."""
     if len(offers) < 2:
         return {}
     spec = view.lexicon.spec_of("availability")
@@ -372,12 +389,11 @@ def _after_label(scope: HtmlElement, spec: FieldSpec) -> tuple[str, str] | None:
     """(value, "label") of the field's label paired with its value
     (:func:`structurer.page.match.label_value`: ``<b>ISBN-13:</b> 978…``, ``<th>UPC</th>
     <td>…</td>``, ``<p>SKU: …</p>``); the field's weightiest label wins."""
-    weights = {squash(label): weight for label, weight in spec.labels.items()}
     best: tuple[float, str] | None = None
     for el in scope.iter("b", "strong", "span", "label", "dt", "th", "em", "p", "li", "td",
                          "div"):
-        pair = label_value(el, lambda text: squash(text) in weights)
-        weight = weights.get(squash(pair[1])) if pair else None
+        pair = label_value(el, lambda text: label_weight(text, spec) > 0)
+        weight = label_weight(pair[1], spec) if pair else None
         if pair and weight and (best is None or weight > best[0]) and not any(
                 a.tag in SKIP_SECTIONS for a in el.iterancestors()):
             best = (weight, pair[2])

@@ -15,7 +15,6 @@ are weighed against the article's own text is :func:`structurer.page.article.pru
 from __future__ import annotations
 
 import functools
-import re
 from dataclasses import dataclass
 
 from lxml.html import HtmlElement
@@ -23,11 +22,11 @@ from lxml.html import HtmlElement
 from structurer.clean import normalize_space, short_text
 from structurer.lexicon import Lexicon
 from structurer.page import density
+from structurer.page.dom import hidden
 from structurer.page.namewords import NameWords, name_tokens
 from structurer.page.titles import meta_contents
 
 _SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
-_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,7 +118,7 @@ def surely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     """Boilerplate wherever it stands and however much text it holds: hidden, a dialog,
     a strong class/id word (cookie, consent, comments, newsletter ...), or a block opened
     by a boilerplate heading."""
-    if el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") or \
+    if hidden(el) or \
             el.get("role") in ("dialog", "alertdialog") or el.get("aria-modal") == "true":
         return True
     if _class_words(el, vocab)[0]:

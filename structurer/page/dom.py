@@ -30,7 +30,10 @@ INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "small", "sup", 
 # Headings, top level first (``int(tag[1])`` is the level).
 HEADING_TAGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 
-_WS = re.compile(r"\s+")
+# whitespace, and the invisible marks some pages put around a label ("ASIN \u200f : \u200e"):
+# zero-width space, left-to-right and right-to-left marks, bidi embeddings and isolates, BOM
+# (not the zero-width joiners, which hold words of some scripts together)
+_WS = re.compile(r"[\s\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]+")
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _DIGITS = re.compile(r"\d+")
 _WIDE = r"[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]"
@@ -60,6 +63,15 @@ _RANGE = re.compile(r"\s*[-–—~〜]\s*")
 
 def norm_space(text: str | None) -> str:
     return _WS.sub(" ", text).strip() if text else ""
+
+
+_HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def hidden(el: HtmlElement) -> bool:
+    """``el`` is hidden by its own markup: the ``hidden`` attribute or an inline style
+    (``display: none``, ``visibility: hidden``)."""
+    return el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") is not None
 
 
 def text_of(el: HtmlElement) -> str:

@@ -21,7 +21,8 @@ from structurer.page.dom import norm_space, own_text
 from structurer.page.namewords import name_tokens, name_words
 
 __all__ = ["buy_words", "class_word", "label_match", "label_text_match", "label_texts",
-           "label_value", "lexicon_match", "phrase_in", "squash", "strip_label_pattern"]
+           "label_value", "label_weight", "lexicon_match", "phrase_in", "squash",
+           "strip_label_pattern"]
 
 
 def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: float,
@@ -155,7 +156,8 @@ def label_match(el: HtmlElement, spec: FieldSpec) -> tuple[float, str]:
     return label_text_match(label_texts(el), spec)
 
 
-_SQUASH = re.compile(r"[\s#:：.№]+")  # "Item#:" is the label "item #"
+# "Item#:" is the label "item #"; invisible marks around a label ("ASIN \u200f :") go too
+_SQUASH = re.compile(r"[\s#:：.№\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]+")
 
 
 def squash(text: str) -> str:
@@ -178,11 +180,38 @@ def label_text_match(texts: str | list[str], spec: FieldSpec) -> tuple[float, st
                 gain = weight / 10.0
             elif low.startswith(label) and (len(label) >= 3 or not low[len(label)].isalnum()):
                 gain = weight / 20.0   # a label before its value ("原价 ¥63.00", "De R$ 9")
+            elif spec.identifier and _qualified(low, label):
+                gain = weight / 12.0   # "eBay item number", "CBD Stock No"
             else:
                 continue
             if gain > best:
                 best, why = gain, f"label '{text}' ~ '{label}'"
     return min(best, 1.0), why
+
+
+_QUALIFIERS = 2   # most words before an identifier's label naming whose number it is
+
+
+def _qualified(low: str, label: str) -> bool:
+    """``low`` (a label text, lower case) is ``label`` after a word or two naming whose
+    identifier it is: "ebay item number", "manufacturer part number", "cbd stock no"."""
+    words, tail = low.split(), label.split()
+    return bool(tail) and len(tail) < len(words) <= len(tail) + _QUALIFIERS and \
+        squash(" ".join(words[-len(tail):])) == squash(label)
+
+
+def label_weight(text: str, spec: FieldSpec) -> float:
+    """The weight of the field's label that ``text`` (a label's whole text) is: one of its
+    labels as written ("Item #:" is "item #"), or for an identifier a label after a word or
+    two naming whose number it is ("eBay item number:", at 0.8 of the label's weight);
+    0.0 when it is none."""
+    squashed = squash(text)
+    weights = [w for label, w in spec.labels.items() if squash(label) == squashed]
+    if weights or not spec.identifier:
+        return max(weights, default=0.0)
+    low = " ".join(text.lower().rstrip(":：# ").split())
+    return 0.8 * max((w for label, w in spec.labels.items() if _qualified(low, label)),
+                     default=0.0)
 
 
 #: punctuation between a label and its value (``SKU: 123``, ``Item # - 123``)

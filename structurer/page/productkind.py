@@ -254,9 +254,10 @@ def classify_products(page: PageView) -> PageKind:
     detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
     strong = described or buy
     if _money_near_title(page):
-        # priced beside its title and sold right there: related lists do not outweigh it,
-        # unless the page counts or sorts results
-        if buy and _list_hits(page) < 0.6:
+        # priced beside its title and sold right there, or beside the heading its <title>
+        # names (a category's heading has no price of its own beside it, outside the
+        # cards): related lists do not outweigh it, unless the page counts or sorts results
+        if (buy or _titled_heading(page)) and _list_hits(page) < 0.6:
             return "detail"
         detail_score += 4.0 if buy else 1.5
         strong = True
@@ -271,6 +272,9 @@ def classify_products(page: PageView) -> PageKind:
     heading = _title_heading(page) if named else None
     if heading is not None and titles.similarity(text_of(heading), named) >= 0.8:
         return "detail"     # the heading names the one product the data describes
+    if described and _titled_heading(page) and not _offers_of_many(page) \
+            and _list_hits(page) < 0.6:
+        return "detail"     # data for one product under the heading the <title> names
     list_score = 0.0
     noisy = False
     if main is not None:
@@ -289,9 +293,34 @@ def classify_products(page: PageView) -> PageKind:
     return "other"
 
 
+def _offers_of_many(page: PageView) -> bool:
+    """The JSON-LD Product sums up several products' offers (an AggregateOffer counting
+    more than one: a category marked up as one product for search engines)."""
+    offers = (page.product or {}).get("offers")
+    count = offers.get("offerCount") if isinstance(offers, dict) else None
+    try:
+        return count is not None and int(str(count)) > 1
+    except ValueError:
+        return False
+
+
+def _titled_heading(page: PageView) -> bool:
+    """The page's single h1 is the name its <title> (or og:title) gives the page."""
+    heading = _title_heading(page)
+    return heading is not None and titled(page.titles, [heading], 8) is heading
+
+
 def _title_heading(page: PageView) -> HtmlElement | None:
-    """The page's one non-empty h1, or among several the one its <title> repeats."""
+    """The page's one non-empty h1, or among several the one its <title> repeats; without
+    an h1, the heading or short text block its <title> repeats."""
     h1s = [h for h in page.body.xpath("//h1") if text_of(h)]
     if len(h1s) == 1:
         return h1s[0]
-    return titled(page.titles, h1s, 8)
+    if h1s:
+        return titled(page.titles, h1s, 8)
+    # no h1: the first lower heading, else short text block, that the <title> repeats
+    # (a shop naming its product in <div class="product-title">), outside page sections
+    blocks = [el for el in page.body.iter("h2", "h3", "div", "span", "p")
+              if len(el) == 0 and not any(a.tag in SECTION_NOISE_TAGS for a in el.iterancestors())]
+    heading = titled(page.titles, [el for el in blocks if el.tag in ("h2", "h3")], 8)
+    return heading if heading is not None else titled(page.titles, blocks, 8)
