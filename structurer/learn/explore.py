@@ -228,7 +228,7 @@ def _category_pages(ex: Explorer, rules: SiteRules) -> None:
         if raw is not None and rendered is not None:
             pages.append((url, raw.text, rendered.text))
     ex.sampler.judge_on("category", category_samples(
-        ex.sampler.samples["category"], _entry_urls(ex, rules), pages))
+        ex.sampler.samples["category"], _entry_urls(ex, rules), pages, patterns=patterns))
 
 
 async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]
