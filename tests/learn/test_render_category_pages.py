@@ -43,7 +43,9 @@ def test_an_about_page_the_link_rule_leads_to_is_no_category_page() -> None:
     served its links (as the entry is) and the level would need the browser for the
     entry only. Its URL matches none of the level's patterns, so a category page (an
     app shell, no category link as fetched) takes its place: browser beyond the entry.
-    Without patterns, the pages the rule leads to count as category pages as before."""
+    Without patterns, the pages the rule leads to count as category pages as before;
+    with them, so does one analysis found listing items (a top category the patterns of
+    sub-categories miss)."""
     compiled = compile_rules(rules_from_text(rule_text("shop.test", _FOOTER_RULE)))
     links = category_links(compiled)
     served = html(MENU.format(DEPTS) + "<main><h1>Welcome</h1></main>" + FOOT)
@@ -65,3 +67,6 @@ def test_an_about_page_the_link_rule_leads_to_is_no_category_page() -> None:
     assert not entry_only(judged, ["http://shop.test/"], links, RATIO)
     unpatterned = category_samples([entry, about], ["http://shop.test/"], [about, shell])
     assert unpatterned == [entry, about]
+    listing = category_samples([entry, about], ["http://shop.test/"], [about, shell],
+                               patterns=patterns, lists={about[0]})
+    assert listing == [entry, about]
