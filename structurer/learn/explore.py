@@ -230,7 +230,8 @@ def _entry_only(ex: Explorer, rules: SiteRules) -> bool:
 def _category_pages(ex: Explorer, rules: SiteRules) -> None:
     """The category level judged on category pages (:func:`category_samples`): the
     pages analysis fetched both ways that its rules lead to from the rendered start
-    page, or whose URL its patterns match."""
+    page, or whose URL its patterns match; of the former, with patterns, only those that
+    match them or that analysis found listing items."""
     level = rules.levels.category
     if level is None:
         return
@@ -244,8 +245,10 @@ def _category_pages(ex: Explorer, rules: SiteRules) -> None:
         raw, rendered = ex.sampler.both_ways(url)
         if raw is not None and rendered is not None:
             pages.append((url, raw.text, rendered.text))
+    lists = {u for u, _, _ in pages if u in ex.views and ex.views[u].kind == "list"}
     ex.sampler.judge_on("category", category_samples(
-        ex.sampler.samples["category"], _entry_urls(ex, rules), pages))
+        ex.sampler.samples["category"], _entry_urls(ex, rules), pages, patterns=patterns,
+        lists=lists))
 
 
 async def _lists(ex: Explorer, entry: PageView, candidates: list[PageView]

@@ -42,8 +42,9 @@ the list level's concern, not the category level's.
 from __future__ import annotations
 
 import hashlib
+import re
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from statistics import fmean
 from typing import Any
 
@@ -51,6 +52,7 @@ from lxml import etree
 from simhash import Simhash
 
 from structurer.clean import clean_tree, parse_html
+from structurer.page.catlinks import url_matches
 from structurer.replay.discovery import compile_discovery, page_links
 from structurer.replay.extract import (
     CompiledRules,
@@ -198,15 +200,23 @@ def entry_only(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],
 
 
 def category_samples(samples: Sequence[tuple[str, str, str]], entry: Sequence[str],
-                     pages: Sequence[tuple[str, str, str]], most: int = MIN_PAGES
+                     pages: Sequence[tuple[str, str, str]], most: int = MIN_PAGES, *,
+                     patterns: Sequence[re.Pattern[str]] = (), lists: Collection[str] = ()
                      ) -> list[tuple[str, str, str]]:
     """The samples a category level is judged on: the entry's (one of the URLs ``entry``)
     and category pages. The level is first sampled before its links are known, on the
     entry and pages of the entry's link groups (an "about" page); when none of those is
     a category page, ``pages`` (category pages fetched both ways, in order) take their
     place, so that category pages a script builds whole are judged as such. Unchanged
-    when a sample already is a category page, or there is none to add."""
-    known = {url for url, _, _ in pages}
+    when a sample already is a category page, or there is none to add. Given the level's
+    URL ``patterns``, a page is a category page only when its URL matches one or it is
+    one of ``lists`` (pages analysis found listing items: top categories a menu links
+    where the patterns cover only the sub-categories a sitemap named): a link XPath
+    learned on the wrong links (a footer's information pages) leads to an "about" page,
+    which is no category page for that."""
+    known = {url for url, _, _ in pages
+             if not patterns or url_matches(patterns, url) or url in lists}
+    pages = [s for s in pages if s[0] in known]
     first = [s for s in samples if s[0] in entry]
     if any(s[0] in known for s in samples if s[0] not in entry):
         return list(samples)
