@@ -11,8 +11,11 @@ choose what to fetch (category probes, list pages, detail samples), and its
 from __future__ import annotations
 
 import asyncio
+import operator
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import reduce
 from urllib.parse import urldefrag, urljoin
 
 from structurer.config import Settings
@@ -244,19 +247,24 @@ class Explorer:
     def leading(self, probed: Sequence[PageView], lists: Sequence[PageView]) -> set[str]:
         """The department pages among ``probed`` that link one of ``lists`` (the list
         pages found below the departments), as fetched or as rendered: a menu's
-        departments lead to lists, a footer's "about" and "contact" pages do not."""
+        departments lead to lists, a footer's "about" and "contact" pages do not. Links
+        every probed page carries (a menu a script builds on each page, as rendered) are
+        the site's chrome, no lead: a page leads by linking a list more often than that."""
         targets = {urldefrag(p.url)[0] for p in lists}
-        out: set[str] = set()
+        counts: dict[str, Counter[str]] = {}
         for page in probed:
+            if page.kind != "other":
+                continue
             rendered = self.sampler.rendered_pages.get(page.url)
-            views = [page] if page.kind != "other" or rendered is None else [
+            views = [page] if rendered is None else [
                 page, PageView.from_html(rendered.final_url or page.url, rendered.text,
                                          self.lexicon)]
-            if page.kind == "other" and any(
-                    urldefrag(urljoin(v.url, href))[0] in targets
-                    for v in views for a in v.body.iter("a") if (href := link_href(a))):
-                out.add(page.url)
-        return out
+            per_view = [Counter(url for a in v.body.iter("a") if (href := link_href(a))
+                                and (url := urldefrag(urljoin(v.url, href))[0]) in targets)
+                        for v in views]
+            counts[page.url] = reduce(operator.or_, per_view)
+        chrome = reduce(operator.and_, counts.values()) if len(counts) > 1 else Counter()
+        return {url for url, count in counts.items() if count - chrome}
 
     async def more_lists(self, lists: list[PageView], odd: Sequence[PageView],
                          limit: int = 4) -> list[PageView]:

@@ -4,6 +4,7 @@ its links lead to department pages whose sub-categories list the products."""
 from __future__ import annotations
 
 from structurer.config import Settings
+from structurer.fetch.base import Page
 from structurer.fetch.replay import ReplayFetcher
 from structurer.learn.categories import link_groups
 from structurer.learn.explorer import Explorer
@@ -46,3 +47,33 @@ def test_department_pages_that_lead_to_lists_outweigh_a_larger_footer() -> None:
     leading = explorer.leading(depts + info, lists)
     assert leading == {"http://shop.test/fiction/", "http://shop.test/children/"}
     assert best_group(groups, probes, leading)[1] == menu
+
+
+
+def test_a_menu_a_script_builds_on_every_page_is_no_lead() -> None:
+    """The same shop with a sub-category menu a script builds: rendered, every page (the
+    footer's info pages too) links the list pages through it. Those links are the site's
+    chrome; the departments lead by linking their own sub-categories besides."""
+    entry = PageView.from_html("http://shop.test/", HOME, LEX)
+    groups = link_groups(entry)
+    menu = next(i for i, g in enumerate(groups) if "http://shop.test/fiction/" in g.urls)
+    footer = next(i for i, g in enumerate(groups) if "http://shop.test/pages/about" in g.urls)
+    chrome = "<nav>" + "".join(f"<a href='/{d}/{s}/'>{s}</a>" for d in DEPTS
+                               for s in ("new", "classics")) + "</nav>"
+    bodies = {f"/{d}/": "".join(f"<p><a href='/{d}/{s}/'>{s}</a> - the {s} shelf</p>"
+                                for s in ("new", "classics")) for d in DEPTS}
+    bodies |= {f"/pages/{p}": f"<h1>{p}</h1><p>Opening hours, returns and the like.</p>"
+               for p in (INFO[0], INFO[2], INFO[4])}
+    explorer = Explorer(ReplayFetcher({}), LEX, Settings())
+    for path, body in bodies.items():           # as a browser rendered them
+        html = f"<html><body>{chrome}{body}</body></html>"
+        url = f"http://shop.test{path}"
+        explorer.sampler.rendered_pages[url] = Page(url, url, 200, html.encode(), html,
+                                                    "utf-8", rendered=True)
+    pages = {path: _page(path, body) for path, body in bodies.items()}
+    depts = [pages[f"/{d}/"] for d in DEPTS]
+    info = [pages[f"/pages/{p}"] for p in (INFO[0], INFO[2], INFO[4])]
+    lists = [_page(f"/{d}/new/", "") for d in DEPTS[:2]]
+    leading = explorer.leading(depts + info, lists)
+    assert leading == {"http://shop.test/fiction/", "http://shop.test/children/"}
+    assert best_group(groups, {menu: depts, footer: info}, leading)[1] == menu
