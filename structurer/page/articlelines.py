@@ -6,7 +6,8 @@ Input: the article's container (a cleaned copy), the lexicon's boilerplate words
 Output: the text, one line per paragraph, heading, list item or cell. Left out: lines
 mostly made of links (unless links are most of the text: a link post), a teaser of
 another page (a line ending in a "read more" link: ``teaser_end``), short
-boilerplate lines (sharing prompts, "Posted by"), a site's notice (``notice_text``:
+boilerplate lines (sharing prompts, "Posted by"), a reading time ("4 Min Read":
+``reading_time``), a site's notice (``notice_text``:
 asking the reader to switch on JavaScript, reserving rights), a bar of fields between
 " | " (a post's meta line, a footer's links), lines that are a date or a time (not an
 event's labelled date: ``event_date_labels``), a list of the site's other stories closing
@@ -40,6 +41,8 @@ _BAR_MOST, _FIELD_MOST = 200, 40     # characters of a bar of fields, of each of
 _RANKED, _RANKED_HEADLINE = 3, 150   # numbers of a ranking of stories; its headlines' length
 _STORIES, _EXCERPTS, _EXCERPT_MOST = 3, 2, 400   # a closing story list: headlines, excerpts
 _CREDIT_TAIL = 40        # characters at a caption's end that hold its picture's credit
+_READING = 40            # characters of a reading-time line ("4 Min Read")
+_NUMBER = re.compile(r"(?:ca\.\s*)?\d+(?:[.,]\d+)?\s*")
 
 
 def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
@@ -147,7 +150,7 @@ def _ranking(lines: list[str]) -> set[int]:
 
 def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
     """A sharing prompt, a "Posted by", a date line (not an event's labelled date), a
-    picture's credit, a bar of fields,
+    picture's credit, a bar of fields, a reading time (a number and ``reading_time``),
     or a site's notice (``notice_text``: "Bitte aktiviere Javascript ...", "... Alle
     Rechte vorbehalten")."""
     low = text.lower()
@@ -156,6 +159,9 @@ def _boilerplate_line(text: str, vocab: BoilerplateWords, caption: int) -> bool:
         return True
     if len(text) <= 300 and any(notice in low for notice in vocab.notices):
         return True
+    if len(text) <= _READING and (m := _NUMBER.match(low)) and \
+            low[m.end():].rstrip(" .") in vocab.reading:
+        return True      # "4 Min Read", "11 minut czytania": a reading time
     return _field_bar(text) or (len(text) <= caption and any(word in low
                                                              for word in vocab.credits)) \
         or _credited(low, vocab, caption)

@@ -50,6 +50,7 @@ class BoilerplateWords:
     disclaimers: tuple[str, ...] = ()
     teaser_ends: tuple[str, ...] = ()
     events: tuple[str, ...] = ()
+    reading: frozenset[str] = frozenset()   # after a number: a reading time ("4 min read")
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -84,7 +85,8 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
                        tuple(k.lower() for k in signals.get("notice_text", {})),
                        tuple(k.lower() for k in signals.get("disclaimer_text", {})),
                        tuple(k.lower() for k in signals.get("teaser_end", {})),
-                       tuple(k.lower() for k in signals.get("event_date_labels", {})))
+                       tuple(k.lower() for k in signals.get("event_date_labels", {})),
+                       frozenset(k.lower() for k in signals.get("reading_time", {})))
     _COMPILED[id(lexicon)] = (lexicon, vocab)
     return vocab
 

@@ -162,3 +162,26 @@ def test_a_side_column_beside_the_article_is_not_taken_in() -> None:
     text = _text(_page(body))
     assert all(p in text for p in story)
     assert "digital world" not in text and "Subscription offers" not in text
+
+
+def test_a_closing_invitation_to_discover_more_and_its_blurb_are_left_out() -> None:
+    """"Entdecke weitere Homestorys" closing the text opens a promotion of other pages:
+    it and its blurb go."""
+    story = _prose(6, "harbour")
+    tail = ["Entdecke weitere Homestorys",
+            "Wie wohnt die Community? Klicke dich durch die Homestorys der Mitglieder."]
+    body = (f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story + tail)
+            + "</article>")
+    assert _text(_page(body)).splitlines()[-1] == story[-1]
+
+
+def test_a_reading_time_line_is_left_out_but_a_sentence_about_minutes_stays() -> None:
+    """"11 minut czytania" under the headline is the page's meta line; a paragraph that
+    opens with a number of minutes is the story's."""
+    story = _prose(6, "harbour")
+    story[2] = "15 minutes of reading the plan aloud opened the council's session."
+    body = (f"<article><h1>{TITLE}</h1><p>11 minut czytania</p><div>4 Min Read</div>"
+            + "".join(f"<p>{p}</p>" for p in story) + "</article>")
+    text = _text(_page(body))
+    assert all(p in text for p in story)
+    assert "czytania" not in text and "Min Read" not in text
