@@ -108,6 +108,8 @@ def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
 @functools.lru_cache(maxsize=1 << 15)
 def _class_verdicts(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
     """:func:`_class_words` of a class and id joined by a space (``raw``)."""
+    if not (vocab.strong.may_name(raw) or vocab.weak.may_name(raw)):
+        return False, False
     tokens = name_tokens(raw)
     weak = vocab.weak.find(tokens)
     covered = {i for f in weak for i in range(f.start, f.end)}

@@ -81,8 +81,11 @@ def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
 def _noise_said(words: Words, said: str) -> bool:
     """:func:`is_noise` of a class, id and role joined by spaces, read once per vocabulary
     and value (:mod:`structurer.page.namewords`: whole words, camelCase split)."""
+    noise = name_words(words.noise_classes)
+    if not noise.may_name(said):
+        return False
     tokens = name_tokens(said)
-    return bool(name_words(words.noise_classes).find(tokens, partial=False)) and not \
+    return bool(noise.find(tokens, partial=False)) and not \
         name_words(words.content_classes).find(tokens)
 
 

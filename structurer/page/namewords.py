@@ -65,6 +65,10 @@ class NameWords:
         for word in self.words:
             self._joined.setdefault("".join(name_tokens(word)), word)
         self._joined.pop("", None)
+        # every find covers one of the words' letters whole: a value whose letters hold
+        # none of them is read at once
+        self._any = re.compile("|".join(map(re.escape, sorted(self._joined, key=len,
+                                                              reverse=True))) or "(?!)")
         self._longest = max(map(len, self._joined), default=0)
         # the words' proper beginnings: a run of tokens that is one may go on
         self._prefixes = frozenset(w[:n] for w in self._joined for n in range(1, len(w)))
@@ -80,6 +84,11 @@ class NameWords:
     def find(self, tokens: Sequence[str], partial: bool = True) -> tuple[Found, ...]:
         """The words found in ``tokens`` (see the module doc), by where they start."""
         return _find(self, tuple(tokens), partial)
+
+    def may_name(self, value: str) -> bool:
+        """False where none of the words can name ``value`` (no word's letters in it: one
+        compiled search, for the many values that name nothing); True is no answer."""
+        return self._any.search(_SPLIT.sub("", value.lower())) is not None
 
     def names(self, value: str, partial: bool = True) -> bool:
         """Whether one of the words names ``value`` (an attribute's whole value)."""
@@ -143,7 +152,25 @@ def _pieces(words: NameWords, token: str) -> tuple[str, ...] | None:
 def _find(words: NameWords, tokens: tuple[str, ...], partial: bool) -> tuple[Found, ...]:
     """:meth:`NameWords.find`, read once per list and value (a page repeats a few hundred
     class values over thousands of elements)."""
+    if not words._any.search("".join(tokens)) or \
+            not any(_may_start(words, t, partial) for t in tokens):
+        return ()     # most values: none of their tokens can begin a word (read per token)
     return words._scan(tokens, partial)
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _may_start(words: NameWords, token: str, partial: bool) -> bool:
+    """Whether a word :meth:`NameWords.find` finds can begin at ``token``: it is a word
+    or a word's beginning, or (partly) it begins with a word of 4+ letters or is run
+    together from known parts."""
+    joined = words._joined
+    if token in joined or token in words._prefixes:
+        return True
+    if not partial:
+        return False
+    return any(token[:cut] in joined
+               for cut in range(PARTIAL_LETTERS, min(len(token), words._longest) + 1)) \
+        or _pieces(words, token) is not None
 
 
 @functools.lru_cache(maxsize=256)
