@@ -23,7 +23,7 @@ from structurer.clean import normalize_space, short_text
 from structurer.lexicon import Lexicon
 from structurer.page import density
 from structurer.page.dom import hidden
-from structurer.page.namewords import NameWords, name_tokens
+from structurer.page.namewords import NameWords, name_letters, name_tokens
 from structurer.page.titles import meta_contents
 
 _SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
@@ -108,7 +108,8 @@ def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
 @functools.lru_cache(maxsize=1 << 15)
 def _class_verdicts(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
     """:func:`_class_words` of a class and id joined by a space (``raw``)."""
-    if not (vocab.strong.may_name(raw) or vocab.weak.may_name(raw)):
+    letters = name_letters(raw)
+    if not (vocab.strong.may_name(letters) or vocab.weak.may_name(letters)):
         return False, False
     tokens = name_tokens(raw)
     weak = vocab.weak.find(tokens)

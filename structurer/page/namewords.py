@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-__all__ = ["Found", "NameWords", "name_tokens", "name_words"]
+__all__ = ["Found", "NameWords", "name_letters", "name_tokens", "name_words"]
 
 #: letters a word's part inside a longer token needs to count (shorter ones, "old",
 #: "ad", "cur", begin too many unrelated words)
@@ -44,6 +44,11 @@ def name_tokens(value: str) -> tuple[str, ...]:
     """The lower-case tokens of an attribute value (camelCase, kebab-, snake-case and
     spaces split; letters of any script kept)."""
     return tuple(t for t in _SPLIT.split(_CAMEL.sub(" ", value).lower()) if t)
+
+
+def name_letters(value: str) -> str:
+    """An attribute value's letters and digits, lower case (for :meth:`NameWords.may_name`)."""
+    return _SPLIT.sub("", value.lower())
 
 
 @dataclass(frozen=True)
@@ -85,10 +90,11 @@ class NameWords:
         """The words found in ``tokens`` (see the module doc), by where they start."""
         return _find(self, tuple(tokens), partial)
 
-    def may_name(self, value: str) -> bool:
-        """False where none of the words can name ``value`` (no word's letters in it: one
-        compiled search, for the many values that name nothing); True is no answer."""
-        return self._any.search(_SPLIT.sub("", value.lower())) is not None
+    def may_name(self, letters: str) -> bool:
+        """False where none of the words can name a value of these :func:`name_letters`
+        (no word's letters in them: one compiled search, for the many values that name
+        nothing); True is no answer."""
+        return self._any.search(letters) is not None
 
     def names(self, value: str, partial: bool = True) -> bool:
         """Whether one of the words names ``value`` (an attribute's whole value)."""
