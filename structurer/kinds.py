@@ -170,19 +170,28 @@ def rule_phrases(values: dict[str, list[str]], words: Words | None = None) -> Ph
 def parse_availability(text: str, phrases: Phrases | None = None) -> str | None:
     """``in_stock``/``out_of_stock`` (or another value of the rule's map) by the first,
     longest phrase found — the rule's phrases, then the vocabulary's ``stock_phrases``
-    (``phrases`` None: those alone); ``unknown`` for text that says neither, None for
-    no text at all."""
+    (``phrases`` None: those alone); an in-stock phrase a negation denies is out of
+    stock (:func:`_denied`); ``unknown`` for text that says neither, None for no text
+    at all."""
     if phrases is None:
         phrases = default_words().stock
     folded = fold(text)
     if not folded:
         return None
     for phrase, value in phrases:
-        if phrase in folded:
-            return value
+        at = folded.find(phrase)
+        if at >= 0:
+            return "out_of_stock" if value == "in_stock" and _denied(folded[:at]) else value
     if folded.isdigit():  # a stock count
         return "in_stock" if int(folded) > 0 else "out_of_stock"
     return "unknown"
+
+
+def _denied(before: str) -> bool:
+    """Whether one of the two words before an in-stock phrase denies it ("no está
+    disponible", "is not currently available"): the vocabulary's ``stock_negations``."""
+    negations = default_words().negations
+    return any(word.strip(".,;:!?()") in negations for word in before.split()[-2:])
 
 
 _LABEL_SPLIT = re.compile(r"\s*[:：]\s*")

@@ -49,6 +49,9 @@ class Vocabulary(Strict):
     local_currencies: dict[str, dict[str, str]] | None = None
     # value -> phrases every availability field knows after its own (a field's `values`)
     stock_phrases: dict[str, list[str]] | None = None
+    # words that deny the in-stock phrase right after them, a word or two on ("no está
+    # disponible", "n'est pas disponible"): the text says out of stock (whole words)
+    stock_negations: list[str] | None = None
     # a breadcrumb's first entry dropped ("Home", "首页"), and labels before it ("You are here:")
     home_labels: list[str] | None = None
     breadcrumb_labels: list[str] | None = None
@@ -191,7 +194,7 @@ class Vocabulary(Strict):
                      "placeholder_images", "placeholder_folders",
                      "several_items", "other_money", "other_money_words", "times_signs",
                      "other_money_classes", "not_product_images", "struck_classes", "time_words",
-                     "identifier_params", "identifier_paths",
+                     "identifier_params", "identifier_paths", "stock_negations",
                      "rating_classes", "rating_numbers", "rating_labels",
                      "rating_scales", "rating_units", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",

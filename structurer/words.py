@@ -77,6 +77,7 @@ class Words(_Patterns):
     signs: tuple[str, ...]           # symbols naming their currency anywhere in a text
     local: dict[str, dict[str, str]]  # upper-cased shared sign -> language -> ISO code
     stock: Phrases                   # availability phrases after a field's own
+    negations: frozenset[str]        # words denying an in-stock phrase after them
     home: frozenset[str]             # a breadcrumb's first entry dropped (lower case)
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
     rating_hints: tuple[str, ...]    # class words of a rating element
@@ -259,6 +260,7 @@ def _compiled(text: str) -> Words:
         signs=tuple(v.currency_signs or ()),
         local={k.strip().upper(): dict(langs) for k, langs in (v.local_currencies or {}).items()},
         stock=compile_phrases(v.stock_phrases or {}),
+        negations=frozenset(fold(w) for w in v.stock_negations or ()),
         home=frozenset(h.lower() for h in v.home_labels or ()),
         large_attrs=tuple(v.large_image_attributes or ()),
         rating_hints=tuple(dict.fromkeys(h.lower() for h in v.rating_classes or ())),

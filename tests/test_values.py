@@ -211,6 +211,14 @@ AVAILABILITY = [
     ("zh-short", "暂时缺货", "out_of_stock"), ("zh-sold-out", "已售罄", "out_of_stock"),
     ("count", "5", "in_stock"), ("zero", "0", "out_of_stock"),
     ("unknown", "Ships in 2 weeks", "unknown"), ("empty", "  ", None),
+    # a negation a word or two before an in-stock phrase denies it
+    ("es-denied", "Este producto no está disponible actualmente.", "out_of_stock"),
+    ("fr-denied", "Ce produit n'est pas disponible", "out_of_stock"),
+    ("it-denied", "Il prodotto non è disponibile", "out_of_stock"),
+    ("pl-denied", "Produkt nie jest dostępny", "out_of_stock"),
+    ("en-denied", "This item is not currently available", "out_of_stock"),
+    ("negation-far-before", "No fuss returns. In stock", "in_stock"),
+    ("number-label", "No. of items available: 5", "in_stock"),
 ]
 
 

@@ -10,7 +10,8 @@ ARCHITECTURE.md ("Contracts"), validated by :class:`Product`: ``url``, ``name``,
 ``categories`` (every path that lists the product), plus every other field of the
 template and the rules, ``None`` where nothing was found. Pure: no I/O.
 
-Merging: detail values win where both levels have one; among list records the one
+Merging: detail values win where both levels have one (but a detail stock line read
+as ``unknown`` leaves a list's state standing); among list records the one
 from the most specific category wins (ties: the smaller page URL), so the result
 does not depend on the order pages were fetched in. The category is the product's
 breadcrumb where the rules' trail was confirmed (:func:`trusted_trail`) or it names a
@@ -147,6 +148,8 @@ def build_product(url: str, listings: Iterable[Listing], detail: dict[str, Any] 
                 merged[key] = value
     if detail:
         for key, value in detail.items():
+            if value == "unknown" and merged.get(key) is not None:
+                continue   # a stock line the detail page could not read: the list's said
             if value is not None and value != []:
                 merged[key] = value
             else:

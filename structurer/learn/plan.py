@@ -10,12 +10,14 @@ the list page's heading (category names) and the list page it came from.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from itertools import zip_longest
 from urllib.parse import urljoin
 
 from lxml.html import HtmlElement
 
+from structurer.kinds import parse_availability
 from structurer.learn.categories import LinkGroup
 from structurer.learn.listing import ListLayouts, ListLearned
 from structurer.page.dom import text_of
@@ -84,16 +86,21 @@ def _entries(page: PageView, region: Region, learned: ListLearned, link_xpath: s
 
 
 def _column(entries: list[tuple[_Values, str, set[str], str]], shared: Sequence[str],
-            per_page: int | None) -> list[DetailPick]:
-    """One list page's picks: items showing a rarely shown field first, alternating."""
-    shown = {k: sum(bool(v[k]) for v, _, _, _ in entries) / len(entries)
-             for k in entries[0][0]}
-    rare = [k for k, share in shown.items() if 0 < share < 0.5]
+            per_page: int | None, stock: frozenset[str] = frozenset()) -> list[DetailPick]:
+    """One list page's picks: items showing something few items show first (a rarely
+    shown field, or a stock state of the ``stock`` fields few items are in: the sold-out
+    product whose page may be laid out otherwise), alternating with the rest."""
+    def features(values: _Values) -> set[str]:
+        return {k for k, v in values.items() if v} | {
+            f"{k}={parse_availability(values[k] or '')}" for k in stock if k in values}
+    seen = [features(v) for v, _, _, _ in entries]
+    counts = Counter(f for found in seen for f in found)
+    rare = {f for f, n in counts.items() if n < 0.5 * len(entries)}
     with_rare: list[DetailPick] = []
     plain: list[DetailPick] = []
-    for values, url, title, origin in entries:
+    for (values, url, title, origin), found in zip(entries, seen, strict=True):
         entry = (url, {k: values.get(k) for k in shared}, title, origin)
-        (with_rare if any(values.get(k) for k in rare) else plain).append(entry)
+        (with_rare if found & rare else plain).append(entry)
     # alternate: a product showing a rare field, then one that does not, so the
     # samples show each optional field both present and absent
     mixed = [e for pair in zip_longest(with_rare, plain) for e in pair if e]
@@ -111,8 +118,9 @@ def detail_picks(sources: Sequence[ListSource], shared: Sequence[str], count: in
         if region is None or learned.detail_link_xpath is None:
             continue
         entries = _entries(page, region, learned, learned.detail_link_xpath)
+        stock = frozenset(k for k, r in learned.fields.items() if r.kind == "availability")
         if entries:
-            columns.append(_column(entries, shared, per_page))
+            columns.append(_column(entries, shared, per_page, stock))
     picks: dict[str, tuple[_Values, set[str], str]] = {}
     for row in range(max((len(c) for c in columns), default=0)):
         for column in columns:

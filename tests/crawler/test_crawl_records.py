@@ -34,6 +34,18 @@ def test_detail_wins_and_the_most_specific_listing_fills_in() -> None:
     assert record["categories"] == [["Gear"], ["Outdoor Gear", "Tents"]]
 
 
+def test_a_stock_line_the_detail_page_cannot_read_leaves_the_lists_state() -> None:
+    """A detail rule reading another line on a sold-out product's page ("unknown") does
+    not overwrite the list's "out of stock"; a state it does read wins as any value does."""
+    listings = [("http://s/c/", ("C",), {"name": "Plate", "availability": "out_of_stock"})]
+    assert build_product("http://s/p/1", listings, {"availability": "unknown"}
+                         )["availability"] == "out_of_stock"
+    assert build_product("http://s/p/1", listings, {"availability": "in_stock"}
+                         )["availability"] == "in_stock"
+    assert build_product("http://s/p/1", [], {"availability": "unknown"}
+                         )["availability"] == "unknown"
+
+
 def test_without_breadcrumb_the_longest_path_is_the_category() -> None:
     record = build_product("http://s/p/1", [("a", ("A",), {}), ("b", ("A", "B"), {})], None)
     assert record["category"] == ["A", "B"] and record["categories"] == [["A"], ["A", "B"]]

@@ -77,3 +77,19 @@ def test_a_menu_a_script_builds_on_every_page_is_no_lead() -> None:
     leading = explorer.leading(depts + info, lists)
     assert leading == {"http://shop.test/fiction/", "http://shop.test/children/"}
     assert best_group(groups, {menu: depts, footer: info}, leading)[1] == menu
+
+
+def test_detail_samples_take_a_sold_out_item_first() -> None:
+    """A list where every card shows its stock line and price but two of twelve are sold
+    out: a sold-out product's page (laid out otherwise) comes among the first samples,
+    so detail rules are learned on both kinds of page."""
+    from structurer.learn.plan import _column
+
+    entries = [({"name": f"Plate {i}", "price": None if i in (5, 9) else f"${i}.00",
+                 "availability": "Currently out of stock" if i in (5, 9) else
+                 f"In stock ({i + 3} available)"},
+                f"http://shop.test/p/{i}", {"Plates"}, "http://shop.test/c/plates")
+               for i in range(12)]
+    picks = _column(entries, ["name", "price", "availability"], 4, frozenset({"availability"}))
+    assert [url for url, _, _, _ in picks][:2] == ["http://shop.test/p/5", "http://shop.test/p/0"]
+    assert "http://shop.test/p/9" in [url for url, _, _, _ in picks]
