@@ -101,3 +101,27 @@ def test_a_consent_notice_opening_in_bold_is_left_out() -> None:
     html = _page(f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story[:3])
                  + notice + "".join(f"<p>{p}</p>" for p in story[3:]) + "</article>")
     assert _text(html).splitlines()[1:] == story
+
+
+def test_a_suggested_citation_closing_the_article_is_left_out() -> None:
+    story = _prose(6, "harbour")
+    cite = ("<p>SUGGESTED CITATION Dupont, Jean: The harbour plan, Harbour Blog, 2020/4/09, "
+            "https://blog.example/harbour-plan/.</p>")
+    assert _text(_story(story, cite)).splitlines()[1:] == story
+
+
+def test_blocks_named_for_the_next_story_a_privacy_notice_or_a_rating_widget_go() -> None:
+    """Class words of the site's other stories (next-story, recirculation, outbrain), of a
+    privacy notice held over an embed, of a post-ratings widget."""
+    story = _prose(6, "harbour")
+    for name, inner in (("nextstory", "<h2>The mayor opens the new ferry line to the "
+                         "islands after two years of building work</h2>"),
+                        ("privacy-embed-preview", "<p>Loading this post connects you to "
+                         "a social network, which may then store data about your visit.</p>"),
+                        ("recirc-module", "<p>Fishermen protest against the new quotas set "
+                         "for the coming winter season on the coast.</p>"),
+                        ("post-ratings", "<span>(No ratings yet)</span>")):
+        html = _page(f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story[:3])
+                     + f"<div class='{name}'>{inner}</div>"
+                     + "".join(f"<p>{p}</p>" for p in story[3:]) + "</article>")
+        assert _text(html).splitlines()[1:] == story, name
