@@ -125,3 +125,11 @@ def test_blocks_named_for_the_next_story_a_privacy_notice_or_a_rating_widget_go(
                      + f"<div class='{name}'>{inner}</div>"
                      + "".join(f"<p>{p}</p>" for p in story[3:]) + "</article>")
         assert _text(html).splitlines()[1:] == story, name
+
+
+
+def test_a_licence_notice_after_the_article_is_left_out() -> None:
+    story = _prose(6, "harbour")
+    tail = ("<p>Dieser Text wurde veröffentlicht unter der Lizenz CC-BY-NC-ND-4.0-DE. Die "
+            "Fotos dürfen nicht verwendet werden.</p>")
+    assert _text(_story(story, tail)).splitlines()[1:] == story
