@@ -133,3 +133,21 @@ def test_a_licence_notice_after_the_article_is_left_out() -> None:
     tail = ("<p>Dieser Text wurde veröffentlicht unter der Lizenz CC-BY-NC-ND-4.0-DE. Die "
             "Fotos dürfen nicht verwendet werden.</p>")
     assert _text(_story(story, tail)).splitlines()[1:] == story
+
+
+def test_a_side_columns_own_headline_after_the_article_is_left_out() -> None:
+    """A side column opened by an ``<h1>`` of its own after the article is another page's
+    headline and its text; a theme setting three sections as ``<h1>`` keeps them all."""
+    story = _prose(6, "harbour")
+    side = ("<div class='col'><h1>Weather in the city today</h1><p>Sunny spells and a "
+            "light breeze from the west in the afternoon.</p></div>")
+    html = _page(f"<div class='wrap'><div class='main'><h1>{TITLE}</h1>"
+                 + "".join(f"<p>{p}</p>" for p in story) + f"</div>{side}</div>")
+    assert _text(html).splitlines() == [TITLE, *story]
+    sections = "".join(f"<div><h1>Part {n}</h1>" + "".join(f"<p>{p}</p>" for p in
+                                                           _prose(3, f"part{n}")) + "</div>"
+                       for n in (2, 3))
+    html = _page(f"<div class='wrap'><div class='main'><h1>{TITLE}</h1>"
+                 + "".join(f"<p>{p}</p>" for p in story) + f"</div>{sections}</div>")
+    text = _text(html)
+    assert "Part 3" in text and all(p in text for p in _prose(3, "part2"))
