@@ -219,7 +219,8 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
     best = reconciled(best, shown, start, counts, size)
     if best is core or best in core.iterancestors():    # else the told text's own element
         drop_elements([el for el in tail_blocks(core, best, counts, good, th.tail_block,
-                                                 th.tail_paragraphs)
+                                                 th.tail_paragraphs,
+                                                 anchor.tag if anchor is not None else None)
                        if shown is None or not (el is shown or el in shown.iterancestors())])
     lines, read = article_lines(best, vocab, counts[best], anchor, th.above_headline,
                           th.caption_line, th.loose_end, th.promo_lines, th.promo_resume)

@@ -70,19 +70,32 @@ def with_items(start: HtmlElement, counts: dict[HtmlElement, density.Counts],
 
 def tail_blocks(core: HtmlElement, best: HtmlElement,
                  counts: dict[HtmlElement, density.Counts], good: dict[HtmlElement, int],
-                 least: int, share: float) -> list[HtmlElement]:
+                 least: int, share: float, headline: str | None = None) -> list[HtmlElement]:
     """The blocks that follow the article's paragraphs (``core``) inside its container
     (``best``) and are not mostly paragraphs: a share bar, a tag box, a contact card, a
-    list of teasers that widening took in with the article's other sections."""
+    list of teasers that widening took in with the article's other sections; and a block
+    opened by a heading of the headline's own tag (``headline``: "h1") when the container
+    holds no other, another page's headline — a side column's or the next story's (a
+    theme that sets each section's heading as an ``<h1>`` has three or more)."""
     doomed = []
+    if headline == "h1" and sum(1 for _ in best.iter("h1")) != 2:
+        headline = None
     for el in (core, *core.iterancestors()):
         if el is best:
             break
         for sibling in el.itersiblings():
             c = counts.get(sibling)
-            if c is not None and _tail_block(c, good.get(sibling, 0), (least, share)):
+            if c is not None and (_tail_block(c, good.get(sibling, 0), (least, share))
+                                  or (headline == "h1" and _opened_by(sibling, headline))):
                 doomed.append(sibling)
     return doomed
+
+
+def _opened_by(block: HtmlElement, tag: str) -> bool:
+    """The first element of ``block`` with text of its own is a ``tag``."""
+    first = next((e for e in block.iter() if isinstance(e.tag, str) and (e.text or "").strip()),
+                 None)
+    return first is not None and first.tag == tag
 
 
 def _tail_block(c: density.Counts, good: int, tail: tuple[int, float]) -> bool:

@@ -149,13 +149,28 @@ def _opened_by_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
     if not isinstance(head.tag, str) or head.tag not in ("h2", "h3", "h4", "h5", "h6"):
         return False
     text = (short_text(head, 60) or "").lower()
-    return 0 < len(text) <= 60 and text.startswith(vocab.headings)
+    return 0 < len(text) <= 60 and _opens_with(text, vocab.headings)
+
+
+def _opens_with(text: str, phrases: tuple[str, ...]) -> bool:
+    """``text`` starts with one of ``phrases`` as whole words ("About us", not "About
+    using"; "Newsletter-Anmeldung", not "Newsletters of the week")."""
+    return text.startswith(phrases) and any(
+        text.startswith(p) and (len(text) == len(p) or not text[len(p)].isalnum()
+                                or not p[-1].isalnum())
+        for p in phrases)
 
 
 def consent(el: HtmlElement, vocab: BoilerplateWords) -> bool:
-    """A paragraph opening a consent notice ("We use cookies to ..."), however long."""
-    return bool(vocab.consent) and el.tag in ("p", "div", "span") and \
-        normalize_space(el.text or "").lower().startswith(vocab.consent)
+    """A paragraph opening a consent notice ("We use cookies to ..."), however long; its
+    opening words may be set bold ("<p><b>We use cookies</b> to ...")."""
+    if not vocab.consent or el.tag not in ("p", "div", "span"):
+        return False
+    text = el.text or ""
+    if el.tag == "p" and not text.strip() and len(el) and isinstance(el[0].tag, str) \
+            and el[0].tag in density.INLINE:
+        text = f"{el[0].text_content()}{el[0].tail or ''}"   # the bold opening words
+    return normalize_space(text).lower().startswith(vocab.consent)
 
 
 def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> None:
@@ -174,7 +189,7 @@ def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> 
                     isinstance(d.tag, str) and d.tag in density.INLINE
                     for d in heading.iterdescendants()):
                 doomed.append(heading)
-        elif text.startswith(vocab.headings):
+        elif _opens_with(text, vocab.headings):
             doomed.append(heading)
     for heading in doomed:
         parent = heading.getparent()
