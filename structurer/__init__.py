@@ -12,7 +12,6 @@ line's ``--version``) costs next to nothing:
 
 from __future__ import annotations
 
-import logging
 from typing import TYPE_CHECKING
 
 from structurer._lazy import lazy_names
@@ -32,8 +31,6 @@ if TYPE_CHECKING:
     from structurer.rules import load_rules as load_rules
     from structurer.rules import save_rules as save_rules
     from structurer.validate import validate_file as validate_file
-
-logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __all__ = [
     "Lexicon",

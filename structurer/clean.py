@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import codecs
 import copy
-import logging
 import re
 from collections.abc import Collection
 
@@ -39,6 +38,7 @@ from w3lib.encoding import (
     read_bom,
 )
 
+from structurer.logs import logger
 from structurer.nesting import MAX_DEPTH, shallower, too_deep
 
 _PARSER = lxml.html.HTMLParser(  # type: ignore[call-arg]  # lxml-stubs lag behind
@@ -49,7 +49,7 @@ _PARSER = lxml.html.HTMLParser(  # type: ignore[call-arg]  # lxml-stubs lag behi
 _PARSER.set_element_class_lookup(etree.ElementDefaultClassLookup(
     element=lxml.html.HtmlElement, comment=lxml.html.HtmlComment,
     pi=lxml.html.HtmlProcessingInstruction, entity=lxml.html.HtmlEntity))
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 #: Codecs the detector tries when nothing declared fits, in order of preference on ties.
 DETECT = ("gb18030", "big5", "shift_jis", "euc_jp", "euc_kr", "cp1251", "cp1252")

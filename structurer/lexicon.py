@@ -63,9 +63,9 @@ class FieldSpec(Strict):
     # attribute words (id/class/name/itemprop/data-*) and weights
     words: dict[str, float] = Field(min_length=1)
     # visible label texts near the value ('SKU:', '价格')
-    labels: dict[str, float] = Field(default_factory=dict)
+    labels: dict[str, float] = Field({})
     # normalized value -> phrases that mean it
-    values: dict[str, list[str]] = Field(default_factory=dict)
+    values: dict[str, list[str]] = Field({})
     partial_ratio: float | None = Field(None, ge=0, le=1)
     # the value is usually shown struck through (an old price in <del>)
     struck: bool = False
@@ -80,9 +80,9 @@ class FieldSpec(Strict):
     prose: bool = False
     # where structured data keeps it: schema.org property paths in the page's Product
     # (Article), read in JSON-LD and microdata alike, the first found wins
-    structured: list[str] = Field(default_factory=list)
+    structured: list[str] = Field([])
     # OpenGraph / meta tag names (property or name) holding it, the first found wins
-    opengraph: list[str] = Field(default_factory=list)
+    opengraph: list[str] = Field([])
     description: str = ""
 
     # keys left out of the lexicon's hash at their default, so that a lexicon not setting
@@ -120,12 +120,12 @@ class PagingVocab(Strict):
     query parameter names shops use for page numbers and item offsets (tried, and
     verified by fetching, when a pager is driven by a script)."""
 
-    next: dict[str, float] = Field(default_factory=dict)
-    previous: dict[str, float] = Field(default_factory=dict)
-    current: list[str] = Field(default_factory=list)
-    load_more: dict[str, float] = Field(default_factory=dict)
-    page_params: list[str] = Field(default_factory=list)
-    offset_params: list[str] = Field(default_factory=list)
+    next: dict[str, float] = Field({})
+    previous: dict[str, float] = Field({})
+    current: list[str] = Field([])
+    load_more: dict[str, float] = Field({})
+    page_params: list[str] = Field([])
+    offset_params: list[str] = Field([])
 
     @field_validator("next", "previous", "load_more")
     @classmethod
@@ -154,15 +154,15 @@ class Lexicon(Strict):
 
     name: str
     description: str = ""
-    languages: list[str] = Field(default_factory=list)
-    thresholds: Thresholds = Field(default_factory=Thresholds)
+    languages: list[str] = Field([])
+    thresholds: Thresholds = Thresholds()
     attribute_weights: dict[str, float] = Field(
         default_factory=lambda: dict(DEFAULT_ATTRIBUTE_WEIGHTS))
     list_structures: dict[str, float] = Field(
         default_factory=lambda: dict(DEFAULT_LIST_STRUCTURES))
-    signals: dict[str, dict[str, float]] = Field(default_factory=dict)
-    pagination: PagingVocab = Field(default_factory=PagingVocab)
-    vocabulary: Vocabulary = Field(default_factory=Vocabulary)
+    signals: dict[str, dict[str, float]] = Field({})
+    pagination: PagingVocab = PagingVocab()
+    vocabulary: Vocabulary = Vocabulary()
     fields: dict[str, FieldSpec] = Field(min_length=1)
 
     @model_validator(mode="before")

@@ -24,18 +24,18 @@ path a list gives its first element, a plain string stands for its own ``name``
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lxml import etree
 
+from structurer.logs import logger
 from structurer.values import element_text, image_source, scalar_text
 
 if TYPE_CHECKING:
     from structurer.words import Words
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["ARTICLE_TYPES", "PRODUCT_TYPES", "JsonLd", "article_object", "is_a",
            "jsonld_objects", "jsonld_strings", "jsonld_value", "main_object",

@@ -39,7 +39,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("page", {"page"}),
     ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "markupvalues", "words",
                             "kinds", "structured"}),
-    ("models", {"", "_version", "_lazy", "rules", "lexicon", "thresholds", "vocabulary", "config", "errors",
+    ("models", {"", "_version", "_lazy", "logs", "rules", "lexicon", "thresholds", "vocabulary", "config", "errors",
                 "schema", "modes", "yamlio", "yamlsyntax", "validate"}),
 ]
 #: Parts of one layer that stay apart: neither imports the other.

@@ -11,15 +11,15 @@ fetched again (:func:`requeue_wait`).
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Collection
 
 from structurer.crawler.frontier import LEVELS, LIST, Outcome, Task
 from structurer.crawler.stats import CrawlStats
 from structurer.fetch.retry import RetryPolicy
+from structurer.logs import logger
 from structurer.replay.xpaths import RuleTimeout
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["GONE", "SKIPS", "TRANSPORT", "count_page", "requeue_wait", "transient",
            "unreadable"]

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import logging
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from structurer.crawler.stats import price_disagreement
 from structurer.kinds import Words, default_words
+from structurer.logs import logger
 from structurer.replay.extract import CompiledRules
 from structurer.replay.records import BASE_COLUMNS
 from structurer.replay.records import record_columns as columns_of
@@ -38,7 +38,7 @@ from structurer.thresholds import CONFIRMED
 if TYPE_CHECKING:
     from structurer.crawler.frontier import Frontier
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["STRUCTURED_PRICE", "Listing", "Product", "ProductRecord", "build_product",
            "category_name", "emit_records", "record_columns", "record_hash", "trusted_trail",

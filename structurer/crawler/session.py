@@ -33,7 +33,6 @@ keywords.
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Callable
 
@@ -48,10 +47,11 @@ from structurer.crawler.traverse import PageReader
 from structurer.errors import FetchError
 from structurer.fetch.base import Expanding, Fetcher, Page
 from structurer.fetch.retry import RetryPolicy
+from structurer.logs import logger
 from structurer.replay.extract import CompiledRules
 from structurer.schema import RenderMode
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["COMMIT_EVERY", "EMIT_CHUNK", "PROGRESS_EVERY",
            "CrawlStopped", "Crawler", "FetcherFactory", "ProgressCallback"]

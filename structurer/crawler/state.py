@@ -24,7 +24,6 @@ revisit; two roles (output, state, rule file, statistics) naming one file.
 from __future__ import annotations
 
 import json
-import logging
 import os
 import tempfile
 import time
@@ -34,8 +33,9 @@ from pathlib import Path
 from structurer.crawler.frontier import SCHEMA_VERSION, Frontier
 from structurer.crawler.sinks import SinkMode
 from structurer.errors import FrontierError, StructurerError
+from structurer.logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["check_distinct", "last_crawl", "last_crawl_file", "note_last_crawl", "open_state",
            "resolve_state"]

@@ -19,7 +19,6 @@ named by what its list page says, never by its URL's slug.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import replace
@@ -43,6 +42,7 @@ from structurer.crawler.frontier import (
 )
 from structurer.crawler.outcomes import GONE, transient
 from structurer.crawler.products import STRUCTURED_PRICE, category_name, record_hash
+from structurer.logs import logger
 from structurer.page.catlinks import url_matches
 from structurer.page.sitemaps import is_sitemap
 from structurer.page.titles import title_of
@@ -64,7 +64,7 @@ from structurer.replay.extract import (
 from structurer.replay.pagination import guesses
 from structurer.structured import JsonLd
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["PageReader", "fingerprint"]
 

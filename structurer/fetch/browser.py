@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections import Counter
 from collections.abc import AsyncIterator, Collection, Iterable
@@ -72,8 +71,9 @@ from structurer.fetch.http import HttpFetcher
 from structurer.fetch.robots import origin_of
 from structurer.fetch.scope import strip_userinfo
 from structurer.fetch.tab import expand_items, page_html
+from structurer.logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 #: Playwright resource types refused by default: they never change the DOM's structure.
 BLOCKED_RESOURCES = frozenset({"image", "font", "media"})

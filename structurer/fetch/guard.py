@@ -27,7 +27,6 @@ network quiet only up to a limit and then takes the page as it stands.
 
 from __future__ import annotations
 
-import logging
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Collection
@@ -41,8 +40,9 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from structurer.errors import FetchError
 from structurer.fetch.scope import HostScope
+from structurer.logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["EMBEDDED", "RouteGuard", "ms_left", "settle"]
 

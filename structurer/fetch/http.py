@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import concurrent.futures
-import logging
 import time
 from collections import Counter
 from collections.abc import Collection, Coroutine, Iterable
@@ -59,8 +58,9 @@ from structurer.fetch.polite import HostSlots
 from structurer.fetch.retry import RetryPolicy, transport_failure
 from structurer.fetch.robots import MAX_ROBOTS_BYTES, RobotsCache, RobotsRules, origin_of
 from structurer.fetch.scope import HostScope, same_host, split_userinfo, strip_userinfo
+from structurer.logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["FetchStats", "HttpFetcher", "RetryPolicy", "fetch_sync", "run_sync"]
 

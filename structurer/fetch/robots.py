@@ -20,7 +20,6 @@ The conventions are Google's (RFC 9309):
 from __future__ import annotations
 
 import asyncio
-import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -28,7 +27,9 @@ from urllib.parse import urlsplit
 
 from protego import Protego
 
-log = logging.getLogger(__name__)
+from structurer.logs import logger
+
+log = logger(__name__)
 
 MAX_ROBOTS_BYTES = 500 * 1024
 

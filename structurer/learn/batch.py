@@ -13,7 +13,6 @@ command line's (:mod:`structurer.cli.display`).
 
 from __future__ import annotations
 
-import logging
 import multiprocessing
 import os
 import signal
@@ -31,6 +30,7 @@ from urllib.parse import urlsplit
 from structurer.config import Settings
 from structurer.errors import StructurerError
 from structurer.lexicon import Lexicon, load_lexicon
+from structurer.logs import logger
 from structurer.rules import SiteRules, rules_filename, save_rules
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["Analyze", "ShopResult", "ShopTask", "analyze_many", "analyze_one", "read_url_file",
            "shop_worker"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 Template = Lexicon | str | Path | None
 #: ``worker(task, out, template, settings, progress) -> ShopResult``; a top-level

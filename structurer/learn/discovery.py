@@ -22,7 +22,6 @@ sorted.
 
 from __future__ import annotations
 
-import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -35,6 +34,7 @@ from structurer.learn.categories import LinkGroup, url_family
 from structurer.learn.patterns import learn_patterns
 from structurer.learn.shopmaps import shop_sitemaps
 from structurer.learn.trails import trail_xpath
+from structurer.logs import logger
 from structurer.page.catlinks import inline_json_links, url_matches
 from structurer.page.view import PageView
 from structurer.replay.xpaths import compile_xpath
@@ -44,7 +44,7 @@ from structurer.values import link_target
 if TYPE_CHECKING:
     from structurer.learn.explore import Explorer
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["Discovery", "deeper_lists", "discover"]
 

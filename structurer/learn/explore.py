@@ -18,7 +18,6 @@ browser and how to install one (exit 2), not that there are no product lists.
 
 from __future__ import annotations
 
-import logging
 import re
 import time
 from collections.abc import Sequence
@@ -49,6 +48,7 @@ from structurer.learn.pagination import PaginationGuess
 from structurer.learn.plan import ListSource, list_sources
 from structurer.learn.render import category_links, category_samples, entry_only, rule_counter
 from structurer.lexicon import Lexicon
+from structurer.logs import logger
 from structurer.page.catlinks import url_matches
 from structurer.page.view import PageView
 from structurer.replay.extract import compile_rules
@@ -58,7 +58,7 @@ from structurer.schema import RenderMode
 
 __all__ = ["DetailSample", "ExploreReport", "Explorer", "Progress", "analyze_url"]
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 
 async def analyze_url(url: str, lexicon: Lexicon, settings: Settings, fetcher: Fetcher, *,

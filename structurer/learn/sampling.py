@@ -18,7 +18,6 @@ comes from :func:`structurer.fetch.open_fetcher`, started at the first page rend
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
@@ -36,13 +35,14 @@ from structurer.learn.render import (
     override,
     render_similarity,
 )
+from structurer.logs import logger
 from structurer.rules.model import RenderDecision
 from structurer.schema import RenderMode
 
 if TYPE_CHECKING:
     from structurer.fetch.browser import BrowserFetcher
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 
 class RenderSampler:

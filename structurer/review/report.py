@@ -27,7 +27,6 @@ confidence, runner-up and evidence, and per level the render-mode decision.
 
 from __future__ import annotations
 
-import logging
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -44,6 +43,7 @@ from structurer.config import Settings
 from structurer.errors import FetchError
 from structurer.fetch import open_fetcher, run_sync
 from structurer.fetch.chromium import launch
+from structurer.logs import logger
 from structurer.replay.extract import (
     CompiledRules,
     compile_rules,
@@ -56,7 +56,7 @@ from structurer.review.templating import environment
 from structurer.rules.model import FieldRule, RenderDecision, SiteRules
 from structurer.schema import RenderMode
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["VIEWPORT", "build_review", "render_review", "write_review"]
 

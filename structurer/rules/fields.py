@@ -46,7 +46,7 @@ class Candidate(Strict):
 
     xpath: XPathExpr
     confidence: float = Field(ge=0, le=1)
-    samples: list[str] = Field(default_factory=list)
+    samples: list[str] = Field([])
 
 
 class FieldRule(Strict):
@@ -59,19 +59,19 @@ class FieldRule(Strict):
     const: str | None = None
     kind: ValueKind
     multiple: bool = False
-    post: list[PostStep] = Field(default_factory=list)
+    post: list[PostStep] = Field([])
     # money, currency: the ISO 4217 code of amounts whose text names none or a shared
     # sign ("kr" on a Swedish shop: SEK; "￥" on a Japanese one: JPY)
     currency: str | None = Field(None, pattern=r"^[A-Z]{3}$")
     # normalized value -> phrases (availability: in_stock: [in stock, 有货])
-    values: dict[str, list[str]] = Field(default_factory=dict)
+    values: dict[str, list[str]] = Field({})
     confidence: float = Field(1.0, ge=0, le=1)
-    samples: list[str] = Field(default_factory=list)
+    samples: list[str] = Field([])
     runner_up: Candidate | None = None
     # the runner-up scored within a hair of this rule: a person should compare the two
     # (``samples`` and ``runner_up.samples``) and may switch to it
     ambiguous: bool = False
-    evidence: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field([])
 
     @model_validator(mode="after")
     def _has_source(self) -> FieldRule:

@@ -8,7 +8,6 @@ empty values and starts with a comment saying how to check an edited file.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -60,6 +59,8 @@ def save_rules(rules: SiteRules, path: str | Path) -> Path:
     """Write atomically, so an interrupted write never leaves half a rule file; the file
     gets the permissions any new file gets (0644 with the usual umask 022), not the
     private 0600 of a temporary file."""
+    import tempfile  # with shutil, bz2 and lzma: only a write pays for it, not every read
+
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)

@@ -34,7 +34,7 @@ class RenderDecision(Strict):
     # category level: only the start page needs the browser (its menu is built by a
     # script; the other category pages, rendered, show no category link it does not)
     entry_only: bool = False
-    samples: list[RenderSample] = Field(default_factory=list)
+    samples: list[RenderSample] = Field([])
 
 
 class Baseline(Strict):
@@ -45,7 +45,7 @@ class Baseline(Strict):
     # list level: 1 + the share of the list pages read whose pagination led on (at least
     # this many pages per category: a crawl far below it did not follow the pagination)
     pages_per_category: float | None = Field(None, ge=1)
-    fill_rates: dict[str, float] = Field(default_factory=dict)
+    fill_rates: dict[str, float] = Field({})
 
     @field_validator("fill_rates")
     @classmethod
@@ -87,8 +87,8 @@ class Pagination(Strict):
     page_size: int | None = Field(None, ge=1, description="items of a full page")
     more_xpath: XPathExpr | None = None          # the "load more" control (load_more)
     confidence: float = Field(1.0, ge=0, le=1)
-    samples: list[str] = Field(default_factory=list)
-    verified: list[PagingCheck] = Field(default_factory=list)
+    samples: list[str] = Field([])
+    verified: list[PagingCheck] = Field([])
 
     @field_validator("url_pattern")
     @classmethod
@@ -127,7 +127,7 @@ class _ItemRelative(Strict):
 class ListLayout(_ItemRelative):
     item_xpath: ItemsXPath
     detail_link_xpath: XPathExpr | None = None
-    fields: dict[str, FieldRule] = Field(default_factory=dict)
+    fields: dict[str, FieldRule] = Field({})
     pagination: Pagination | None = None
 
 
@@ -141,15 +141,15 @@ class ListVariant(_ItemRelative):
     when: XPathExpr
     item_xpath: ItemsXPath
     detail_link_xpath: XPathExpr | None = None
-    fields: dict[str, FieldRule] = Field(default_factory=dict)
+    fields: dict[str, FieldRule] = Field({})
     pagination: Pagination | None = None
 
 
 class ListLevel(ListLayout):
-    render: RenderDecision = Field(default_factory=RenderDecision)
+    render: RenderDecision = RenderDecision()
     confidence: float = Field(1.0, ge=0, le=1)
     baseline: Baseline | None = None
-    variants: list[ListVariant] = Field(default_factory=list)
+    variants: list[ListVariant] = Field([])
 
 
 class DetailLayout(Strict):
@@ -165,10 +165,10 @@ class DetailVariant(Strict):
 
 
 class DetailLevel(DetailLayout):
-    render: RenderDecision = Field(default_factory=RenderDecision)
+    render: RenderDecision = RenderDecision()
     confidence: float = Field(1.0, ge=0, le=1)
     baseline: Baseline | None = None
-    variants: list[DetailVariant] = Field(default_factory=list)
+    variants: list[DetailVariant] = Field([])
 
 
 def _check_pattern(value: str) -> str:
@@ -193,7 +193,7 @@ class CategorySource(Strict):
 
     kind: SourceKind
     xpath: LinksXPath | None = None
-    sitemaps: list[str] = Field(default_factory=list)
+    sitemaps: list[str] = Field([])
     found: int = Field(0, ge=0, description="category URLs it gave during analysis")
     verified: int = Field(0, ge=0, description="of them fetched as list or category pages")
     listed: int | None = Field(None, ge=0, description="sitemap: category URLs it lists")
@@ -211,13 +211,13 @@ class CategoryLevel(Strict):
     """Where the links to category (and sub-category) pages are."""
 
     link_xpath: LinksXPath | None = None
-    render: RenderDecision = Field(default_factory=RenderDecision)
+    render: RenderDecision = RenderDecision()
     max_depth: int = Field(3, ge=1, le=10)
     confidence: float = Field(1.0, ge=0, le=1)
-    samples: list[str] = Field(default_factory=list)
+    samples: list[str] = Field([])
     # regexes a category URL's path (+ '?' + its query pairs sorted by key) fully matches
-    url_patterns: list[CategoryPattern] = Field(default_factory=list)
-    sources: list[CategorySource] = Field(default_factory=list)
+    url_patterns: list[CategoryPattern] = Field([])
+    sources: list[CategorySource] = Field([])
 
     @model_validator(mode="after")
     def _reachable(self) -> CategoryLevel:

@@ -103,7 +103,7 @@ class SiteRules(Strict):
     generated_at: datetime
     generator: str = ""
     template: TemplateRef
-    hosts: list[str] = Field(default_factory=list, description="other hosts the crawl may visit")
+    hosts: list[str] = Field([], description="other hosts the crawl may visit")
     session: bool = Field(False, description=(
         "keep the cookies the site sets and send them back (off: no request sends cookies)"))
     # None (rule files written before it): the contract's keys and the rules' fields

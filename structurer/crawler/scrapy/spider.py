@@ -23,7 +23,6 @@ written when the worker starts again (:mod:`structurer.crawler.scrapy.sink`).
 
 from __future__ import annotations
 
-import logging
 import time
 from dataclasses import asdict
 from typing import Any
@@ -53,8 +52,9 @@ from structurer.crawler.scrapy.queue import RECOVERED, TOKENS, Workers
 from structurer.crawler.scrapy.sink import RecordSink
 from structurer.crawler.scrapy.worker import Context, Site, State, open_context
 from structurer.crawler.stats import CrawlStats
+from structurer.logs import logger
 
-log = logging.getLogger(__name__)
+log = logger(__name__)
 
 __all__ = ["RuleSpider"]
 
