@@ -134,6 +134,10 @@ class Vocabulary(Strict):
     # cookiebanner) or a part of a token run together (addtocartbutton); the others name
     # whole tokens only (nav: never navy)
     partial_words: list[str] | None = None
+    # the site's own pages no category is: the account, sign-in, cart, checkout and wish
+    # list, as link texts say them ("Cart (0)": a count dropped; case-folded, '-' and '_'
+    # as spaces) and URL path segments name them (/customer/account/login, /cart.php)
+    site_chrome: list[str] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -202,7 +206,7 @@ class Vocabulary(Strict):
                      "rating_scales", "rating_units", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",
                      "author_labels", "author_roles", "name_particles", "posted_words",
-                     "not_author", "host_suffixes")
+                     "not_author", "host_suffixes", "site_chrome")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return _phrases(value)

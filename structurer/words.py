@@ -102,6 +102,8 @@ class Words(_Patterns):
     # and the keys of lists and signals whose words also name longer tokens partly
     class_lists: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     partial_words: frozenset[str] = frozenset()
+    # link texts and path segments of the account, cart, checkout pages (folded)
+    site_chrome: frozenset[str] = frozenset()
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -284,7 +286,8 @@ def _compiled(text: str) -> Words:
         id_paths=frozenset(p.strip().lower() for p in v.identifier_paths or ()),
         class_lists={key: tuple(dict.fromkeys(c.strip().lower() for c in getattr(v, key) or ()))
                      for key in CLASS_LISTS},
-        partial_words=frozenset(v.partial_words or ()))
+        partial_words=frozenset(v.partial_words or ()),
+        site_chrome=frozenset(fold(c) for c in v.site_chrome or ()))
 
 
 @functools.cache

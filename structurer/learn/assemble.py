@@ -128,7 +128,7 @@ def category_level(entry: PageView, group: LinkGroup, lists: Sequence[PageView],
     return CategoryLevel(
         link_xpath=xpath, render=render,
         confidence=round(sum(u in right for u in measured) / len(measured), 2),
-        samples=[t for _, t, _ in group.links if t][:5])
+        samples=[t for _, t, a in group.links if t and (a in selected or not selected)][:5])
 
 
 # ----- baselines ---------------------------------------------------------------------------

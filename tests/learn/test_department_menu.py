@@ -1,7 +1,8 @@
 """A menu of departments, end to end: a shop whose menu links three departments (pages of
 sub-category tiles, no products), beside "My account" and "Cart (0)" links in its header.
 The category level's confidence is the share of its links that lead to lists (a
-department does, by its sub-categories, fetched or not)."""
+department does, by its sub-categories, fetched or not); the account and cart links are
+site chrome, no category: the rule selects the departments alone."""
 
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ def test_a_menu_of_departments_leads_to_lists() -> None:
         rules, report = analyze_site(base + "/")
     category = rules.levels.category
     assert category is not None and category.link_xpath, report.notes
-    # the three departments lead to lists; the account and cart pages do not
-    assert category.confidence == 0.6, category
+    # the three departments lead to lists; the account and cart links are left out
+    assert category.confidence == 1.0, category
+    assert category.samples == ["Camping", "Walking", "Climbing"], category
     assert rules.levels.list is not None
