@@ -17,6 +17,7 @@ import re
 from typing import Any
 
 from structurer.kinds import Words, default_words
+from structurer.namewords import class_words
 
 _DIGIT = re.compile(r"\d")
 
@@ -117,7 +118,7 @@ def rating_source(el: Any, words: Words | None = None) -> str | None:
     three``) or a bar's width (``style="width:80%"`` is 4 of 5) of ``el`` or inside it;
     None when there is none (the text beside, a review count, is not read)."""
     w = words or default_words()
-    hints = w.rating_hints
+    hints = class_words(w, "rating_classes")
     for node in el.iter():
         if not isinstance(node.tag, str):
             continue
@@ -126,7 +127,7 @@ def rating_source(el: Any, words: Words | None = None) -> str | None:
             if value and _DIGIT.search(value) and len(value) <= 60:
                 return str(value)
         tokens = (node.get("class") or "").lower().split()
-        rated = any(h in t for t in tokens for h in hints)
+        rated = hints.names(node.get("class") or "")
         for token in tokens:
             found = w.rating_class.match(token)
             if found:
@@ -134,8 +135,8 @@ def rating_source(el: Any, words: Words | None = None) -> str | None:
             if rated and token in w.rating_numbers:
                 return w.rating_numbers[token]
         width = _WIDTH.search(node.get("style") or "")
-        if width and (rated or any(h in (a.get("class") or "").lower() for a in
-                                   node.iterancestors() for h in hints)):
+        if width and (rated or any(hints.names(a.get("class") or "")
+                                   for a in node.iterancestors())):
             return f"{float(width[1]) / 20:g}"
     return None
 

@@ -131,6 +131,16 @@ class Vocabulary(Strict):
     # (``co`` of retrosixty.co.uk): the site's name is the label before them, never a
     # subdomain's word (www, shop, en)
     host_suffixes: list[str] | None = None
+    # the class-word lists above (`rating_classes`, `noise_classes`...) and the lexicon's
+    # signals (`add_to_cart`, `boilerplate`) whose words also name a longer class or id
+    # token partly: a stem of four letters or more going on (rating: ratings, cookie:
+    # cookiebanner) or a part of a token run together (addtocartbutton); the others name
+    # whole tokens only (nav: never navy)
+    partial_words: list[str] | None = None
+    # the site's own pages no category is: the account, sign-in, cart, checkout and wish
+    # list, as link texts say them ("Cart (0)": a count dropped; case-folded, '-' and '_'
+    # as spaces) and URL path segments name them (/customer/account/login, /cart.php)
+    site_chrome: list[str] | None = None
 
     @model_validator(mode="before")
     @classmethod
@@ -199,10 +209,19 @@ class Vocabulary(Strict):
                      "rating_scales", "rating_units", "noise_classes", "content_classes",
                      "noise_headings", "heading_counters", "updated_words", "byline_breaks",
                      "author_labels", "author_roles", "name_particles", "posted_words",
-                     "not_author", "host_suffixes")
+                     "not_author", "host_suffixes", "site_chrome")
     @classmethod
     def _lists(cls, value: list[str] | None) -> list[str] | None:
         return _phrases(value)
+
+    @field_validator("partial_words")
+    @classmethod
+    def _partial(cls, value: list[str] | None) -> list[str] | None:
+        for i, key in enumerate(value or ()):
+            if not _STOCK.match(key):
+                raise error_at([str(i)], f"{key!r} is not the key of a word list or signal "
+                                         "(lower_snake_case, like 'rating_classes')")
+        return value
 
     @field_validator("large_image_attributes")
     @classmethod

@@ -8,6 +8,7 @@ a :class:`Words` so that editing the lexicon changes what they read.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Sequence
@@ -17,11 +18,14 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from structurer.vocabulary import Vocabulary
 
-__all__ = ["Phrases", "Words", "compile_phrases", "compile_words", "default_words", "fold",
-           "gapped_phrases"]
+__all__ = ["CLASS_LISTS", "Phrases", "Words", "compile_phrases", "compile_words",
+           "default_words", "fold", "gapped_phrases"]
 
 
 Phrases = tuple[tuple[str, str], ...]
+
+#: the vocabulary's lists of class and id words (matched by page.namewords)
+CLASS_LISTS = ("rating_classes", "other_money_classes", "noise_classes", "content_classes")
 
 
 def compile_phrases(values: dict[str, list[str]]) -> Phrases:
@@ -80,7 +84,6 @@ class Words(_Patterns):
     negations: frozenset[str]        # words denying an in-stock phrase after them
     home: frozenset[str]             # a breadcrumb's first entry dropped (lower case)
     large_attrs: tuple[str, ...]     # attributes of a larger rendition, best first
-    rating_hints: tuple[str, ...]    # class words of a rating element
     rating_numbers: dict[str, str]   # class number word -> digit ("three": "3")
     rating_units: frozenset[str]     # words after a rating's scale: "stars" (lower case)
     months: dict[str, int]           # month name (lower case) -> 1..12
@@ -96,6 +99,12 @@ class Words(_Patterns):
     # query parameters and path segments before a product identifier in a URL (lower case)
     id_params: frozenset[str] = frozenset()
     id_paths: frozenset[str] = frozenset()
+    # the vocabulary's class-word lists by key (lower case; page.namewords.class_words),
+    # and the keys of lists and signals whose words also name longer tokens partly
+    class_lists: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
+    partial_words: frozenset[str] = frozenset()
+    # link texts and path segments of the account, cart, checkout pages (folded)
+    site_chrome: frozenset[str] = frozenset()
 
     def __getattr__(self, name: str) -> re.Pattern[str]:
         sources = self.__dict__.get("patterns")  # absent while unpickling
@@ -263,7 +272,6 @@ def _compiled(text: str) -> Words:
         negations=frozenset(fold(w) for w in v.stock_negations or ()),
         home=frozenset(h.lower() for h in v.home_labels or ()),
         large_attrs=tuple(v.large_image_attributes or ()),
-        rating_hints=tuple(dict.fromkeys(h.lower() for h in v.rating_classes or ())),
         rating_numbers={n.lower(): str(i) for i, n in enumerate(v.rating_numbers or ())},
         rating_units=frozenset(u.strip().lower() for u in v.rating_units or ()),
         months={n.strip().lower(): i + 1 for i, names in enumerate(v.months or ())
@@ -277,7 +285,11 @@ def _compiled(text: str) -> Words:
         content_classes=tuple(dict.fromkeys(c.strip().lower()
                                             for c in v.content_classes or ())),
         id_params=frozenset(p.strip().lower() for p in v.identifier_params or ()),
-        id_paths=frozenset(p.strip().lower() for p in v.identifier_paths or ()))
+        id_paths=frozenset(p.strip().lower() for p in v.identifier_paths or ()),
+        class_lists={key: tuple(dict.fromkeys(c.strip().lower() for c in getattr(v, key) or ()))
+                     for key in CLASS_LISTS},
+        partial_words=frozenset(v.partial_words or ()),
+        site_chrome=frozenset(fold(c) for c in v.site_chrome or ()))
 
 
 @functools.cache

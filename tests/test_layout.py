@@ -37,7 +37,7 @@ LAYERS: list[tuple[str, set[str]]] = [
     ("engines", {"learn", "crawler", "review"}),
     ("extraction", {"replay", "generic"}),
     ("page", {"page"}),
-    ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "markupvalues", "words",
+    ("sources and values", {"fetch", "sources", "clean", "nesting", "values", "markupvalues", "words", "namewords",
                             "kinds", "structured"}),
     ("models", {"", "_version", "_lazy", "logs", "rules", "lexicon", "thresholds", "vocabulary", "config", "errors",
                 "schema", "modes", "yamlio", "yamlsyntax", "validate"}),

@@ -90,8 +90,12 @@ def print_rules_summary(rules: SiteRules, stream: TextIO | None = None) -> None:
     console.print(f"[bold]{rules.site}[/] — template {rules.template.name} "
                   f"({rules.template.hash})")
     if lv.category:
-        console.print(escape(f"category links: {lv.category.link_xpath}  "
-                             f"(e.g. {', '.join(lv.category.samples[:4])})"))
+        cat = lv.category
+        measured = ("links leading to lists" if cat.link_xpath else
+                    f"{', '.join(s.kind for s in cat.sources)} links reached")
+        console.print(escape(f"category links: {cat.link_xpath or 'none'}  (confidence "
+                             f"{cat.confidence}: {measured}"
+                             + (f"; e.g. {', '.join(cat.samples[:4])})" if cat.samples else ")")))
     levels = [(n, getattr(lv, n)) for n in ("category", "list", "detail")]
     console.print(escape("render:         " + "; ".join(
         _render_text(n, level.render) for n, level in levels if level is not None)))

@@ -20,6 +20,7 @@ from lxml import etree
 from lxml.html import HtmlElement
 
 from structurer.kinds import Words
+from structurer.namewords import class_words
 from structurer.page.dom import split_money
 from structurer.page.match import class_word, label_text_match, lexicon_match, phrase_in
 from structurer.page.view import PageView
@@ -183,7 +184,7 @@ def _by_markup(score: float, owner: HtmlElement, view: PageView,
     score += 0.6 * words
     if old is not None and lexicon_match(owner, old, view.lexicon, 0.5, depth=1)[0]:
         score -= 0.8
-    elif class_word(owner, vocab.other_money_classes):
+    elif class_word(owner, class_words(vocab, "other_money_classes")):
         score -= 0.5
     return score, words
 

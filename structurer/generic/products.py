@@ -199,7 +199,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     code = next((n for n, spec in lexicon.fields_for("detail").items() if spec.identifier), None)
     if code is not None and code not in values:
         put(code, url_identifier(view.url, view.words), "url")   # shown nowhere but there
-    control = buy_control(scope, lexicon.signals.get("add_to_cart", {}))
+    control = buy_control(scope, lexicon)
     if "availability" not in values:
         put("availability", availability_text(view, scope, control, anchor), "phrase")
     if "availability" not in values and control is not None:

@@ -13,7 +13,7 @@ both drift-check alike.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -111,15 +111,24 @@ def detail_level(layouts: Layouts | None, render: RenderDecision) -> DetailLevel
 
 
 def category_level(entry: PageView, group: LinkGroup, lists: Sequence[PageView],
-                   render: RenderDecision, item_xpath: str | None = None) -> CategoryLevel:
+                   render: RenderDecision, item_xpath: str | None = None,
+                   leading: Collection[str] = (), checked: Collection[str] | None = None
+                   ) -> CategoryLevel:
     """The entry page's category links: the group whose links led to the list pages
-    (an XPath that selects no link inside their items, ``item_xpath``'s)."""
+    (an XPath that selects no link inside their items, ``item_xpath``'s). Its confidence
+    is the share right of the links it selects that analysis fetched (``checked``; None:
+    all): a list page, or a department page ``leading`` to list pages (its sub-categories')."""
     good = {p.url for p in lists}
     items = [(p.tree, item_xpath) for p in lists if item_xpath]
+    xpath = category_xpath(entry, group, good, items)
+    selected = set(entry.tree.xpath(xpath))
+    chosen = [u for u, _, a in group.links if a in selected] or group.urls
+    measured = [u for u in chosen if checked is None or u in checked or u in good] or chosen
+    right = good | set(leading)
     return CategoryLevel(
-        link_xpath=category_xpath(entry, group, good, items), render=render,
-        confidence=round(sum(u in good for u in group.urls) / max(len(group.urls), 1), 2),
-        samples=[t for _, t, _ in group.links if t][:5])
+        link_xpath=xpath, render=render,
+        confidence=round(sum(u in right for u in measured) / len(measured), 2),
+        samples=[t for _, t, a in group.links if t and (a in selected or not selected)][:5])
 
 
 # ----- baselines ---------------------------------------------------------------------------

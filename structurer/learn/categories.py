@@ -13,7 +13,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import unquote, urldefrag, urljoin, urlsplit
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -23,6 +23,7 @@ from structurer.page.dom import link_href, text_of
 from structurer.page.lists import is_product_region, link_region_score
 from structurer.page.view import PageView
 from structurer.replay.xpaths import positional_predicate
+from structurer.words import Words, fold
 
 # an item XPath of more branches is not guarded: its candidates grow as 2 ** branches
 MAX_UNION = 4
@@ -57,6 +58,23 @@ def url_family(url: str) -> tuple[str, str, str]:
     ext = last.rsplit(".", 1)[1].lower() if "." in last else ""
     query = "&".join(sorted(k.split("=")[0] for k in parts.query.split("&") if k))
     return first, ext, query
+
+
+#: what a link's text may carry beside its words: a count ("Cart (0)"), signs
+_COUNTED = re.compile(r"[\d()\[\]{}:|·•+]+")
+
+
+def chrome_link(url: str, text: str, a: HtmlElement, words: Words) -> bool:
+    """A link to the shop's account, cart, sign-in or checkout page (the vocabulary's
+    ``site_chrome``: the link's whole text, a count dropped, "Cart (0)", "Mein Konto";
+    or one segment of its path, ``/customer/account/login``, ``/cart.php``): site
+    chrome, never a category."""
+    chrome = words.site_chrome
+    label = text or a.get("aria-label") or a.get("title") or ""
+    if fold(_COUNTED.sub(" ", label)) in chrome:
+        return True
+    return any(fold(unquote(s).rsplit(".", 1)[0]) in chrome
+               for s in urlsplit(url).path.split("/") if s)
 
 
 def same_site(url: str, base: str) -> bool:
@@ -129,7 +147,8 @@ def category_xpath(page: PageView, group: LinkGroup, good: set[str],
 
     Menus mix category links with search shortcuts, offers and account links. The links
     known to lead to lists (``good``) tell the category URL families; links of
-    other families are unwanted, and narrower XPaths (by the anchors' own
+    other families, and links to the account, cart or checkout (:func:`chrome_link`) that
+    lead to no list, are unwanted, and narrower XPaths (by the anchors' own
     parent step, or a union of two) compete with "every link in the container".
     ``lists``: list pages (tree, item XPath); an XPath that selects links inside their
     items there (``main/ul//a`` learned where the only list in ``main`` was the tiles) is
@@ -137,10 +156,13 @@ def category_xpath(page: PageView, group: LinkGroup, good: set[str],
     """
     known = [a for url, _, a in group.links if url in good]
     families = {url_family(url) for url, _, _ in group.links if url in good}
+    chrome = {a for url, text, a in group.links
+              if url not in good and chrome_link(url, text, a, page.words)}
     if len(known) >= 2:
-        wanted = [a for url, _, a in group.links if url in good or url_family(url) in families]
+        wanted = [a for url, _, a in group.links if url in good or (
+            url_family(url) in families and a not in chrome)]
     else:
-        wanted = [a for _, _, a in group.links]
+        wanted = [a for _, _, a in group.links if a not in chrome]
     bases = xpaths.absolute_candidates(group.container)
     candidates = [f"{c}//a" for c in bases]
     if len(wanted) < len(group.links):
@@ -148,6 +170,10 @@ def category_xpath(page: PageView, group: LinkGroup, good: set[str],
         candidates += _narrow(bases[:3], wanted)
         candidates += [f"{c}//a[contains(@href, {xpaths.quote(t)})]" for c in bases[:3]
                        for t in _href_tokens(wanted, unwanted)]
+        apart = _apart_tokens(wanted, unwanted)
+        if apart:
+            candidates += [f"{c}//a" + "".join(f"[not(contains(@href, {xpaths.quote(t)}))]"
+                                               for t in apart) for c in bases[:3]]
     def score(tp: int, fp: int, fn: int) -> float:
         return tp / (tp + fp + fn)
 
@@ -231,14 +257,31 @@ def _into_items(xpath: str, lists: Sequence[tuple[HtmlElement, str]]) -> bool:
 
 def _href_tokens(wanted: list[HtmlElement], unwanted: list[HtmlElement]) -> list[str]:
     """Words every wanted link's href holds and no unwanted one does (``category``)."""
-    def tokens(a: HtmlElement) -> set[str]:
-        return {t for t in re.split(r"[/?=&.#_-]+", a.get("href", ""))
-                if len(t) >= 3 and not any(ch.isdigit() for ch in t)}
-
-    common = set.intersection(*(tokens(a) for a in wanted)) if wanted else set()
+    common = set.intersection(*(_href_words(a) for a in wanted)) if wanted else set()
     for a in unwanted:
-        common -= tokens(a)
+        common -= _href_words(a)
     return sorted(common, key=lambda t: (-len(t), t))[:2]
+
+
+def _href_words(a: HtmlElement) -> set[str]:
+    """The words of a link's href: three letters or more, no digit."""
+    return {t for t in re.split(r"[/?=&.#_-]+", a.get("href", ""))
+            if len(t) >= 3 and not any(ch.isdigit() for ch in t)}
+
+
+def _apart_tokens(wanted: list[HtmlElement], unwanted: list[HtmlElement]) -> list[str]:
+    """One word of each unwanted link's href that no wanted one holds (``account``,
+    ``cart``): the unwanted links told apart one by one; none where one has no such word
+    or they are more than three."""
+    held = set().union(*(_href_words(a) for a in wanted)) if wanted else set()
+    out: list[str] = []
+    for a in unwanted:
+        own = sorted(_href_words(a) - held, key=lambda t: (-len(t), t))
+        if not own or len(out) >= 3:
+            return []
+        if own[0] not in out:
+            out.append(own[0])
+    return out
 
 
 def _narrow(bases: list[str], wanted: list[HtmlElement]) -> list[str]:

@@ -162,7 +162,7 @@ def drop_buy_boxes(ranked: dict[str, list[FieldChoice]], pages: Sequence[PageVie
     vocab = lexicon.signals.get("add_to_cart", {})
     marks: list[set[HtmlElement]] = []
     for page, anchor, page_cards in zip(pages, anchors, cards, strict=True):
-        control = buy_control(main_region(page, anchor, page_cards), vocab) \
+        control = buy_control(main_region(page, anchor, page_cards), lexicon) \
             if anchor is not None and vocab else None
         marks.append({m for m in (anchor, control) if m is not None})
     holders = [{up for m in mark for up in m.iterancestors()} | mark for mark in marks]

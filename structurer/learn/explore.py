@@ -22,6 +22,7 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import replace
+from urllib.parse import urldefrag, urljoin
 
 from structurer.config import Settings
 from structurer.errors import AnalysisError, FetchError
@@ -37,7 +38,7 @@ from structurer.learn.assemble import (
     shortfall,
     site_of,
 )
-from structurer.learn.categories import LinkGroup
+from structurer.learn.categories import LinkGroup, url_family
 from structurer.learn.detail import Layouts, learn_layouts
 from structurer.learn.discovery import discover
 from structurer.learn.explorer import DetailSample, Explorer, ExploreReport, Progress
@@ -50,10 +51,11 @@ from structurer.learn.render import category_links, category_samples, entry_only
 from structurer.lexicon import Lexicon
 from structurer.logs import logger
 from structurer.page.catlinks import url_matches
+from structurer.page.dom import link_href
 from structurer.page.view import PageView
 from structurer.replay.extract import compile_rules
 from structurer.replay.pagination import compile_pagination, further_page
-from structurer.rules.model import CategoryLevel, Levels, SiteRules
+from structurer.rules.model import CategoryLevel, Levels, RenderDecision, SiteRules
 from structurer.schema import RenderMode
 
 __all__ = ["DetailSample", "ExploreReport", "Explorer", "Progress", "analyze_url"]
@@ -91,8 +93,8 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
     sample, detail_layouts = await _details(ex, list_sources(lists, layouts))
     decision = ex.sampler.decision
     levels = Levels(
-        category=category_level(entry, group, lists, decision("category"),
-                                layouts.main.item_xpath)
+        category=_category_level(ex, entry, group, lists, decision("category"),
+                                 layouts.main.item_xpath)
         if group is not None else None,
         list=list_levels(layouts, lists, pagination, ex.lexicon.pagination,
                          decision("list")),
@@ -119,6 +121,29 @@ async def _analyze(ex: Explorer, url: str, template_path: str | None,
         report.notes.extend(detail_layouts.main.notes)
     report.shortfall = shortfall(rules, report.fetched, ex.settings.analyze_max_pages)
     return rules, report
+
+
+def _category_level(ex: Explorer, entry: PageView, group: LinkGroup, lists: list[PageView],
+                    render: RenderDecision, item_xpath: str | None) -> CategoryLevel:
+    """:func:`category_level` measured on the group's pages analysis fetched: a list page,
+    or a department page linking list pages (:meth:`Explorer.leading`) or, beside the
+    links the entry page has too, pages of their URL family (sub-categories analysis did not
+    fetch), is a right link."""
+    fetched = [ex.views[u] for u in group.urls if u in ex.views]
+    found = [v for v in ex.views.values() if v.kind == "list"]
+    families = {url_family(p.url) for p in found}
+    menu = set(_hrefs(entry))
+    leading = ex.leading(fetched, found) | {
+        p.url for p in fetched if p.kind == "other"
+        and any(url_family(u) in families for u in _hrefs(p) if u not in menu)}
+    return category_level(entry, group, lists, render, item_xpath, leading=leading,
+                          checked=set(ex.views))
+
+
+def _hrefs(page: PageView) -> list[str]:
+    """The addresses ``page`` links (fragments dropped)."""
+    return [urldefrag(urljoin(page.url, h))[0] for a in page.body.iter("a")
+            if (h := link_href(a))]
 
 
 async def _discovered(ex: Explorer, entry: PageView, group: LinkGroup | None, levels: Levels,

@@ -40,7 +40,7 @@ def learn_buy_control(pages: Sequence[PageView], lexicon: Lexicon,
     vocab = lexicon.signals.get("add_to_cart", {})
     if spec is None or not vocab:
         return None
-    controls = [buy_control(main_region(p, a, c), vocab) if a is not None else None
+    controls = [buy_control(main_region(p, a, c), lexicon) if a is not None else None
                 for p, a, c in zip(pages, anchors, cards, strict=True)]
     enabled = [c is not None and c.get("disabled") is None for c in controls]
     ref = next((c for c, on in zip(controls, enabled, strict=True) if on), None)

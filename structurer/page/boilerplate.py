@@ -21,10 +21,11 @@ from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, short_text
 from structurer.lexicon import Lexicon
+from structurer.namewords import NameWords, name_letters, name_tokens
 from structurer.page import density
 from structurer.page.dom import hidden
-from structurer.page.namewords import NameWords, name_letters, name_tokens
 from structurer.page.titles import meta_contents
+from structurer.words import compile_words
 
 _SENTENCE_ENDS = tuple('.!?…"“”»«)]。！？」')
 
@@ -69,8 +70,11 @@ def _boilerplate_words(lexicon: Lexicon) -> BoilerplateWords:
         _COMPILED.clear()
     signals = lexicon.signals
     words, strong = signals.get("boilerplate", {}), lexicon.thresholds.strong_boilerplate
-    vocab = BoilerplateWords(NameWords(w for w, v in words.items() if v >= strong),
-                       NameWords(w for w, v in words.items() if 0 < v < strong),
+    partly = "boilerplate" in compile_words(lexicon.vocabulary).partial_words
+    vocab = BoilerplateWords(NameWords((w for w, v in words.items() if v >= strong),
+                                       partial=partly),
+                       NameWords((w for w, v in words.items() if 0 < v < strong),
+                                 partial=partly),
                        frozenset(k.lower() for k in signals.get("article_body", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_headings", {})),
                        tuple(k.lower() for k in signals.get("boilerplate_text", {})),
@@ -98,7 +102,7 @@ def attribute_tokens(el: HtmlElement) -> tuple[str, ...]:
 
 def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
     """(a strong boilerplate word, a weaker one without an article word beside it) among
-    the words of the element's class and id (:mod:`structurer.page.namewords`: a word
+    the words of the element's class and id (:mod:`structurer.namewords`: a word
     names whole tokens, or its stem a longer one: "cookie" names ``cookieBanner``,
     ``cookie-bar``; "share" names ``sharedaddy``); read once per class and id (a page
     repeats a few hundred of them over thousands of elements)."""

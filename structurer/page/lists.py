@@ -262,11 +262,11 @@ def _unsold(record: list[HtmlElement], text: str, phrases: tuple[str, ...]) -> b
     return any(p in low or (" " not in p and len(p) >= 5 and p in compact) for p in phrases)
 
 
-def _buy_disabled(record: list[HtmlElement], vocab: dict[str, float]) -> bool:
+def _buy_disabled(record: list[HtmlElement], lexicon: Lexicon) -> bool:
     """A record whose buy control (a button carrying the ``add_to_cart`` words) is
     disabled: it cannot be bought now, and says so by its button rather than a price."""
-    return bool(vocab) and any(
-        el.get("disabled") is not None and buy_words(el, vocab)
+    return any(
+        el.get("disabled") is not None and buy_words(el, lexicon)
         for m in record for el in m.iter("button", "input"))
 
 
@@ -278,7 +278,6 @@ def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float],
     imgs = 0
     money = 0
     offers = 0      # records with a price, or saying why they have none (sold out)
-    buy = lexicon.signals.get("add_to_cart", {})
     hrefs: set[str] = set()
     nodes = 0
     for rec, text in zip(region.records, texts, strict=True):
@@ -291,7 +290,7 @@ def region_features(region: Region, lexicon: Lexicon, totals: dict[str, float],
         if has_money(text):
             money += 1
             offers += 1
-        elif (unsold and _unsold(rec, text, unsold)) or _buy_disabled(rec, buy):
+        elif (unsold and _unsold(rec, text, unsold)) or _buy_disabled(rec, lexicon):
             offers += 1
         nodes += sum(1 for m in rec for _ in m.iter())
     noise_vocab = lexicon.signals.get("noise", {})

@@ -11,14 +11,15 @@ Output: a score in 0..1 and the reason, in words (``class 'price' ~ word 'price'
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import lru_cache
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
 from structurer.lexicon import FieldSpec, Lexicon
+from structurer.namewords import NameWords, name_tokens, name_words, signal_words
 from structurer.page.dom import norm_space, own_text
-from structurer.page.namewords import name_tokens, name_words
 
 __all__ = ["buy_words", "class_word", "label_match", "label_text_match", "label_texts",
            "label_value", "label_weight", "lexicon_match", "phrase_in", "squash",
@@ -29,7 +30,7 @@ def lexicon_match(el: HtmlElement, spec: FieldSpec, lexicon: Lexicon, ratio: flo
                   depth: int = 2) -> tuple[float, str]:
     """Best weighted word match of ``spec`` on ``el``'s attributes (and, decayed, its
     parents'): a word naming an attribute's tokens whole counts its weight, one going on
-    into a longer token (:mod:`structurer.page.namewords`) ``ratio`` of it."""
+    into a longer token (:mod:`structurer.namewords`) ``ratio`` of it."""
     best, why = 0.0, ""
     node: HtmlElement | None = el
     decay = 1.0
@@ -94,13 +95,13 @@ def _attribute_tokens(node: HtmlElement, weights: Mapping[str, float], data: boo
 _CLASS_ATTRIBUTES = {"class": 1.0, "id": 1.0, "itemprop": 1.0}
 
 
-def class_word(el: HtmlElement, words: Iterable[str], depth: int = 2) -> str | None:
-    """The first of ``words`` (a vocabulary list of class words) naming ``el`` or one of
-    its ``depth`` nearest ancestors by its class, id or itemprop, matched as the
-    lexicon's field words are (:mod:`structurer.page.namewords`: "old" names
-    ``old-price``, not ``fw-bold``; "ship" names ``shipping``, not ``relationship``;
-    ``mini-cart`` names ``minicart`` and ``mini_cart``); None if none does."""
-    listed = name_words(tuple(words))
+def class_word(el: HtmlElement, listed: NameWords, depth: int = 2) -> str | None:
+    """The first of ``listed`` (a vocabulary list of class words:
+    :func:`~structurer.namewords.class_words`) naming ``el`` or one of its ``depth``
+    nearest ancestors by its class, id or itemprop, matched as the lexicon's field words
+    are (:mod:`structurer.namewords`: "old" names ``old-price``, not ``fw-bold``; "ship"
+    names ``shipping``, not ``relationship``; ``mini-cart`` names ``minicart`` and
+    ``mini_cart``); None if none does."""
     node: HtmlElement | None = el
     for _ in range(depth + 1):
         if node is None:
@@ -287,11 +288,20 @@ def phrase_in(text: str, vocab: dict[str, float]) -> str | None:
     return found.group(0) if found else None
 
 
-def buy_words(el: HtmlElement, vocab: dict[str, float]) -> bool:
-    """Whether a button's text, name, class or id, or its form's action, carries the
-    lexicon's ``add_to_cart`` words (``vocab``): a buy control, enabled or not."""
+def buy_words(el: HtmlElement, lexicon: Lexicon) -> bool:
+    """Whether a button's text (whole words, :func:`phrase_in`) or its name, class or id,
+    or its form's action (the address's path and query; class words,
+    :func:`~structurer.namewords.signal_words`: ``btn-cart``, ``AddToCart``, ``/cart/add``,
+    never ``sidecart``) carries the lexicon's ``add_to_cart`` words: a buy control,
+    enabled or not."""
+    vocab = lexicon.signals.get("add_to_cart", {})
+    if not vocab:
+        return False
+    text = el.text_content() if el.tag == "button" else el.get("value") or ""
+    if text and phrase_in(text, vocab):
+        return True
     form = next((a for a in el.iterancestors("form")), None)
-    said = " ".join([el.text_content() if el.tag == "button" else el.get("value") or "",
-                     el.get("name") or "", el.get("class") or "", el.get("id") or "",
-                     (form.get("action") or "") if form is not None else ""]).lower()
-    return any(w in said for w in vocab)
+    action = urlsplit(form.get("action") or "") if form is not None else None
+    names = signal_words(lexicon, "add_to_cart")
+    return any(names.names(v) for v in (el.get("name"), el.get("class"), el.get("id"),
+                                        action and f"{action.path} {action.query}") if v)

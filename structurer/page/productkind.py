@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from lxml.html import HtmlElement
 
 from structurer.kinds import compile_phrases, gapped_phrases, parse_availability
+from structurer.namewords import signal_words
 from structurer.page import titles
 from structurer.page.dom import (
     HEADING_TAGS,
@@ -128,12 +129,14 @@ def _noise_context(el: HtmlElement, vocab: dict[str, float], strong: float) -> b
 
 
 def can_buy(view: PageView) -> bool:
-    """An enabled add-to-cart control: the shop sells the product now (its text holds a
-    strong word of the lexicon's ``add_to_cart`` signal, ``add … cart`` spanning a gap)."""
+    """An enabled add-to-cart control: the shop sells the product now (its text, or its
+    id, name or class as class words, holds a strong word of the lexicon's
+    ``add_to_cart`` signal, ``add … cart`` spanning a gap)."""
     vocab = view.lexicon.signals.get("add_to_cart", {})
     words = view.words
     strong = view.lexicon.thresholds.strong_signal
     buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= strong)))
+    buy_names = signal_words(view.lexicon, "add_to_cart", strong)
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
     inside = view.listed | {el for card in view.loose_cards for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
@@ -141,11 +144,10 @@ def can_buy(view: PageView) -> bool:
             continue
         text = (text_of(el) if el.tag != "input" else el.get("value") or el.get("alt") or "")
         low = text.lower()
-        names = " ".join(el.get(a) or "" for a in ("id", "name", "class")).lower()
         if words.several_items.search(low):
             continue    # "Add selected to basket": a list's button, not a product's
-        if (low and len(low) <= 40 and buy_text.search(low)) or (
-                "addtocart" in names or "add-to-cart" in names or "add_to_cart" in names):
+        if (low and len(low) <= 40 and buy_text.search(low)) or any(
+                buy_names.names(el.get(a) or "") for a in ("id", "name", "class")):
             return True
         if _posts_to_cart(el, vocab):
             return True
@@ -179,11 +181,10 @@ def _stock_near_title(page: PageView) -> bool:
     if spec is None:
         return False
     phrases = compile_phrases(spec.values)
-    vocab = page.lexicon.signals.get("add_to_cart", {})
 
     def says_stock(el: HtmlElement) -> bool:
         if el.tag in ("button", "input") and el.get("disabled") is not None:
-            return buy_words(el, vocab)
+            return buy_words(el, page.lexicon)
         own = (el.text or "").strip()
         if el.tag in _CONTROLS or any(a.tag in _CONTROLS for a in el.iterancestors()):
             return False    # a filter ("In stock only") is a control, not a statement

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 from lxml.html import HtmlElement
 
 from structurer.kinds import Phrases, parse_availability
+from structurer.lexicon import Lexicon
 from structurer.page.dom import MONEY_RE, text_of, tokens
 from structurer.page.lists import left_out
 from structurer.page.match import buy_words, label_value
@@ -144,14 +145,14 @@ def inside(el: HtmlElement, blocks: set[HtmlElement]) -> bool:
 _CONTROLS = frozenset({"submit", "image", "button"})
 
 
-def buy_control(region: HtmlElement, vocab: dict[str, float]) -> HtmlElement | None:
+def buy_control(region: HtmlElement, lexicon: Lexicon) -> HtmlElement | None:
     """The region's own add-to-cart control, enabled or not: a button (or submit input)
     whose text, name or class, or whose form's action, carries the lexicon's
     ``add_to_cart`` words; the first one in document order."""
     for el in region.iter("button", "input"):
         if el.tag == "input" and (el.get("type") or "").lower() not in _CONTROLS:
             continue
-        if buy_words(el, vocab):
+        if buy_words(el, lexicon):
             return el
     return None
 

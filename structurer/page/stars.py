@@ -15,6 +15,7 @@ import re
 from lxml.html import HtmlElement
 
 from structurer.lexicon import Lexicon
+from structurer.namewords import class_words
 from structurer.page.dom import MONEY_RE, NUMBER_RE, text_of
 from structurer.page.match import lexicon_match
 from structurer.values import parse_rating, rating_source
@@ -65,8 +66,8 @@ def rating_text(region: HtmlElement, words: Words) -> tuple[HtmlElement, str] | 
             continue                    # the innermost element holding the text
         bare = not found[1] and not any(ch in found[2] for ch in ".,") and \
             (found[3] or "").lower() not in words.rating_units
-        if bare and not any(h in (n.get("class") or "").lower() for n in (el, el.getparent())
-                            if n is not None for h in words.rating_hints):
+        if bare and not any(class_words(words, "rating_classes").names(n.get("class") or "")
+                            for n in (el, el.getparent()) if n is not None):
             continue
         if not _repeated(el, region):
             return el, found[2]

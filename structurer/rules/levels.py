@@ -213,6 +213,8 @@ class CategoryLevel(Strict):
     link_xpath: LinksXPath | None = None
     render: RenderDecision = RenderDecision()
     max_depth: int = Field(3, ge=1, le=10)
+    # analysis measures it: the share of link_xpath's links it fetched that are list pages
+    # or departments leading to them; without link_xpath, of the sources' links reached
     confidence: float = Field(1.0, ge=0, le=1)
     samples: list[str] = Field([])
     # regexes a category URL's path (+ '?' + its query pairs sorted by key) fully matches

@@ -169,3 +169,16 @@ def test_a_menu_of_two_departments_is_one_group_with_both_submenus() -> None:
     assert set(leaves) <= {u.removeprefix(BASE.rstrip("/")) for u in group.urls}
     good = {BASE.rstrip("/") + u for u in leaves[:3]}
     assert set(leaves) <= set(_selected(view, category_xpath(view, group, good)))
+
+
+@pytest.mark.parametrize(("chrome", "label"), [
+    ("/account", "My account"), ("/cart", "Cart (0)"), ("/konto", "Mein Konto"),
+    ("/korzina", "Корзина (0)"), ("/customer/account/login", "Sign in"), ("/basket.php", "购物车")])
+def test_account_and_cart_links_in_a_menu_are_left_out(chrome: str, label: str) -> None:
+    """Site chrome (the vocabulary's ``site_chrome``, by text or path) beside departments
+    none of which analysis saw lead to a list: the XPath keeps the departments."""
+    depts = [f"/d/{n}/" for n in ("garden", "kitchen", "tools")]
+    view = _view(_menu("".join(f"<li><a href='{d}'>{d[3:-1].title()}</a></li>" for d in depts)
+                       + f"<li><a href='{chrome}'>{label}</a></li>"))
+    group = link_groups(view)[0]
+    assert sorted(_selected(view, category_xpath(view, group, set()))) == depts

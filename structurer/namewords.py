@@ -11,12 +11,13 @@ A value is split into tokens at everything but letters and digits and inside cam
 ``add to cart``, ``price``) names a value when its letters are a run of whole tokens
 (``mini_cart``, ``miniCart``, ``minicart``; ``add-to-cart`` for ``addtocart``), never
 letters inside a token ("old" is no part of ``fw-bold``, "ship" none of
-``relationship``, "title" none of ``subtitle``). Where the caller allows it (the
-lexicon's ``partial_ratio`` of its field words), a partial match is the word's last four
-letters or more going on into a longer token, as a stem does (``ship`` -> ``shipping``,
-``cookie`` -> ``cookiebanner``, ``instal`` -> ``installments``), or the word as one of
-the known parts a token is run together from (``productprice``, ``oldprice``: the
-lexicon's words of three letters or more). Pure.
+``relationship``, "title" none of ``subtitle``). Where the lexicon allows it (its
+``partial_ratio`` of a field's words; for the vocabulary's class-word lists and the
+signals, its ``vocabulary.partial_words``: :func:`class_words`, :func:`signal_words`), a
+partial match is the word's last four letters or more going on into a longer token, as a
+stem does (``ship`` -> ``shipping``, ``cookie`` -> ``cookiebanner``, ``instal`` ->
+``installments``), or the word as one of the known parts a token is run together from
+(``productprice``, ``oldprice``: the lexicon's words of three letters or more). Pure.
 """
 
 from __future__ import annotations
@@ -25,8 +26,14 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["Found", "NameWords", "name_letters", "name_tokens", "name_words"]
+if TYPE_CHECKING:
+    from structurer.lexicon import Lexicon
+    from structurer.words import Words
+
+__all__ = ["Found", "NameWords", "class_words", "name_letters", "name_tokens", "name_words",
+           "signal_words"]
 
 #: letters a word's part inside a longer token needs to count (shorter ones, "old",
 #: "ad", "cur", begin too many unrelated words)
@@ -62,10 +69,13 @@ class Found:
 
 class NameWords:
     """A list of words compiled for :meth:`find` (their letters without separators);
-    compared by identity, so that a cache may key on it."""
+    ``partial``: whether they name a longer token partly where a call does not say (the
+    list's declaration); compared by identity, so that a cache may key on it."""
 
-    def __init__(self, words: Iterable[str], parts: Iterable[str] = ()) -> None:
+    def __init__(self, words: Iterable[str], parts: Iterable[str] = (),
+                 partial: bool = True) -> None:
         self.words = tuple(dict.fromkeys(w for w in words if w))
+        self.partial = partial
         self._joined: dict[str, str] = {}
         for word in self.words:
             self._joined.setdefault("".join(name_tokens(word)), word)
@@ -84,11 +94,15 @@ class NameWords:
             if len(t) >= COMPOUND_LETTERS)
 
     def __repr__(self) -> str:
-        return f"NameWords({list(self.words)!r})"
+        return f"NameWords({list(self.words)!r}, partial={self.partial})"
 
-    def find(self, tokens: Sequence[str], partial: bool = True) -> tuple[Found, ...]:
-        """The words found in ``tokens`` (see the module doc), by where they start."""
-        return _find(self, tuple(tokens), partial)
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def find(self, tokens: Sequence[str], partial: bool | None = None) -> tuple[Found, ...]:
+        """The words found in ``tokens`` (see the module doc), by where they start;
+        ``partial`` None: as the list declares."""
+        return _find(self, tuple(tokens), self.partial if partial is None else partial)
 
     def may_name(self, letters: str) -> bool:
         """False where none of the words can name a value of these :func:`name_letters`
@@ -96,11 +110,11 @@ class NameWords:
         nothing); True is no answer."""
         return self._any.search(letters) is not None
 
-    def names(self, value: str, partial: bool = True) -> bool:
+    def names(self, value: str, partial: bool | None = None) -> bool:
         """Whether one of the words names ``value`` (an attribute's whole value)."""
         return bool(self.find(name_tokens(value), partial))
 
-    def first(self, value: str, partial: bool = True) -> str | None:
+    def first(self, value: str, partial: bool | None = None) -> str | None:
         """The first of the words (in the list's order) naming ``value``, or None."""
         found = {f.word for f in self.find(name_tokens(value), partial)}
         return next((w for w in self.words if w in found), None)
@@ -180,8 +194,26 @@ def _may_start(words: NameWords, token: str, partial: bool) -> bool:
 
 
 @functools.lru_cache(maxsize=256)
-def name_words(words: tuple[str, ...], parts: frozenset[str] = frozenset()) -> NameWords:
+def name_words(words: tuple[str, ...], parts: frozenset[str] = frozenset(),
+               partial: bool = True) -> NameWords:
     """The compiled :class:`NameWords` of a tuple of words (one per list) and the other
     known ``parts`` of tokens run together."""
-    return NameWords(words, parts)
+    return NameWords(words, parts, partial)
+
+
+def class_words(words: Words, key: str) -> NameWords:
+    """The vocabulary's class-word list ``key`` (``rating_classes``, ``noise_classes``),
+    naming longer tokens partly where its ``partial_words`` lists ``key``."""
+    return name_words(words.class_lists[key], partial=key in words.partial_words)
+
+
+def signal_words(lexicon: Lexicon, name: str, least: float = 0.0) -> NameWords:
+    """The words of the lexicon's signal ``name`` (``add_to_cart``) weighing ``least`` or
+    more, naming longer tokens partly where its vocabulary's ``partial_words`` lists
+    ``name``."""
+    from structurer.words import compile_words
+
+    vocab = lexicon.signals.get(name, {})
+    return name_words(tuple(w for w, v in vocab.items() if v >= least),
+                      partial=name in compile_words(lexicon.vocabulary).partial_words)
 
