@@ -51,14 +51,19 @@ PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
 
 
-def empty_noise(tree: HtmlElement) -> None:
+def empty_noise(tree: HtmlElement, data: list[str] | None = None) -> None:
     """Empty script/style/svg contents in place (elements stay, so positions stay), and
     noscript unless it holds paragraphs (:func:`structurer.clean.holds_text`).
     The elements are listed first: removing an svg's children while iterating would end
-    the walk there and leave every later script's text in place."""
+    the walk there and leave every later script's text in place. ``data``, when given,
+    receives the text of the scripts holding JSON data (not JSON-LD): the props an app
+    renders its page from (:mod:`structurer.page.propstext`)."""
     for el in list(tree.iter(*_EMPTY_TAGS)):
         if el.tag == "noscript" and holds_text(el):
             continue    # the page's text for readers without scripts (clean_tree keeps it)
+        if data is not None and el.tag == "script" and el.text and \
+                "json" in (kind := (el.get("type") or "").lower()) and "ld+json" not in kind:
+            data.append(el.text)
         for child in list(el):
             el.remove(child)
         el.text = None
