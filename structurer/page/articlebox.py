@@ -101,9 +101,9 @@ def sibling_sections(best: HtmlElement, counts: dict[HtmlElement, density.Counts
     a table or a figure between): the siblings of the container's outermost wrapper (the
     first ancestor with a sibling that has text) of the same tag and class that are mostly
     paragraphs, in a run from it (at most ``_BETWEEN`` other blocks of ``_BETWEEN_MOST``
-    characters between two, none of them paragraphs), in page order, the container's
-    wrapper included. Empty when there are none: a related list or a comment box is
-    named otherwise, or is links."""
+    characters between two: a quote between them is read too, a table or an ad is not),
+    in page order, the container's wrapper included. Empty when there are none: a
+    related list or a comment box is named otherwise, or is links."""
     el = best
     while el.getparent() is not None and el.tag not in ("body", "html") and not any(
             s in counts and counts[s].t
@@ -115,17 +115,18 @@ def sibling_sections(best: HtmlElement, counts: dict[HtmlElement, density.Counts
 
     def run(siblings: Iterator[HtmlElement]) -> list[HtmlElement]:
         out: list[HtmlElement] = []
-        between = 0
+        between: list[HtmlElement] = []
         for sibling in siblings:
             c = counts.get(sibling)
             if c is None or not c.t:
                 continue      # no text: a picture, a spacer
             own = good.get(sibling, 0)
             if (sibling.tag, sibling.get("class")) == key and own >= 0.5 * c.t:
+                out.extend(b for b in between if good.get(b, 0) >= 0.5 * counts[b].t)
                 out.append(sibling)
-                between = 0
-            elif between < _BETWEEN and c.t <= _BETWEEN_MOST and own < 0.5 * c.t:
-                between += 1  # a table, a figure or an ad between two sections
+                between = []
+            elif len(between) < _BETWEEN and c.t <= _BETWEEN_MOST:
+                between.append(sibling)  # a quote, a table, a figure or an ad between two
             else:
                 break
         return out

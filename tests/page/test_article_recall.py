@@ -1,7 +1,8 @@
 """The whole article however the page lays it out (page/article.py, page/articlebox.py,
-generic/extract.py): sections set in sibling wrappers with tables between them, a story
-told only by the page's description, a story whose text only a script's JSON props hold,
-a gallery whose captions are the text."""
+page/propstext.py, page/view.py, generic/extract.py): sections set in sibling wrappers
+with tables or quotes between them, a story told only by the page's description, a story
+whose text only a script's JSON props hold, a gallery whose captions are the text, a live
+blog whose entries link to their own anchors."""
 
 from __future__ import annotations
 
@@ -116,3 +117,42 @@ def test_a_gallerys_captions_written_as_sentences_are_its_text() -> None:
                                   URL, "news")
     assert out["kind"] == "detail"
     assert all(c in out["fields"]["content"] for c in captions)
+
+
+def test_a_live_blogs_entries_linked_to_their_own_anchors_are_its_text() -> None:
+    """A live blog: each entry a time and a headline linked to the entry's own anchor on
+    the page (its URL with a query or a fragment) over its text. The entries are the
+    article, not a list of teasers of other pages; a list of other pages stays a list."""
+    entries = _prose(5, "live", 16)
+    intro = _prose(1, "intro")[0]
+    posts = "".join(f"<article class='live-post'><a class='time' href='story.html?post={i}'>"
+                    f"1{i}:0{i}</a><h2><a href='story.html?post={i}'>Update on the harbour "
+                    f"vote number {i}</a></h2><p>{p}</p></article>"
+                    for i, p in enumerate(entries))
+    body = (f"<main><h1>Live: The council approves the new harbour plan</h1><p>{intro}</p>"
+            f"<div class='liveblog'>{posts}</div></main>")
+    out = structurer.extract_page(_site_page(body), URL, "news")
+    assert out["kind"] == "detail"
+    assert all(p in out["fields"]["content"] for p in entries)
+    teasers = body.replace("story.html?post=", "/2024/05/other-story-")
+    assert structurer.extract_page(_site_page(teasers), URL, "news")["kind"] == "list"
+
+
+def test_a_quote_between_two_sections_is_read_an_ad_is_not() -> None:
+    """Sections side by side at the level of the page's header and footer, a pull quote
+    between the first two and an ad between the last two: the quote is the article's,
+    the ad is not."""
+    first, middle, last = _prose(3, "alpha"), _prose(4, "beta"), _prose(3, "gamma")
+    quote = _prose(1, "quote", 10)[0]
+
+    def section(paragraphs: list[str]) -> str:
+        return "<div class='text-block'>" + "".join(f"<p>{p}</p>" for p in paragraphs) + \
+            "</div>"
+
+    body = ("<div class='head'><h1>The council approves the new harbour plan</h1></div>"
+            + section(first) + f"<blockquote class='pull'><p>{quote}</p></blockquote>"
+            + section(middle) + "<div class='ad'>Advertisement</div>" + section(last)
+            + _TEASERS)
+    text = structurer.extract_page(_site_page(body), URL, "news")["fields"]["content"]
+    assert all(p in text for p in [*first, quote, *middle, *last])
+    assert "Advertisement" not in text and "Other story" not in text
