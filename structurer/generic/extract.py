@@ -169,7 +169,8 @@ def _hidden_text(view: PageView, scripts: list[str]) -> str | None:
     """The article's text when the page shows next to none of it (``_SHOWN`` characters:
     a title, a button): its JSON data's prose (an app's props,
     :mod:`structurer.page.propstext`), else the page's own description (meta, og:) when
-    it is longer than what the page shows, a sentence of ``lead_line`` characters or more."""
+    it is longer than what the page shows and tells another story (not the shown text
+    again, typeset otherwise), a sentence of ``lead_line`` characters or more."""
     found = view.content
     shown = found.text if found is not None else ""
     if len(shown) >= _SHOWN:
@@ -182,9 +183,9 @@ def _hidden_text(view: PageView, scripts: list[str]) -> str | None:
         return props
     told = max(descriptions(view.tree), key=len, default="")
     if len(told) >= least and len(told) > len(shown) and told.endswith(SENTENCE_ENDS) \
-            and told not in " ".join(shown.split()):
+            and not _same_story(told, shown, view.lexicon.thresholds.same_story):
         return f"{told}\n{shown}" if shown else told
-    return None
+    return None     # no description, or one that says the shown text again
 
 
 def news_fields(view: PageView, article: dict[str, Any] | None, hidden: str | None = None

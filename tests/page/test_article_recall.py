@@ -103,6 +103,15 @@ def test_a_story_told_only_by_its_description_is_its_text() -> None:
         f"<p>{p}</p>" for p in story)
     text = structurer.extract_page(_shell(body, head), URL, "news")["fields"]["content"]
     assert all(p in text for p in story) and told not in text
+    # a short post the description says again, typeset otherwise: the post, once
+    post = "„Ich weiß, ich bin müde und sollte das nicht sagen…“ – „Dann sag es nicht.“"
+    said = ('"Ich weiß, ich bin müde und sollte das nicht sagen..." - "Dann sag es nicht." '
+            '(Nachts.)')
+    head = (f"<meta name='description' content='{said}'>"
+            "<meta property='og:type' content='article'>")
+    text = structurer.extract_page(_shell(f"<h1>Nachts</h1><p>{post}</p>", head), URL,
+                                   "news")["fields"]["content"]
+    assert post in text and text.count("Dann sag es nicht") == 1
 
 
 def test_a_gallerys_captions_written_as_sentences_are_its_text() -> None:
