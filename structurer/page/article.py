@@ -23,8 +23,8 @@ Three steps, each what the best extractors do on top of text density:
    of those of the container it shares with the headline: themes call the article's own
    wrappers "share", "widget", "sidebar-and-content" or "tab-menu"; nor a "teaser" just
    after the headline saying the page's description (the standfirst), a heading, a
-   ``<header>`` holding posts (left unclosed) or a gallery's captions in paragraphs
-   (its text). (The verdicts on each block: :mod:`structurer.page.boilerplate`.)
+   ``<header>`` holding posts (left unclosed) or a gallery's captions (paragraphs or
+   sentences under its pictures: its text). (The verdicts on each block: :mod:`structurer.page.boilerplate`.)
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -140,14 +140,15 @@ def _in_boilerplate(heading: HtmlElement, vocab: BoilerplateWords) -> bool:
 
 
 def _gallery_captions(start: HtmlElement, good: dict[HtmlElement, int]) -> list[HtmlElement]:
-    """The captions of a gallery, which are its text: three captions or more, written in
-    paragraphs (``<figcaption><p>``) or sentences of their own (``_CAPTION`` characters
-    or more), that hold half the page's paragraph text or more. They are read as blocks
+    """The captions of a gallery, which are its text: three captions or more
+    (:func:`_caption_blocks`), written in paragraphs (``<figcaption><p>``) or sentences
+    of their own (``_CAPTION`` characters or more), that hold half the page's paragraph
+    text or more. They are read as blocks
     (renamed ``div``, or ``p`` when they hold no paragraph; their figures ``div``),
     whatever their class words ("slide-caption"); a news picture's caption is a line,
     and beside far more text."""
     captions, size = [], 0
-    for c in start.iter("figcaption"):
+    for c in _caption_blocks(start):
         if c.find("p") is not None:
             captions.append(c)
             size += good.get(c, 0)
@@ -163,6 +164,22 @@ def _gallery_captions(start: HtmlElement, good: dict[HtmlElement, int]) -> list[
         if figure is not None and figure.tag == "figure":
             figure.tag = "div"
     return captions
+
+
+def _caption_blocks(start: HtmlElement) -> Iterator[HtmlElement]:
+    """The captions of the page's pictures: its ``<figcaption>``s, and the block right
+    after a picture (or the link or ``<picture>`` around it) that holds no other picture
+    and no link (a slide's "caption" ``<div>``)."""
+    yield from start.iter("figcaption")
+    for img in start.iter("img"):
+        parent = img.getparent()
+        holder = parent if parent is not None and parent.tag in ("a", "picture") else img
+        after = holder.getnext()
+        while after is not None and not isinstance(after.tag, str):
+            after = after.getnext()     # a comment between
+        if after is not None and after.tag in ("div", "span") and \
+                next(after.iter("img", "a", "figcaption"), None) is None:
+            yield after
 
 
 def _unclosed_header(el: HtmlElement, good: dict[HtmlElement, int]) -> bool:

@@ -165,3 +165,27 @@ def test_a_quote_between_two_sections_is_read_an_ad_is_not() -> None:
     text = structurer.extract_page(_site_page(body), URL, "news")["fields"]["content"]
     assert all(p in text for p in [*first, quote, *middle, *last])
     assert "Advertisement" not in text and "Other story" not in text
+
+
+def test_a_slideshows_caption_blocks_are_its_text_teasers_beside_a_story_are_not() -> None:
+    """A slideshow whose slides are a picture and a caption ``<div>`` (a class word
+    "caption" that elsewhere names a picture's credit line): the captions are the text.
+    Beside a long story, the pictures and excerpts of other stories stay out."""
+    captions = _prose(6, "slide", 10)
+    slides = "".join(f"<div class='slide'><img src='/p/{i}.jpg' alt=''>"
+                     f"<div class='caption'>{c}</div></div>" for i, c in enumerate(captions))
+    body = (f"<main><h1>In pictures: the new harbour</h1><div class='slideshow'>{slides}"
+            "</div></main>")
+    out = structurer.extract_page(_site_page(body, title="In pictures: the new harbour"),
+                                  URL, "news")
+    assert out["kind"] == "detail"
+    assert all(c in out["fields"]["content"] for c in captions)
+    story = _prose(8, "harbour")
+    teasers = "".join(f"<div class='teaser'><a href='/o/{i}'><img src='/t/{i}.jpg' alt=''>"
+                      f"</a><div class='excerpt'>{c}</div></div>"
+                      for i, c in enumerate(_prose(3, "elsewhere", 8)))
+    body = ("<article><h1>The council approves the new harbour plan</h1>"
+            + "".join(f"<p>{p}</p>" for p in story)
+            + f"</article><div class='more'>{teasers}</div>")
+    text = structurer.extract_page(_site_page(body), URL, "news")["fields"]["content"]
+    assert all(p in text for p in story) and "elsewhere" not in text
