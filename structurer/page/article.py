@@ -24,7 +24,8 @@ Three steps, each what the best extractors do on top of text density:
    wrappers "share", "widget", "sidebar-and-content" or "tab-menu"; nor a "teaser" just
    after the headline saying the page's description (the standfirst), a heading, a
    ``<header>`` holding posts (left unclosed) or a gallery's captions (paragraphs or
-   sentences under its pictures: its text). (The verdicts on each block: :mod:`structurer.page.boilerplate`.)
+   sentences under its pictures: its text). (The verdicts on each block:
+   :mod:`structurer.page.boilerplate`.)
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
