@@ -10,7 +10,9 @@ page fills ``items`` with the main list's titles and absolute URLs. A shop templ
 reads product pages, a template with ``content`` articles, any other template (books)
 its own fields by their labels: a page showing none of them besides a title is of
 kind ``other``, not a page of that template's kind. Product pages and other templates
-are read by :mod:`structurer.generic.products`, loaded only for them. Pure: no network,
+are read by :mod:`structurer.generic.products`, loaded only for them. An article page
+that shows next to none of its text (an app's empty body) is read from its JSON data's
+prose (:mod:`structurer.page.propstext`), else from its description. Pure: no network,
 no files.
 """
 
@@ -25,6 +27,7 @@ from lxml.html import HtmlElement
 from structurer.clean import parse_html
 from structurer.lexicon import Lexicon
 from structurer.page import byline
+from structurer.page.articlelines import SENTENCE_ENDS
 from structurer.page.boilerplate import descriptions
 from structurer.page.dates import parse_datetime
 from structurer.page.view import PageView, empty_noise, priced
@@ -33,6 +36,7 @@ from structurer.values import plain_text
 
 _WORDS = re.compile(r"\w+")
 _SENTENCE = re.compile(r"\w[.!?。！？]+(?:\s|$)")
+_SHOWN = 200     # characters of text a page shows: fewer, and its hidden text is read
 
 
 def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any]:
@@ -43,14 +47,16 @@ def extract_page_generic(html: str, url: str, lexicon: Lexicon) -> dict[str, Any
 def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[str, Any]:
     """:func:`extract_page_generic` of a parsed page (the tree's scripts are emptied)."""
     objects = jsonld_objects(tree)
-    empty_noise(tree)
+    news = "content" in lexicon.fields
+    scripts: list[str] = []
+    empty_noise(tree, scripts if news else None)
     view = PageView(url, tree, lexicon, objects)
     kind = view.kind
-    news = "content" in lexicon.fields
     shop = priced(lexicon)
     article = view.article
+    hidden = _hidden_text(view, scripts) if news and kind != "list" else None
     if news and kind == "other":   # a list is the classifier's answer, weighed with the body
-        kind = "detail" if article is not None or _article_like(view) else kind
+        kind = "detail" if article is not None or hidden or _article_like(view) else kind
     elif shop and kind == "other":
         from structurer.generic import products
 
@@ -64,7 +70,7 @@ def extract_tree_generic(tree: HtmlElement, url: str, lexicon: Lexicon) -> dict[
     if news:
         if kind != "detail":
             return out
-        values, sources = news_fields(view, article)
+        values, sources = news_fields(view, article, hidden)
     else:
         from structurer.generic import products
 
@@ -159,11 +165,35 @@ def _metas(lexicon: Lexicon, field: str) -> list[str] | None:
     return list(spec.opengraph) if spec is not None and spec.opengraph else None
 
 
-def news_fields(view: PageView, article: dict[str, Any] | None
+def _hidden_text(view: PageView, scripts: list[str]) -> str | None:
+    """The article's text when the page shows next to none of it (``_SHOWN`` characters:
+    a title, a button): its JSON data's prose (an app's props,
+    :mod:`structurer.page.propstext`), else the page's own description (meta, og:) when
+    it is longer than what the page shows and tells another story (not the shown text
+    again, typeset otherwise), a sentence of ``lead_line`` characters or more."""
+    found = view.content
+    shown = found.text if found is not None else ""
+    if len(shown) >= _SHOWN:
+        return None
+    from structurer.page.propstext import props_paragraphs
+
+    least = view.lexicon.thresholds.lead_line
+    props = "\n".join(props_paragraphs(scripts, view.tree, least))
+    if len(props) > max(_SHOWN, 2 * len(shown)):
+        return props
+    told = max(descriptions(view.tree), key=len, default="")
+    if len(told) >= least and len(told) > len(shown) and told.endswith(SENTENCE_ENDS) \
+            and not _same_story(told, shown, view.lexicon.thresholds.same_story):
+        return f"{told}\n{shown}" if shown else told
+    return None     # no description, or one that says the shown text again
+
+
+def news_fields(view: PageView, article: dict[str, Any] | None, hidden: str | None = None
                 ) -> tuple[dict[str, Any], dict[str, str]]:
     """Title, content, published date and author of an article page: JSON-LD first (at
     the lexicon's ``structured`` paths), then meta tags, the title heading and text
-    density (:mod:`density`, :mod:`byline`)."""
+    density (:mod:`density`, :mod:`byline`); ``hidden``: the text the page keeps out of
+    its body (:func:`_hidden_text`), when it shows next to none."""
     values: dict[str, Any] = {}
     sources: dict[str, str] = {}
     lexicon = view.lexicon
@@ -190,6 +220,9 @@ def news_fields(view: PageView, article: dict[str, Any] | None
         sources["content"] = "density"
     elif found is not None and isinstance(structured, str):
         values["content"] = _shown_lead(structured, found.text, descriptions(view.tree))
+    if hidden and (sources.get("content") != "jsonld"
+                   or len(hidden) > len(values.get("content") or "")):
+        values["content"], sources["content"] = hidden, "hidden"
     heading = title.text if title is not None else ""   # title_of's text, found once
     near = byline.Near(view.tree, heading)   # the title heading's surroundings, read once
     if "published" not in values:

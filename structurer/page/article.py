@@ -23,8 +23,9 @@ Three steps, each what the best extractors do on top of text density:
    of those of the container it shares with the headline: themes call the article's own
    wrappers "share", "widget", "sidebar-and-content" or "tab-menu"; nor a "teaser" just
    after the headline saying the page's description (the standfirst), a heading, a
-   ``<header>`` holding posts (left unclosed) or a gallery's captions in paragraphs
-   (its text). (The verdicts on each block: :mod:`structurer.page.boilerplate`.)
+   ``<header>`` holding posts (left unclosed) or a gallery's captions (paragraphs or
+   sentences under its pictures: its text). (The verdicts on each block:
+   :mod:`structurer.page.boilerplate`.)
 2. *Seed, core, whole article.* The element of highest text density (the seed, often
    one paragraph or list item) votes for its ancestors; the core is the element with the
    most paragraph weight (Readability's score: a paragraph of 25 characters or more —
@@ -39,7 +40,10 @@ Three steps, each what the best extractors do on top of text density:
    sections, lists and quotes; it must hold the text the page's structured data tells
    (``told_text``: :mod:`structurer.page.told`). What follows the core inside that
    container and is not mostly paragraphs (``tail_paragraphs``: a share bar, a tag box,
-   a contact card, teasers) is left out.
+   a contact card, teasers) is left out. A page that sets each section in a wrapper of
+   its own beside the page's header and footer (tables between) gives the container's
+   wrapper siblings of its tag and class that are mostly paragraphs: they are read too
+   (:func:`~structurer.page.articlebox.sibling_sections`).
 3. *Lines.* The text is cut at block elements; left out: lines mostly made of links
    ("Also read: ...", a tag list; unless links are most of the article, a link post),
    short boilerplate lines (sharing prompts, consent notices, "Posted by", "please
@@ -66,7 +70,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from lxml import etree
 from lxml.html import HtmlElement
@@ -74,7 +78,7 @@ from lxml.html import HtmlElement
 from structurer.clean import clean_tree, drop_elements
 from structurer.lexicon import Lexicon
 from structurer.page import density, titles
-from structurer.page.articlebox import tail_blocks, widened, with_items
+from structurer.page.articlebox import sibling_sections, tail_blocks, widened, with_items
 from structurer.page.articlelines import SENTENCE_ENDS, article_lines
 from structurer.page.blocktext import Walk, stamp
 from structurer.page.boilerplate import (
@@ -95,6 +99,7 @@ _PARAGRAPHS = frozenset({"p", "pre", "blockquote", "li", "dd", "td", "dt"})
 _CONTAINERS = ("div", "section", "article", "main", "td", "blockquote", "li", "dd", "center")
 _LISTS = frozenset({"ul", "ol", "dl", "tbody", "thead", "tfoot", "tr"})
 _COMMAS = re.compile(r"[,，、،]")
+_CAPTION = 50    # characters of a gallery's caption written as a sentence of its own
 
 
 def pruned(tree: HtmlElement, vocab: BoilerplateWords, min_text: int, least: int = 1000,
@@ -136,19 +141,46 @@ def _in_boilerplate(heading: HtmlElement, vocab: BoilerplateWords) -> bool:
 
 
 def _gallery_captions(start: HtmlElement, good: dict[HtmlElement, int]) -> list[HtmlElement]:
-    """The captions of a gallery, which are its text: three captions or more written in
-    paragraphs (``<figcaption><p>``) that hold half the page's paragraph text or more. They
-    are read as blocks (renamed ``div``, their figures too), whatever their class words
-    ("slide-caption"); a news picture's caption is a line, and beside far more text."""
-    captions = [c for c in start.iter("figcaption") if c.find("p") is not None]
-    if len(captions) < 3 or sum(good.get(c, 0) for c in captions) < 0.5 * good.get(start, 0):
+    """The captions of a gallery, which are its text: three captions or more
+    (:func:`_caption_blocks`), written in paragraphs (``<figcaption><p>``) or sentences
+    of their own (``_CAPTION`` characters or more), that hold half the page's paragraph
+    text or more. They are read as blocks
+    (renamed ``div``, or ``p`` when they hold no paragraph; their figures ``div``),
+    whatever their class words ("slide-caption"); a news picture's caption is a line,
+    and beside far more text."""
+    captions, size = [], 0
+    for c in _caption_blocks(start):
+        if c.find("p") is not None:
+            captions.append(c)
+            size += good.get(c, 0)
+        elif len(text := " ".join(c.text_content().split())) >= _CAPTION and \
+                text.endswith(SENTENCE_ENDS):
+            captions.append(c)
+            size += len(text)
+    if len(captions) < 3 or size < 0.5 * good.get(start, 0):
         return []
     for caption in captions:
         figure = caption.getparent()
-        caption.tag = "div"
+        caption.tag = "div" if caption.find("p") is not None else "p"
         if figure is not None and figure.tag == "figure":
             figure.tag = "div"
     return captions
+
+
+def _caption_blocks(start: HtmlElement) -> Iterator[HtmlElement]:
+    """The captions of the page's pictures: its ``<figcaption>``s, and the block right
+    after a picture (or the link or ``<picture>`` around it) that holds no other picture
+    and no link (a slide's "caption" ``<div>``)."""
+    yield from start.iter("figcaption")
+    for img in start.iter("img"):
+        parent = img.getparent()
+        holder = parent if parent is not None and parent.tag in ("a", "picture") else img
+        after = holder.getnext()
+        while after is not None and not isinstance(after.tag, str):
+            after = after.getnext()     # a comment between
+        if after is not None and after.tag in ("div", "span") and \
+                next(after.iter("img", "a", "figcaption"), None) is None:
+            yield after
 
 
 def _unclosed_header(el: HtmlElement, good: dict[HtmlElement, int]) -> bool:
@@ -222,11 +254,14 @@ def article_content(tree: HtmlElement, lexicon: Lexicon, title: str | None = Non
                                                  th.tail_paragraphs,
                                                  anchor.tag if anchor is not None else None)
                        if shown is None or not (el is shown or el in shown.iterancestors())])
+    parts = _sections(best, anchor, counts, good)
     lines, read = article_lines(best, vocab, counts[best], anchor, th.above_headline,
-                          th.caption_line, th.loose_end, th.promo_lines, th.promo_resume)
+                          th.caption_line, th.loose_end, th.promo_lines, th.promo_resume,
+                          parts)
     # composed as Unicode's canonical form (NFC): a Bengali "ড়" written as one code point
     # is the letter and its nukta, as other texts and searches write it
-    lead = _standfirst(anchor, best, vocab, th.lead_line, th.lead_most, tree)
+    lead = _standfirst(anchor, parts[0] if parts else best, vocab, th.lead_line,
+                       th.lead_most, tree)
     text = unicodedata.normalize("NFC", "\n".join([*lead, *lines]))
     if not text:
         return None
@@ -269,6 +304,23 @@ def _standfirst(anchor: HtmlElement | None, best: HtmlElement, vocab: Boilerplat
         leads = descriptions(page) if page is not None else frozenset()   # read when asked
         lines = [t for t in lines if t.rstrip().endswith(SENTENCE_ENDS) or t in leads]
     return lines if sum(map(len, lines)) <= most else []
+
+
+def _sections(best: HtmlElement, anchor: HtmlElement | None,
+              counts: dict[HtmlElement, density.Counts], good: dict[HtmlElement, int]
+              ) -> list[HtmlElement]:
+    """The container's wrapper and the article's other sections beside it
+    (:func:`~structurer.page.articlebox.sibling_sections`), in page order; those before
+    it only when the headline is not below them (inside the container's wrapper or a
+    section after it: then what precedes is no part of the article)."""
+    parts = sibling_sections(best, counts, good)
+    if anchor is None or not parts:
+        return parts
+    own = next(i for i, el in enumerate(parts) if el is best or el in best.iterancestors())
+    below = {*anchor.iterancestors(), anchor}
+    if own and any(el in below for el in parts[own:]):
+        parts = parts[own:]
+    return parts if len(parts) > 1 else []
 
 
 def _headline_containers(anchor: HtmlElement | None, levels: int) -> set[HtmlElement]:

@@ -6,6 +6,7 @@ card, teasers). Pure functions over the counts of a cleaned copy."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import pairwise
 
 from lxml.html import HtmlElement
@@ -101,3 +102,47 @@ def _opened_by(block: HtmlElement, tag: str) -> bool:
 def _tail_block(c: density.Counts, good: int, tail: tuple[int, float]) -> bool:
     """A block of ``tail[0]`` characters or more less than ``tail[1]`` of them paragraphs."""
     return c.t >= tail[0] and good < tail[1] * c.t
+
+
+_BETWEEN, _BETWEEN_MOST = 2, 600   # blocks between two sections: how many, how long each
+
+
+def sibling_sections(best: HtmlElement, counts: dict[HtmlElement, density.Counts],
+                     good: dict[HtmlElement, int]) -> list[HtmlElement]:
+    """The article's other sections when a page sets each in a wrapper of its own beside
+    the container's (``<div class="block topic">`` after ``<div class="block topic">``,
+    a table or a figure between): the siblings of the container's outermost wrapper (the
+    first ancestor with a sibling that has text) of the same tag and class that are mostly
+    paragraphs, in a run from it (at most ``_BETWEEN`` other blocks of ``_BETWEEN_MOST``
+    characters between two: a quote between them is read too, a table or an ad is not),
+    in page order, the container's wrapper included. Empty when there are none: a
+    related list or a comment box is named otherwise, or is links."""
+    el = best
+    while el.getparent() is not None and el.tag not in ("body", "html") and not any(
+            s in counts and counts[s].t
+            for s in (*el.itersiblings(preceding=True), *el.itersiblings())):
+        el = el.getparent()
+    if el.tag in ("body", "html") or not el.get("class"):
+        return []
+    key = (el.tag, el.get("class"))
+
+    def run(siblings: Iterator[HtmlElement]) -> list[HtmlElement]:
+        out: list[HtmlElement] = []
+        between: list[HtmlElement] = []
+        for sibling in siblings:
+            c = counts.get(sibling)
+            if c is None or not c.t:
+                continue      # no text: a picture, a spacer
+            own = good.get(sibling, 0)
+            if (sibling.tag, sibling.get("class")) == key and own >= 0.5 * c.t:
+                out.extend(b for b in between if good.get(b, 0) >= 0.5 * counts[b].t)
+                out.append(sibling)
+                between = []
+            elif len(between) < _BETWEEN and c.t <= _BETWEEN_MOST:
+                between.append(sibling)  # a quote, a table, a figure or an ad between two
+            else:
+                break
+        return out
+
+    before, after = run(el.itersiblings(preceding=True)), run(el.itersiblings())
+    return [*before[::-1], el, *after] if before or after else []

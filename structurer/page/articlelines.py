@@ -47,8 +47,8 @@ _NUMBER = re.compile(r"(?:ca\.\s*)?\d+(?:[.,]\d+)?\s*")
 
 def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Counts,
                   anchor: HtmlElement | None = None, lead: int = 0, caption: int = 0,
-                  loose: int = 0, promo: int = 0, resume: int = 0
-                  ) -> tuple[list[str], list[str]]:
+                  loose: int = 0, promo: int = 0, resume: int = 0,
+                  parts: Sequence[HtmlElement] = ()) -> tuple[list[str], list[str]]:
     """The text of ``el``, one line per block, boilerplate lines left out, and link lines
     too unless links are most of its text (a post that is a list of links); lines of
     ``caption`` characters or less naming a picture's credit (``credit_text``); and the
@@ -58,10 +58,13 @@ def article_lines(el: HtmlElement, vocab: BoilerplateWords, counts: density.Coun
     when two sentences of ``resume`` characters follow it
     (:func:`~structurer.page.boilerplate.promo_tail`). Second, the lines below the
     headline that are not link lines, before any other filter: what the page's kind is
-    judged on (a filter that tidies the text must not turn an article into a list)."""
+    judged on (a filter that tidies the text must not turn an article into a list).
+    ``parts``: the article's sections in page order when ``el`` is one of several
+    (:func:`~structurer.page.articlebox.sibling_sections`), read in turn."""
     walk = Walk(anchor)
-    walk.visit(el, False)
-    walk.flush()
+    for part in parts or (el,):
+        walk.visit(part, False)
+        walk.flush()
     links_are_text = counts.lt >= 0.5 * counts.t
     top = walk.headline or 0
     if any(len(line[0]) >= lead for line in walk.lines[:top]):

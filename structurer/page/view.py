@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Literal
+from urllib.parse import urlsplit
 
 from lxml.html import HtmlElement
 
@@ -49,16 +50,22 @@ if TYPE_CHECKING:  # loaded when first asked for: an article's kind needs neithe
 
 PageKind = Literal["list", "detail", "other"]
 _EMPTY_TAGS = ("script", "style", "noscript", "template", "svg")
+_OWN_ENTRIES = 0.8    # share of a list's links into the page itself: its own entries
 
 
-def empty_noise(tree: HtmlElement) -> None:
+def empty_noise(tree: HtmlElement, data: list[str] | None = None) -> None:
     """Empty script/style/svg contents in place (elements stay, so positions stay), and
     noscript unless it holds paragraphs (:func:`structurer.clean.holds_text`).
     The elements are listed first: removing an svg's children while iterating would end
-    the walk there and leave every later script's text in place."""
+    the walk there and leave every later script's text in place. ``data``, when given,
+    receives the text of the scripts holding JSON data (not JSON-LD): the props an app
+    renders its page from (:mod:`structurer.page.propstext`)."""
     for el in list(tree.iter(*_EMPTY_TAGS)):
         if el.tag == "noscript" and holds_text(el):
             continue    # the page's text for readers without scripts (clean_tree keeps it)
+        if data is not None and el.tag == "script" and el.text and \
+                "json" in (kind := (el.get("type") or "").lower()) and "ld+json" not in kind:
+            data.append(el.text)
         for child in list(el):
             el.remove(child)
         el.text = None
@@ -236,8 +243,8 @@ def _article_body(page: PageView, against_list: bool = True) -> float:
     else:
         # the body is the main list when it shows most of its links and they are a good
         # part of its text or of its lines (titles over teasers); a table of contents
-        # inside an article is neither
-        cluster = page.main_links
+        # inside an article is neither, nor a live blog's entries
+        cluster = _other_pages(page)
         shown = _shown(cluster, found, page.url) if cluster is not None else []
         if cluster is not None and len(shown) >= 0.5 * len(cluster) and (
                 sum(map(len, shown)) >= 0.2 * len(text)
@@ -282,6 +289,23 @@ def _short_headline(page: PageView) -> bool:
     return title_part(page.titles, page.body.iter("h1", "h2")) is not None
 
 
+def _other_pages(page: PageView) -> LinkCluster | None:
+    """The page's main list of links, unless its items lead into the page itself (its URL
+    with another query or fragment): a live blog's or a ticker's entries linked to their
+    own anchors are the page's text, not teasers of other pages (a section's list leads
+    to the pages below it)."""
+    cluster = page.main_links
+    if cluster is None or not cluster.items:
+        return cluster
+    here = urlsplit(page.url)
+    path = here.path.rstrip("/")
+    inside = 0
+    for link in cluster.items:
+        there = urlsplit(link.url)
+        inside += there.netloc == here.netloc and there.path.rstrip("/") == path
+    return None if inside >= _OWN_ENTRIES * len(cluster.items) else cluster
+
+
 def _classify_articles(page: PageView) -> PageKind:
     detail_score = 2.0 if page.article is not None else 0.0
     kinds = opengraph_types(page.tree)
@@ -296,7 +320,7 @@ def _classify_articles(page: PageView) -> PageKind:
         # own page (og:type video.*) with its description, the show's other videos beside
         return "detail"
     detail_score += body + (1.0 if headline or _short_headline(page) else 0.0)
-    list_score = cluster_list_score(page.main_links)
+    list_score = cluster_list_score(_other_pages(page))
     if list_score >= 3.0 and list_score > detail_score:
         return "list"
     if detail_score >= 2.5:
