@@ -173,8 +173,8 @@ def _money_near_title(page: PageView) -> bool:
 
 
 def _stock_near_title(page: PageView) -> bool:
-    """A stock statement close to the page's single h1 ("Out of stock", "已售罄"), or a
-    disabled buy button there: a product page that has no price to show."""
+    """A stock statement close to the page's single h1 ("Out of stock", "已售罄", "Pre-order
+    now"), or a disabled buy button there: a product page that has no price to show."""
     spec = page.lexicon.spec_of("availability")
     if spec is None:
         return False
@@ -189,7 +189,7 @@ def _stock_near_title(page: PageView) -> bool:
             return False    # a filter ("In stock only") is a control, not a statement
         # a short statement or one sentence ("This product is not available right now.")
         return 2 < len(own) <= 60 and any(c.isalpha() for c in own) and \
-            parse_availability(own, phrases) in ("in_stock", "out_of_stock")
+            parse_availability(own, phrases) not in (None, "unknown")   # pre-order too
 
     return _near_title(page, says_stock)
 

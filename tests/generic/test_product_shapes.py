@@ -156,6 +156,8 @@ more("og-product", shell("Shop", "Desk Lamp", "<div id='price-app'></div>", head
 more("price-from-range", shell("Lamp – Shop", "Desk Lamp", f"<p class='price'>From €39.00</p><select name='size'><option>Small €39.00</option><option>Large €49.00</option></select>{BUY}"), dict(price=39.0))
 more("sku-in-data-attr", shell("Lamp – Shop", "Desk Lamp", f"<p class='price'>€39.00</p><p class='sku'>Art.-Nr. <span>DL-0001</span></p>{BUY}"), dict(sku="DL-0001"))
 
+more("tr-shipping-first", shell("Çaydanlık – Mağaza", "Kırmızı çaydanlık", "<p>Kargo: 29,90 TL</p><p class='fiyat'>349,90 TL</p><p>Stokta var</p><button>Sepete ekle</button>", lang="tr", cur="TL"), dict(price=349.9, availability="in_stock"))
+more("cs-shipping-after", shell("Konvice – Obchod", "Červená konvice", "<p class='cena'>1 299 Kč</p><p>Doprava od 89 Kč</p><p>Není skladem</p>", lang="cs", cur="Kč"), dict(price=1299.0, availability="out_of_stock"))
 
 # shapes of common shop systems and structured-data variants
 
