@@ -152,16 +152,8 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
         found = url_code(view)     # shown nowhere but there, or not by a label
         if found is not None:
             put(code, *found)
-    control = buy_control(scope, lexicon.signals.get("add_to_cart", {}))
     if "availability" not in values:
-        put("availability", availability_text(view, scope, control, anchor), "phrase")
-    if "availability" not in values and control is not None:
-        put("availability", "out_of_stock" if control.get("disabled") is not None
-            else "in_stock", "add-to-cart")
-    elif "availability" not in values and can_buy(view):
-        put("availability", "in_stock", "add-to-cart")
-    if "availability" not in values and values.get("price") not in (None, ""):
-        put("availability", "in_stock", "default")   # priced, no word of stock: on sale
+        put("availability", *_stock(view, scope, anchor, values.get("price")))
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or ""),
                                  view.words), "near-title")
@@ -172,6 +164,23 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     if "description" not in values:
         put("description", dense_description(view, scope, anchor), "density")
     return normalize(values, view), sources
+
+
+def _stock(view: PageView, scope: HtmlElement, anchor: HtmlElement | None,
+           price: Any) -> tuple[str | None, str]:
+    """(state, source) of a page whose data says no stock: the stock phrase of the
+    product's block, else its buy control's state, else in stock for a priced page that
+    says nothing of its stock (on sale: source ``default``)."""
+    control = buy_control(scope, view.lexicon.signals.get("add_to_cart", {}))
+    phrase = availability_text(view, scope, control, anchor)
+    if phrase:
+        return phrase, "phrase"
+    if control is not None:
+        return ("out_of_stock" if control.get("disabled") is not None else "in_stock",
+                "add-to-cart")
+    if can_buy(view):
+        return "in_stock", "add-to-cart"
+    return ("in_stock" if price not in (None, "") else None), "default"
 
 
 def _by_label(spec: FieldSpec) -> bool:

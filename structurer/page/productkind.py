@@ -262,12 +262,11 @@ def classify_products(page: PageView) -> PageKind:
             return "detail"
         detail_score += 4.0 if buy else 1.5
         strong = True
-        if not buy and not page.loose_cards and _list_hits(page) < 0.6:
-            # no buy button: the slug, a quantity, specifications say one product (a
-            # page counting or sorting results, or with cards of its own, lists them)
-            cues = _main_product_cues(page)
-            detail_score += cues
-            evidenced = cues > 0
+        # no buy button: the slug, a quantity, specifications say one product (a page
+        # counting or sorting results, or with cards of its own, lists them)
+        cues = 0.0 if buy or page.loose_cards or _list_hits(page) >= 0.6 else \
+            _main_product_cues(page)
+        detail_score, evidenced = detail_score + cues, cues > 0
     if described and product is None:
         detail_score += 1.5
     stocked = _list_hits(page) < 0.6 and _stock_near_title(page)
