@@ -5,7 +5,8 @@ single title but that has no buy button of its own, no structured data and a tit
 Input: a :class:`~structurer.page.view.PageView` and its title heading. Output: a weight
 (:func:`product_cues`): the URL's slug naming the heading (``/red-kettle-1-7-l`` under
 "Red Kettle 1.7 l"), a quantity input, a table of label/value rows (the product's
-specifications), all outside every product list, card and page section. A category's
+specifications), a gallery of pictures beside the title that link to no other page, all
+outside every product list, card and page section. A category's
 heading may match its slug too, but has no quantity input nor specification table of
 its own, and no price beside it outside its cards.
 """
@@ -28,6 +29,10 @@ _WORD = re.compile(r"[^\W_]+")
 SLUG = 1.0       # the URL's slug spells the heading
 QUANTITY = 1.5   # a quantity to put in the cart
 SPECS = 1.0      # a table of the product's specifications
+GALLERY = 1.0    # pictures of the product beside its title
+_PICTURES = 3    # pictures that make a gallery
+_LEVELS = 3      # levels above the title searched for the gallery
+_IMAGE_FILE = re.compile(r"\.(?:jpe?g|png|webp|gif|avif)(?:$|\?)", re.I)
 _SPEC_ROWS = 3   # label/value rows that make a specification table
 _LABEL = 40      # longest label of a specification row
 
@@ -36,7 +41,8 @@ def product_cues(view: PageView, heading: HtmlElement) -> float:
     """The weight of the cues (module doc) of one product under ``heading``."""
     outside = set(view.listed) | {el for card in view.loose_cards for el in card.iter()}
     return float(SLUG * slug_names(view.url, text_of(heading))
-                 + QUANTITY * _quantity_input(view, outside) + SPECS * _spec_table(view, outside))
+                 + QUANTITY * _quantity_input(view, outside) + SPECS * _spec_table(view, outside)
+                 + GALLERY * _gallery(heading, outside))
 
 
 def _words(text: str) -> list[str]:
@@ -97,3 +103,24 @@ def _spec_table(view: PageView, outside: set[HtmlElement]) -> bool:
         if rows >= _SPEC_ROWS and all(0 < len(label) <= _LABEL for label in labels):
             return True
     return False
+
+
+def _gallery(heading: HtmlElement, outside: set[HtmlElement]) -> bool:
+    """:data:`_PICTURES` pictures at least in the block around the title (up to
+    :data:`_LEVELS` levels above it), none in a card and none linking to another page
+    (a thumbnail links to its picture or nowhere; a category's tile to its page)."""
+    block = heading
+    for _ in range(_LEVELS):
+        parent = block.getparent()
+        if parent is None or parent.tag == "body":
+            break
+        block = parent
+    pictures = 0
+    for img in block.iter("img"):
+        link = next(img.iterancestors("a"), None)
+        href = (link.get("href") or "").strip() if link is not None else ""
+        if not _free(img, outside) or (href and not href.startswith("#")
+                                       and not _IMAGE_FILE.search(href)):
+            continue
+        pictures += 1
+    return pictures >= _PICTURES

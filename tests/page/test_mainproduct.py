@@ -75,3 +75,12 @@ def test_a_category_with_its_slug_and_a_price_filter_stays_a_list() -> None:
 ])
 def test_a_slug_names_the_heading(url: str, heading: str, named: bool) -> None:
     assert slug_names(url, heading) is named
+
+
+def test_a_gallery_beside_the_title_is_one_products() -> None:
+    thumbs = "".join(f"<a href='/i/big{i}.jpg'><img src='/i/t{i}.jpg'></a>" for i in range(3))
+    html = product("").replace("<div class='gallery'>", f"<div class='gallery'>{thumbs}")
+    assert extract_page_generic(html, "https://shop.test/p/9921", LEX)["kind"] == "detail"
+    tiles = "".join(f"<a href='/c/{i}'><img src='/i/t{i}.jpg'></a>" for i in range(3))
+    html = product("").replace("<div class='gallery'>", f"<div class='gallery'>{tiles}")
+    assert extract_page_generic(html, "https://shop.test/p/9921", LEX)["kind"] == "list"
