@@ -219,17 +219,6 @@ def _rating_text(v: Vocabulary) -> tuple[str, int]:
         r"(?:\s*([^\W\d_]{1,12}))?\s*[.!]?\s*$", re.I)
 
 
-def _after_amount(marks: Sequence[str]) -> str:
-    """The money marks as they follow an amount: one ending in a letter of an alphabet
-    ends a word ("2 lei", "3 kr.", not "2 leistungsstarke", "3 kraftvolle"); signs and
-    CJK characters need no word end ("100元起")."""
-    def edged(mark: str) -> str:
-        end = mark[-1]
-        word = end.isalpha() and not "\u2e80" <= end <= "\u9fff" and not "\uac00" <= end <= "\ud7af"
-        return re.escape(mark) + (r"(?![^\W\d_])" if word else "")
-    return "(?:" + ("|".join(edged(m) for m in marks) or "(?!)") + ")"
-
-
 def _source(pattern: str, flags: int = 0) -> tuple[str, int]:
     """A pattern of :class:`Words`, compiled when first used."""
     return pattern, int(flags)
@@ -244,7 +233,7 @@ def _compiled(text: str) -> Words:
     marks = "(?:" + ("|".join(re.escape(m) for m in v.money_marks or ()) or "(?!)") + ")"
     patterns = {
         "money": _source(rf"(?:{marks}\s?-?\d[\d.,'\u00a0\u202f ]*)|"
-                         rf"(?:\d[\d.,'\u00a0\u202f ]*\s?{_after_amount(v.money_marks or ())})"),
+                         rf"(?:\d[\d.,'\u00a0\u202f ]*\s?{marks})"),
         "crumb_label": _source(rf"^\s*(?:{_alternatives(v.breadcrumb_labels or ())})\s*[:：]\s*",
                                re.IGNORECASE),
         "count": _source(rf"\s*[(\[]?\s*\d[\d,.]*\s*(?:{counted})?\s*[)\]]?"),

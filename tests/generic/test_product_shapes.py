@@ -140,7 +140,7 @@ more("per-kg", shell("Coffee – Shop", "Coffee beans 250 g", f"<p class='price'
 more("no-decimals", shell("Lamp – Shop", "Desk Lamp", f"<p class='price'>$19</p>{BUY}", cur="$"), dict(price=19.0))
 more("ko-won", shell("램프 - 쇼핑몰", "책상 램프", "<p class='price'>29,000원</p><p>재고 있음</p><button>장바구니 담기</button>", lang="ko", cur="원", add="장바구니 담기"), dict(price=29000.0, availability="in_stock"))
 more("el-price", shell("Λάμπα – Κατάστημα", "Λάμπα γραφείου", "<p class='price'>29,90 €</p><p>Διαθέσιμο</p><button>Προσθήκη στο καλάθι</button>", lang="el"), dict(price=29.9, availability="in_stock"))
-more("ro-price", shell("Lampă – Magazin", "Lampă de birou", "<p class='pret'>149,99 lei</p><p>În stoc</p><button>Adaugă în coș</button>", lang="ro", cur="lei"), dict(price=149.99, availability="in_stock"))
+more("ro-price", shell("Lampă – Magazin", "Lampă de birou", "<p class='pret'>149,99 RON</p><p>În stoc</p><button>Adaugă în coș</button>", lang="ro", cur="RON"), dict(price=149.99, availability="in_stock"))
 more("fi-price", shell("Lamppu – Kauppa", "Pöytälamppu", "<p class='hinta'>39,90 €</p><p>Varastossa</p><button>Lisää ostoskoriin</button>", lang="fi"), dict(price=39.9, availability="in_stock"))
 more("da-udsolgt", shell("Lampe – Butik", "Skrivebordslampe", "<p class='pris'>299,00 kr.</p><p>Udsolgt</p><button disabled>Læg i kurv</button>", lang="da", cur="kr."), dict(price=299.0, availability="out_of_stock"))
 more("oos-disabled", shell("Lamp – Shop", "Desk Lamp", "<p class='price'>€39.00</p><button disabled class='add-to-cart'>Sold out</button>"), dict(price=39.0, availability="out_of_stock"))
