@@ -191,14 +191,14 @@ def _signal_edited(tmp_path: Path, entry: str) -> Lexicon:
 
 def test_new_add_to_cart_and_several_items_words(tmp_path: Path) -> None:
     shipped = load_lexicon("ecommerce")
-    page = _BUY_PAGE.format(label="Legg i handlekurv")
+    page = _BUY_PAGE.format(label="Setja í körfu")
     assert not can_buy(PageView.from_html("http://s/p", page, shipped))
-    edited = _signal_edited(tmp_path, "legg i handlekurv: 12")
+    edited = _signal_edited(tmp_path, "setja í körfu: 12")
     assert can_buy(PageView.from_html("http://s/p", page, edited))
-    gapped = _signal_edited(tmp_path, '"legg … handlekurv": 12')
+    gapped = _signal_edited(tmp_path, '"setja … körfu": 12')
     assert can_buy(PageView.from_html("http://s/p", _BUY_PAGE.format(
-        label="Legg varen i handlekurv"), gapped))
-    weak = _signal_edited(tmp_path, "legg i handlekurv: 6")     # a weak word alone is no button
+        label="Setja vöruna í körfu"), gapped))
+    weak = _signal_edited(tmp_path, "setja í körfu: 6")     # a weak word alone is no button
     assert not can_buy(PageView.from_html("http://s/p", page, weak))
     several = _BUY_PAGE.format(label="Add chosen to cart")
     assert can_buy(PageView.from_html("http://s/p", several, shipped))

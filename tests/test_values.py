@@ -425,3 +425,4 @@ def test_rating_from_markup_never_the_review_count(markup: str, expected: float 
 def test_a_multiplier_is_no_price_and_a_range_starts_at_its_low_end(
         text: str, amount: float | None) -> None:
     assert parse_money(text).amount == amount
+

@@ -254,17 +254,23 @@ def old_price_field(view: PageView, anchor: HtmlElement | None, values: dict[str
     return (name, text) if text is not None else None
 
 
+_SURE = 1.8   # score of a shown price sure enough to stand for structured data's zero
+
+
 def shown_sale(view: PageView, anchor: HtmlElement | None, values: dict[str, Any]
                ) -> str | None:
     """The sale price the page shows where structured data gave the regular one: the
     page's own price (:func:`best_price`) is lower, and the structured amount is the price
     before the discount the page shows beside it (:func:`old_price_text`: struck through
-    or labelled "was"); None otherwise (structured data stands)."""
+    or labelled "was"); the page's price, where sure, for a zero in the data (a
+    placeholder); None otherwise (structured data stands)."""
     given = parse_money(str(values.get("price")), values.get("currency"), view.words).amount
     found = best_price(view, anchor)
     if given is None or found is None:
         return None
     shown = parse_money(found.text, values.get("currency"), view.words).amount
+    if given == 0 and shown and found.score >= _SURE:
+        return found.text   # a zero in the data is a placeholder beside a shown price
     if shown is None or not 0 < shown < given:
         return None
     old = old_price_text(view, anchor, float(shown))

@@ -4,36 +4,31 @@ for such pages (articles and lists need none of it).
 
 Input: a :class:`PageView`. Output: (values, sources) per field of the template —
 structured data (JSON-LD, microdata, OpenGraph) first, then the title, the price near
-it (:mod:`structurer.generic.prices`), labels and lexicon words around it and text
-density; values as the crawl gives them (:func:`normalize`).
+it (:mod:`structurer.generic.prices`), labels and lexicon words around it
+(:mod:`structurer.generic.labels`) and text density; values as the crawl gives them
+(:func:`normalize`). Structured data is read by :mod:`structurer.generic.offers`.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from lxml.html import HtmlElement
 
 from structurer.generic.crumbs import breadcrumb_field
 from structurer.generic.describe import dense_description, named_description
+from structurer.generic.labels import after_label, label_field, labelled, linked_field, url_code
+from structurer.generic.offers import structured_fields
 from structurer.generic.prices import best_price, old_price_field, price_text, shown_sale
 from structurer.generic.reviews import star_fields
-from structurer.generic.stock import DEFINITE, SKIP_SECTIONS, availability_text, stock_state
-from structurer.kinds import parse_identifier, url_identifier
-from structurer.lexicon import FieldSpec, Lexicon
+from structurer.generic.stock import SKIP_SECTIONS, availability_text, stock_state
+from structurer.lexicon import FieldSpec
 from structurer.page import titles
 from structurer.page.dom import text_of
-from structurer.page.match import label_match, label_value, label_weight, lexicon_match, squash
+from structurer.page.match import lexicon_match
 from structurer.page.productkind import can_buy
-from structurer.page.scope import buy_control, field_link, main_region
+from structurer.page.scope import buy_control, main_region
 from structurer.page.view import PageView
-from structurer.structured import (
-    jsonld_value,
-    microdata_fields,
-    microdata_offers,
-    opengraph_fields,
-)
 from structurer.values import (
     Base,
     ValueSpec,
@@ -109,55 +104,11 @@ def priced_here(view: PageView) -> bool:
     return found is not None and found.score >= 1.8 and (found.named or can_buy(view))
 
 
-def _labelled(view: PageView, spec: FieldSpec, lexicon: Lexicon,
-              scope: HtmlElement) -> tuple[str, str] | None:
-    """(value, source) of the best label or attribute-word match inside ``scope``."""
-    best: tuple[float, str, str] | None = None
-    labels = sorted(spec.labels, key=len, reverse=True)
-    strip = re.compile(r"^\s*(?:" + "|".join(re.escape(x).replace(r"\ ", r"\s*") for x in labels)
-                       + r")\s*[:：#.]*\s*",
-                       re.I) if labels else None
-    ratio = lexicon.partial_ratio(next(n for n, s in lexicon.fields.items() if s is spec))
-    squashed = {squash(label) for label in labels}
-    for el in scope.iter():
-        if not isinstance(el.tag, str) or el.tag in SKIP_SECTIONS or el.tag == "a":
-            continue
-        text = text_of(el)
-        if not text or len(text) > 80 or len(el) > 3:
-            continue
-        if any(a.tag in SKIP_SECTIONS for a in el.iterancestors()):
-            continue
-        by_label = max(label_match(el, spec)[0], _word_label(el, spec))
-        by_word = 0.9 * lexicon_match(el, spec, lexicon, ratio, depth=1)[0]
-        score = max(by_label, by_word)
-        if score < 0.45:
-            continue
-        value = strip.sub("", text) if strip is not None else text
-        if not value or squash(value) in squashed:
-            continue  # nothing but the label ("SKU:", "品 牌：")
-        if spec.kind == "availability" and parse_availability(value) in DEFINITE:
-            score += 0.2    # "In stock" says it, whatever label words it shares
-        elif any(word in value.lower() for word in spec.labels if len(word) >= 4):
-            continue  # a label or heading ("Shop by brand"), not a value
-        if best is None or score > best[0]:
-            best = (score, value, "label" if by_label >= by_word else "lexicon")
-    return (best[1], best[2]) if best else None
-
-
 def _scope(view: PageView, anchor: HtmlElement | None) -> HtmlElement:
     """The block around the title where the product's own facts are, no other product's
     card in it (:func:`structurer.page.scope.main_region`; the body without a title)."""
     region = main_region(view, anchor)
     return region if region is not anchor else view.body
-
-
-def _word_label(el: HtmlElement, spec: FieldSpec) -> float:
-    """An attribute word of the field used as a visible label (a dt "Designer")."""
-    prev = el.getprevious()
-    if prev is None or not isinstance(prev.tag, str) or prev.tag not in ("dt", "th", "label"):
-        return 0.0
-    word = text_of(prev).lower().rstrip(":：# ").strip()
-    return min(spec.words.get(word, 0.0) / 12.0, 1.0)
 
 
 def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
@@ -171,7 +122,7 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
             sources[name] = source
 
     lexicon = view.lexicon
-    for name, value, source in _structured(view):
+    for name, value, source in structured_fields(view):
         put(name, value, source)
     title = view.title
     anchor = _title_element(view, str(values.get("name") or (title.text if title else "")))
@@ -193,20 +144,16 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     scope = _scope(view, anchor)
     for name, spec in lexicon.fields_for("detail").items():
         if _by_label(spec) and name not in values:
-            found = _label_value(view, spec, scope) or _linked(view, spec, scope, values)
+            found = label_field(view, spec, scope) or linked_field(view, spec, scope, values)
             if found and (spec.kind != "availability" or stock_state(view, found[0])):
                 put(name, found[0], found[1])   # a stock label's text must say a state
     code = next((n for n, spec in lexicon.fields_for("detail").items() if spec.identifier), None)
     if code is not None and code not in values:
-        put(code, url_identifier(view.url, view.words), "url")   # shown nowhere but there
-    control = buy_control(scope, lexicon)
+        found = url_code(view)     # shown nowhere but there, or not by a label
+        if found is not None:
+            put(code, *found)
     if "availability" not in values:
-        put("availability", availability_text(view, scope, control, anchor), "phrase")
-    if "availability" not in values and control is not None:
-        put("availability", "out_of_stock" if control.get("disabled") is not None
-            else "in_stock", "add-to-cart")
-    elif "availability" not in values and can_buy(view):
-        put("availability", "in_stock", "add-to-cart")
+        put("availability", *_stock(view, scope, anchor, values.get("price")))
     if "image" not in values and anchor is not None:
         put("image", _image_near(anchor, str(values.get("name") or ""),
                                  view.words), "near-title")
@@ -219,82 +166,21 @@ def product_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
     return normalize(values, view), sources
 
 
-def _structured(view: PageView) -> list[tuple[str, Any, str]]:
-    """(field, value, source) as the page's structured data gives them, best first: its
-    JSON-LD Product (the offer a shopper sees first), microdata, OpenGraph."""
-    out: list[tuple[str, Any, str]] = []
-    paths = view.lexicon.structured_paths()
-    if view.product is not None:
-        out += [(name, value, "jsonld") for name, value in _offer(view, _jsonld_offers(view))
-                .items()]
-        out += [(name, jsonld_value(view.product, path), "jsonld")
-                for name, options in paths.items() for path in options]
-    else:
-        out += [(name, value, "microdata") for name, value in
-                _offer(view, microdata_offers(view.tree, view.words)).items()]
-    out += [(name, value, "microdata")
-            for name, value in microdata_fields(
-                view.tree, paths, view.words).items()]
-    out += [(name, value, "opengraph") for name, value in
-            opengraph_fields(view.tree, view.lexicon.opengraph_names()).items()]
-    return out
-
-
-def _linked(view: PageView, spec: FieldSpec, scope: HtmlElement,
-            values: dict[str, Any]) -> tuple[str, str] | None:
-    """(value, "link") of a text field shown only as a link to its own page in the
-    product's own block (the brand as ``<a href="/brands/x">`` with its logo,
-    :func:`~structurer.page.scope.field_link`), not the product's name; never in the
-    whole page (a menu of brands)."""
-    if spec.kind != "text" or spec.identifier or scope is view.body:
-        return None
-    found = field_link(scope, spec.words, view.lexicon.thresholds.path_word)
-    return (found[1], "link") if found and found[1] != values.get("name") else None
-
-
-def _label_value(view: PageView, spec: FieldSpec, scope: HtmlElement) -> tuple[str, str] | None:
-    """(value, source) of a field read by its label (paired with it, else the best label
-    or attribute-word match); an identifier field takes only a text shaped like a code
-    (:func:`~structurer.kinds.parse_identifier`: "В избранное" is no SKU)."""
-    for found in ((_after_label(scope, spec) if spec.kind == "text" else None),
-                  _labelled(view, spec, view.lexicon, scope)):
-        if found is None:
-            continue
-        if not spec.identifier:
-            return found
-        code = parse_identifier(found[0], list(spec.labels))
-        if code is not None:
-            return code, found[1]
-    return None
-
-
-def _jsonld_offers(view: PageView) -> list[dict[str, Any]]:
-    """The offers of the page's JSON-LD Product (an AggregateOffer's own list too)."""
-    offers = (view.product or {}).get("offers")
-    if isinstance(offers, dict) and isinstance(offers.get("offers"), list):
-        offers = offers["offers"]           # an AggregateOffer listing its offers
-    return [o for o in offers if isinstance(o, dict)] if isinstance(offers, list) else []
-
-
-def _offer(view: PageView, offers: list[dict[str, Any]]) -> dict[str, Any]:
-    """Price and stock of a Product with several ``offers`` (sizes, colours, sellers;
-    JSON-LD's or microdata's) as a shopper sees them: in stock when any offer is, with
-    that offer's price (the first offer's when none is; nothing for one offer, which the
-    paths read)."""
-    if len(offers) < 2:
-        return {}
-    spec = view.lexicon.spec_of("availability")
-    phrases = compile_phrases(spec.values) if spec is not None else ()
-    states = [parse_availability(str(o.get("availability") or ""), phrases) if phrases
-              else parse_availability(str(o.get("availability") or "")) for o in offers]
-    chosen = next((o for o, state in zip(offers, states, strict=True) if state == "in_stock"),
-                  offers[0])
-    out: dict[str, Any] = {"availability": "in_stock" if "in_stock" in states else
-                           next((st for st in states if st not in (None, "unknown")), None)}
-    if chosen.get("price") not in (None, ""):
-        out["price"] = chosen["price"]
-        out["currency"] = chosen.get("priceCurrency")
-    return out
+def _stock(view: PageView, scope: HtmlElement, anchor: HtmlElement | None,
+           price: Any) -> tuple[str | None, str]:
+    """(state, source) of a page whose data says no stock: the stock phrase of the
+    product's block, else its buy control's state, else in stock for a priced page that
+    says nothing of its stock (on sale: source ``default``)."""
+    control = buy_control(scope, view.lexicon)
+    phrase = availability_text(view, scope, control, anchor)
+    if phrase:
+        return phrase, "phrase"
+    if control is not None:
+        return ("out_of_stock" if control.get("disabled") is not None else "in_stock",
+                "add-to-cart")
+    if can_buy(view):
+        return "in_stock", "add-to-cart"
+    return ("in_stock" if price not in (None, "") else None), "default"
 
 
 def _by_label(spec: FieldSpec) -> bool:
@@ -377,24 +263,10 @@ def template_fields(view: PageView) -> tuple[dict[str, Any], dict[str, str]]:
             elif title is not None:
                 values[name], sources[name] = title.text, title.source
             continue
-        found = _after_label(view.body, spec) or _labelled(view, spec, lexicon, scope)
+        found = after_label(view.body, spec) or labelled(view, spec, lexicon, scope)
         if found is None and scope is not view.body:
-            found = _labelled(view, spec, lexicon, view.body)
+            found = labelled(view, spec, lexicon, view.body)
         if found is not None:
             values[name], sources[name] = found
     return normalize(values, view), sources
 
-
-def _after_label(scope: HtmlElement, spec: FieldSpec) -> tuple[str, str] | None:
-    """(value, "label") of the field's label paired with its value
-    (:func:`structurer.page.match.label_value`: ``<b>ISBN-13:</b> 978…``, ``<th>UPC</th>
-    <td>…</td>``, ``<p>SKU: …</p>``); the field's weightiest label wins."""
-    best: tuple[float, str] | None = None
-    for el in scope.iter("b", "strong", "span", "label", "dt", "th", "em", "p", "li", "td",
-                         "div"):
-        pair = label_value(el, lambda text: label_weight(text, spec) > 0)
-        weight = label_weight(pair[1], spec) if pair else None
-        if pair and weight and (best is None or weight > best[0]) and not any(
-                a.tag in SKIP_SECTIONS for a in el.iterancestors()):
-            best = (weight, pair[2])
-    return (best[1], "label") if best else None

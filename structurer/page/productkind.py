@@ -175,8 +175,8 @@ def _money_near_title(page: PageView) -> bool:
 
 
 def _stock_near_title(page: PageView) -> bool:
-    """A stock statement close to the page's single h1 ("Out of stock", "已售罄"), or a
-    disabled buy button there: a product page that has no price to show."""
+    """A stock statement close to the page's single h1 ("Out of stock", "已售罄", "Pre-order
+    now"), or a disabled buy button there: a product page that has no price to show."""
     spec = page.lexicon.spec_of("availability")
     if spec is None:
         return False
@@ -190,7 +190,7 @@ def _stock_near_title(page: PageView) -> bool:
             return False    # a filter ("In stock only") is a control, not a statement
         # a short statement or one sentence ("This product is not available right now.")
         return 2 < len(own) <= 60 and any(c.isalpha() for c in own) and \
-            parse_availability(own, phrases) in ("in_stock", "out_of_stock")
+            parse_availability(own, phrases) not in (None, "unknown")   # pre-order too
 
     return _near_title(page, says_stock)
 
@@ -254,6 +254,7 @@ def classify_products(page: PageView) -> PageKind:
     described, named = page.described
     detail_score = (2.0 if product else 0.0) + (1.0 if len(h1) == 1 else 0.0) + cart
     strong = described or buy
+    evidenced = False   # priced beside its title and shown to be one product's page
     if _money_near_title(page):
         # priced beside its title and sold right there, or beside the heading its <title>
         # names (a category's heading has no price of its own beside it, outside the
@@ -262,6 +263,11 @@ def classify_products(page: PageView) -> PageKind:
             return "detail"
         detail_score += 4.0 if buy else 1.5
         strong = True
+        # no buy button: the slug, a quantity, specifications say one product (a page
+        # counting or sorting results, or with cards of its own, lists them)
+        cues = 0.0 if buy or page.loose_cards or _list_hits(page) >= 0.6 else \
+            _main_product_cues(page)
+        detail_score, evidenced = detail_score + cues, cues > 0
     if described and product is None:
         detail_score += 1.5
     stocked = _list_hits(page) < 0.6 and _stock_near_title(page)
@@ -282,7 +288,7 @@ def classify_products(page: PageView) -> PageKind:
         list_score = 1.0 + math.log(main_items) + 6.0 * main.features["node_share"]
         noisy = main.features.get("noise", 0) >= 0.8
         if noisy:   # "You may also like": the more so beside the product's own stock or buy
-            list_score -= 3.0 if stocked or buy or described else 1.5
+            list_score -= 3.0 if stocked or buy or described or evidenced else 1.5
     if list_score >= 2.5 and list_score >= detail_score:
         return "list"
     if not strong and money_nodes >= 1 and (page.loose_cards or _list_hits(page) >= 0.6):
@@ -292,6 +298,14 @@ def classify_products(page: PageView) -> PageKind:
     if main is not None and list_score >= 2.0 and not noisy:
         return "list"
     return "other"
+
+
+def _main_product_cues(page: PageView) -> float:
+    """:func:`structurer.page.mainproduct.product_cues` of the page's title heading."""
+    from structurer.page.mainproduct import product_cues
+
+    heading = _title_heading(page)
+    return product_cues(page, heading) if heading is not None else 0.0
 
 
 def _offers_of_many(page: PageView) -> bool:

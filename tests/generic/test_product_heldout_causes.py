@@ -140,3 +140,16 @@ def test_a_product_named_in_a_div_is_found_by_the_title() -> None:
 ], ids=lambda v: str(v))
 def test_an_identifier_only_in_the_url(url: str, code: str | None) -> None:
     assert url_identifier(url, compile_words(LEX.vocabulary)) == code
+
+
+@pytest.mark.parametrize(("url", "shown", "code", "source"), [
+    ("https://shop.test/dp/B07XJ8C8F5", "", "B07XJ8C8F5", "url"),         # shaped like a code
+    ("https://shop.test/itm/256012345678", "", "256012345678", "url"),   # a long item number
+    ("https://shop.test/p/9921", "", None, None),            # a database row, shown nowhere
+    ("https://shop.test/p/9921", "<p>Ref. 9921</p>", "9921", "url+page"),
+], ids=["code", "item-number", "row-id", "row-id-shown"])
+def test_an_identifier_from_the_url_says_so(url: str, shown: str, code: str | None,
+                                           source: str | None) -> None:
+    out = extract_page_generic(page(f"<p>£249.00</p>{BUY}{shown}"), url, LEX)
+    assert out["fields"]["sku"] == code
+    assert out["sources"].get("sku") == source
