@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -32,8 +32,8 @@ if TYPE_CHECKING:
     from structurer.lexicon import Lexicon
     from structurer.words import Words
 
-__all__ = ["Found", "NameWords", "class_words", "name_letters", "name_tokens", "name_words",
-           "signal_words"]
+__all__ = ["Found", "NameWords", "class_words", "name_tokens", "name_words", "signal_words",
+           "value_tokens"]
 
 #: letters a word's part inside a longer token needs to count (shorter ones, "old",
 #: "ad", "cur", begin too many unrelated words)
@@ -42,20 +42,31 @@ PARTIAL_LETTERS = 4
 #: letters of each known part a token run together is split into ("old" of ``oldprice``)
 COMPOUND_LETTERS = 3
 
+#: what a token says alone: a word is found inside it; a run of tokens beginning with it
+#: may go on into the next one (it begins a word)
+_INSIDE, _GOES_ON = 1, 2
+
+#: tokens whose flags a list keeps (then it reads them afresh)
+_SAID_MOST = 1 << 16
+
 _CAMEL = re.compile(r"(?<=[a-z])(?=[A-Z])")
 _SPLIT = re.compile(r"[\W_]+")
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def name_tokens(value: str) -> tuple[str, ...]:
+def value_tokens(value: str) -> tuple[str, ...]:
     """The lower-case tokens of an attribute value (camelCase, kebab-, snake-case and
     spaces split; letters of any script kept)."""
-    return tuple(t for t in _SPLIT.split(_CAMEL.sub(" ", value).lower()) if t)
+    low = value.lower()
+    if low != value:     # camelCase only where a letter is upper case (most are not)
+        low = _CAMEL.sub(" ", value).lower()
+    return tuple(filter(None, _SPLIT.split(low)))
 
 
-def name_letters(value: str) -> str:
-    """An attribute value's letters and digits, lower case (for :meth:`NameWords.may_name`)."""
-    return _SPLIT.sub("", value.lower())
+@functools.lru_cache(maxsize=1 << 14)
+def name_tokens(value: str) -> tuple[str, ...]:
+    """:func:`value_tokens`, kept per value (for callers that do not keep what they read
+    of a value themselves)."""
+    return value_tokens(value)
 
 
 @dataclass(frozen=True)
@@ -80,10 +91,6 @@ class NameWords:
         for word in self.words:
             self._joined.setdefault("".join(name_tokens(word)), word)
         self._joined.pop("", None)
-        # every find covers one of the words' letters whole: a value whose letters hold
-        # none of them is read at once
-        self._any = re.compile("|".join(map(re.escape, sorted(self._joined, key=len,
-                                                              reverse=True))) or "(?!)")
         self._longest = max(map(len, self._joined), default=0)
         # the words' proper beginnings: a run of tokens that is one may go on
         self._prefixes = frozenset(w[:n] for w in self._joined for n in range(1, len(w)))
@@ -92,6 +99,9 @@ class NameWords:
         self._parts = frozenset(self._joined) | frozenset(
             t for w in (*self.words, *parts) for t in name_tokens(w)
             if len(t) >= COMPOUND_LETTERS)
+        # what each token says alone (:meth:`finds`), read once per token: whole words
+        # or partly
+        self._said: tuple[dict[str, int], dict[str, int]] = ({}, {})
 
     def __repr__(self) -> str:
         return f"NameWords({list(self.words)!r}, partial={self.partial})"
@@ -104,11 +114,32 @@ class NameWords:
         ``partial`` None: as the list declares."""
         return _find(self, tuple(tokens), self.partial if partial is None else partial)
 
-    def may_name(self, letters: str) -> bool:
-        """False where none of the words can name a value of these :func:`name_letters`
-        (no word's letters in them: one compiled search, for the many values that name
-        nothing); True is no answer."""
-        return self._any.search(letters) is not None
+    def read(self, tokens: Sequence[str], partial: bool | None = None) -> tuple[Found, ...]:
+        """:meth:`find` afresh, not kept (for a caller that keeps what it makes of it)."""
+        partial = self.partial if partial is None else partial
+        tokens = tuple(tokens)
+        return self._scan(tokens, partial) if self.finds(tokens, partial) else ()
+
+    def finds(self, tokens: Sequence[str], partial: bool | None = None) -> bool:
+        """Whether :meth:`find` finds a word in ``tokens``: most values are answered by
+        what their tokens say alone (a word inside one, or none beginning at any: each
+        token read once per list); the rest are scanned from the tokens a longer word
+        may begin at. ``partial`` None: as the list declares."""
+        partial = self.partial if partial is None else partial
+        said = self._said[partial]
+        starts: list[int] = []
+        for at, token in enumerate(tokens):
+            flags = said.get(token)
+            if flags is None:
+                flags = self._read(token, partial)
+            if flags & _INSIDE:
+                return True
+            if flags & _GOES_ON:
+                starts.append(at)
+        if not starts:
+            return False
+        tokens = tuple(tokens)
+        return any(next(self._runs(tokens, at, partial), None) is not None for at in starts)
 
     def names(self, value: str, partial: bool | None = None) -> bool:
         """Whether one of the words names ``value`` (an attribute's whole value)."""
@@ -119,41 +150,56 @@ class NameWords:
         found = {f.word for f in self.find(name_tokens(value), partial)}
         return next((w for w in self.words if w in found), None)
 
+    def _read(self, token: str, partial: bool) -> int:
+        """What ``token`` says alone (:data:`_INSIDE`, :data:`_GOES_ON`), kept."""
+        said = self._said[partial]
+        if len(said) >= _SAID_MOST:
+            said.clear()
+        flags = said[token] = (_INSIDE if self._scan((token,), partial) else 0) | \
+            (_GOES_ON if token in self._prefixes else 0)
+        return flags
+
     def _scan(self, tokens: tuple[str, ...], partial: bool) -> tuple[Found, ...]:
         out: list[Found] = []
-        joined, longest = self._joined, self._longest
         if partial:   # a token run together from known words (productprice): each a part
             for at, token in enumerate(tokens):
-                pieces = _pieces(self, token) if token not in joined else None
+                pieces = _pieces(self, token) if token not in self._joined else None
                 if pieces:
                     out.extend(Found(f.word, at, at + 1, False)
                                for f in self._scan(pieces, False))
-        prefixes = self._prefixes
         for start in range(len(tokens)):
-            run = ""
-            for end in range(start, len(tokens)):
-                before = len(run)
-                run += tokens[end]
-                word = joined.get(run)
-                if word is not None:
-                    out.append(Found(word, start, end + 1, True))
-                if partial:   # a word ending inside this token, a stem of 4+ letters in it
-                    for cut in range(before + PARTIAL_LETTERS, min(len(run), longest + 1)):
-                        if run[:cut] not in prefixes and run[:cut] not in joined:
-                            break
-                        word = joined.get(run[:cut])
-                        if word is not None:
-                            out.append(Found(word, start, end + 1, False))
-                if run not in prefixes:
-                    break     # no word goes on into the next token
+            out.extend(self._runs(tokens, start, partial))
         return tuple(out)
 
+    def _runs(self, tokens: tuple[str, ...], start: int, partial: bool) -> Iterator[Found]:
+        """The words found in runs of whole tokens from ``start`` on (or, partly, ending
+        inside the run's last token)."""
+        joined, longest, prefixes = self._joined, self._longest, self._prefixes
+        run = ""
+        for end in range(start, len(tokens)):
+            before = len(run)
+            run += tokens[end]
+            word = joined.get(run)
+            if word is not None:
+                yield Found(word, start, end + 1, True)
+            if partial:   # a word ending inside this token, a stem of 4+ letters in it
+                for cut in range(before + PARTIAL_LETTERS, min(len(run), longest + 1)):
+                    if run[:cut] not in prefixes and run[:cut] not in joined:
+                        break
+                    word = joined.get(run[:cut])
+                    if word is not None:
+                        yield Found(word, start, end + 1, False)
+            if run not in prefixes:
+                break     # no word goes on into the next token
 
-@functools.lru_cache(maxsize=1 << 15)
-def _pieces(words: NameWords, token: str) -> tuple[str, ...] | None:
+
+def _pieces(words: NameWords, token: str, memo: dict[str, tuple[str, ...] | None] | None = None
+            ) -> tuple[str, ...] | None:
     """``token`` as two or more known parts run together (``productprice`` -> product,
     price), the longest first part first; None where it is none ("relationship",
-    "subtitle", "fwbold")."""
+    "subtitle", "fwbold"). Each token is asked once per list (:meth:`NameWords._read`):
+    only the rests of one token are kept (``memo``), not a cache that every page grows
+    and the garbage collector walks."""
     parts = words._parts
     if len(token) < 2 * COMPOUND_LETTERS:
         return None
@@ -162,7 +208,10 @@ def _pieces(words: NameWords, token: str) -> tuple[str, ...] | None:
         if head in parts:
             if rest in parts:
                 return head, rest
-            more = _pieces(words, rest)
+            memo = {} if memo is None else memo
+            if rest not in memo:
+                memo[rest] = _pieces(words, rest, memo)
+            more = memo[rest]
             if more:
                 return (head, *more)
     return None
@@ -172,25 +221,7 @@ def _pieces(words: NameWords, token: str) -> tuple[str, ...] | None:
 def _find(words: NameWords, tokens: tuple[str, ...], partial: bool) -> tuple[Found, ...]:
     """:meth:`NameWords.find`, read once per list and value (a page repeats a few hundred
     class values over thousands of elements)."""
-    if not words._any.search("".join(tokens)) or \
-            not any(_may_start(words, t, partial) for t in tokens):
-        return ()     # most values: none of their tokens can begin a word (read per token)
-    return words._scan(tokens, partial)
-
-
-@functools.lru_cache(maxsize=1 << 15)
-def _may_start(words: NameWords, token: str, partial: bool) -> bool:
-    """Whether a word :meth:`NameWords.find` finds can begin at ``token``: it is a word
-    or a word's beginning, or (partly) it begins with a word of 4+ letters or is run
-    together from known parts."""
-    joined = words._joined
-    if token in joined or token in words._prefixes:
-        return True
-    if not partial:
-        return False
-    return any(token[:cut] in joined
-               for cut in range(PARTIAL_LETTERS, min(len(token), words._longest) + 1)) \
-        or _pieces(words, token) is not None
+    return words.read(tokens, partial)
 
 
 @functools.lru_cache(maxsize=256)

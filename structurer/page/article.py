@@ -114,16 +114,16 @@ def pruned(tree: HtmlElement, vocab: BoilerplateWords, min_text: int, least: int
     start = body if body is not None else root
     anchor = titles.title_element(root, title, lambda h: _in_boilerplate(h, vocab))
     keep = {anchor, *anchor.iterancestors()} if anchor is not None else set()
-    fixed = (start, *keep)
-    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
+    fixed = {start, *keep}    # a set: every element of the page is looked up in it
+    drop_elements([el for el in start.iter(etree.Element) if el not in fixed
                       and (surely_boilerplate(el, vocab) or consent(el, vocab))])
     cut_at_boilerplate_headings(start, vocab)
     drop_elements(form_boxes(start, fixed))
     _, good = _paragraph_points(start, density.text_counts(start, min_text))
     limit = (0.8 if anchor is not None else 0.5) * good.get(start, 0)
     leads = descriptions(tree) if anchor is not None else frozenset()
-    fixed = (*fixed, *_gallery_captions(start, good))
-    drop_elements([el for el in start.iter() if isinstance(el.tag, str) and el not in fixed
+    fixed.update(_gallery_captions(start, good))
+    drop_elements([el for el in start.iter(etree.Element) if el not in fixed
                       and el.tag not in ("article", "main") and good.get(el, 0) < limit
                       and ((el.tag in density.NOISE_SECTIONS and not _unclosed_header(el, good))
                            or (el.tag not in HEADING_TAGS and likely_boilerplate(el, vocab)))

@@ -15,15 +15,16 @@ are weighed against the article's own text is :func:`structurer.page.article.pru
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, field
 
 from lxml.html import HtmlElement
 
 from structurer.clean import normalize_space, short_text
 from structurer.lexicon import Lexicon
-from structurer.namewords import NameWords, name_letters, name_tokens
+from structurer.namewords import NameWords, name_tokens, value_tokens
 from structurer.page import density
-from structurer.page.dom import hidden
+from structurer.page.dom import hiding_style
 from structurer.page.titles import meta_contents
 from structurer.words import compile_words
 
@@ -35,7 +36,7 @@ class BoilerplateWords:
     """The lexicon's words for an article's boilerplate (see the module doc), the class/id
     words compiled: ``strong`` those of weight ``thresholds.strong_boilerplate`` or more (a
     word that names boilerplate even beside an article word), ``weak`` the rest. Compiled
-    once per lexicon and compared by identity (a cache key: :func:`_class_verdicts`)."""
+    once per lexicon and compared by identity."""
     strong: NameWords
     weak: NameWords
     body: frozenset[str]
@@ -52,6 +53,14 @@ class BoilerplateWords:
     teaser_ends: tuple[str, ...] = ()
     events: tuple[str, ...] = ()
     reading: frozenset[str] = frozenset()   # after a number: a reading time ("4 min read")
+    #: class and id values read (:func:`_class_verdicts`): their verdicts' numbers
+    verdicts: dict[str, int] = field(default_factory=dict, repr=False)
+
+    @functools.cached_property
+    def consent_read(self) -> int:
+        """The characters of a paragraph's opening that :func:`consent` reads: its
+        longest phrase and a margin (lower case may take the next letters into account)."""
+        return max(map(len, self.consent), default=0) + 16
 
     @classmethod
     def of(cls, lexicon: Lexicon) -> BoilerplateWords:
@@ -106,31 +115,62 @@ def _class_words(el: HtmlElement, vocab: BoilerplateWords) -> tuple[bool, bool]:
     names whole tokens, or its stem a longer one: "cookie" names ``cookieBanner``,
     ``cookie-bar``; "share" names ``sharedaddy``); read once per class and id (a page
     repeats a few hundred of them over thousands of elements)."""
-    return _class_verdicts(vocab, f"{el.get('class') or ''} {el.get('id') or ''}")
-
-
-@functools.lru_cache(maxsize=1 << 15)
-def _class_verdicts(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
-    """:func:`_class_words` of a class and id joined by a space (``raw``)."""
-    letters = name_letters(raw)
-    if not (vocab.strong.may_name(letters) or vocab.weak.may_name(letters)):
+    cls, ident = el.get("class"), el.get("id")
+    if cls is None and ident is None:
         return False, False
-    tokens = name_tokens(raw)
-    weak = vocab.weak.find(tokens)
-    covered = {i for f in weak for i in range(f.start, f.end)}
-    return (bool(vocab.strong.find(tokens)),
-            bool(weak) and not vocab.body.intersection(
-                t for i, t in enumerate(tokens) if i not in covered))
+    return _class_verdicts(vocab, f"{cls or ''} {ident or ''}")
+
+
+def _class_verdicts(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
+    """:func:`_class_words` of a class and id joined by a space (``raw``), read once per
+    vocabulary and value: kept as a number in a plain dict (:attr:`BoilerplateWords.
+    verdicts`), which the garbage collector never walks, unlike a cache of tuples that
+    every page grows by the values only it has (``post-16992``, ``menu-item-1234``)."""
+    known = vocab.verdicts.get(raw)
+    if known is None:
+        if len(vocab.verdicts) >= _VERDICTS_KEPT:
+            vocab.verdicts.clear()
+        strong, weak = _read_class(vocab, raw)
+        known = vocab.verdicts[raw] = 2 * strong + weak
+    return _VERDICTS[known]
+
+
+#: the verdicts (strong, weak) by their number in :attr:`BoilerplateWords.verdicts`
+_VERDICTS = ((False, False), (False, True), (True, False), (True, True))
+
+#: class values whose verdicts a vocabulary keeps (then it reads them afresh)
+_VERDICTS_KEPT = 1 << 15
+
+
+def _read_class(vocab: BoilerplateWords, raw: str) -> tuple[bool, bool]:
+    """:func:`_class_verdicts` read afresh."""
+    tokens = value_tokens(raw)
+    strong, weak = vocab.strong.finds(tokens), vocab.weak.finds(tokens)
+    if not weak or not vocab.body.intersection(tokens):
+        return strong, weak     # no article word beside the weak one
+    covered = {i for f in vocab.weak.read(tokens) for i in range(f.start, f.end)}
+    return strong, not vocab.body.intersection(
+        t for i, t in enumerate(tokens) if i not in covered)
 
 
 def surely_boilerplate(el: HtmlElement, vocab: BoilerplateWords) -> bool:
-    """Boilerplate wherever it stands and however much text it holds: hidden, a dialog,
-    a strong class/id word (cookie, consent, comments, newsletter ...), or a block opened
-    by a boilerplate heading."""
-    if hidden(el) or \
-            el.get("role") in ("dialog", "alertdialog") or el.get("aria-modal") == "true":
-        return True
-    if _class_words(el, vocab)[0]:
+    """Boilerplate wherever it stands and however much text it holds: hidden (as
+    :func:`~structurer.page.dom.hidden` reads it), a dialog, a strong class/id word
+    (cookie, consent, comments, newsletter ...), or a block opened by a boilerplate
+    heading. Asked of every element of a page: its attributes are read in one call
+    (each ``get`` costs about as much)."""
+    cls = ident = None
+    for name, value in el.items():
+        if name == "class":
+            cls = value
+        elif name == "id":
+            ident = value
+        elif name == "hidden" or (name == "style" and hiding_style(value)) or \
+                (name == "role" and value in ("dialog", "alertdialog")) or \
+                (name == "aria-modal" and value == "true"):
+            return True
+    if (cls is not None or ident is not None) and \
+            _class_verdicts(vocab, f"{cls or ''} {ident or ''}")[0]:
         return True
     return _opened_by_boilerplate(el, vocab)
 
@@ -166,15 +206,20 @@ def _opens_with(text: str, phrases: tuple[str, ...]) -> bool:
 
 
 def consent(el: HtmlElement, vocab: BoilerplateWords) -> bool:
-    """A paragraph opening a consent notice ("We use cookies to ..."), however long; its
-    opening words may be set bold ("<p><b>We use cookies</b> to ...")."""
+    """A paragraph opening a consent notice ("We use cookies to ..."), however long (its
+    opening read: the whitespace-normalized start of a text begins the normalized text);
+    its opening words may be set bold ("<p><b>We use cookies</b> to ...")."""
     if not vocab.consent or el.tag not in ("p", "div", "span"):
         return False
     text = el.text or ""
     if el.tag == "p" and not text.strip() and len(el) and isinstance(el[0].tag, str) \
             and el[0].tag in density.INLINE:
         text = f"{el[0].text_content()}{el[0].tail or ''}"   # the bold opening words
-    return normalize_space(text).lower().startswith(vocab.consent)
+    read = 4 * vocab.consent_read
+    opening = normalize_space(text[:read])
+    if len(opening) < vocab.consent_read and len(text) > read:
+        opening = normalize_space(text)   # long runs of spaces in its opening
+    return opening.lower().startswith(vocab.consent)
 
 
 def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> None:
@@ -239,7 +284,7 @@ def _in_sentence(el: HtmlElement, least: int) -> bool:
     return el.tag in density.INLINE and len("".join((el.tail or "").split())) >= least
 
 
-def form_boxes(start: HtmlElement, fixed: tuple[HtmlElement, ...]) -> list[HtmlElement]:
+def form_boxes(start: HtmlElement, fixed: Collection[HtmlElement]) -> list[HtmlElement]:
     """The box around each form of the page (the largest block above it of at most 300
     characters, holding no list or table of its own): a newsletter signup, a search, a
     comment form — never the article, nor a recipe's list of ingredients around the form

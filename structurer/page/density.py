@@ -33,7 +33,7 @@ from lxml.html import HtmlElement
 from structurer.clean import clean_tree, drop_elements, short_text, visible_text
 from structurer.kinds import Words, default_words
 from structurer.lexicon import DEFAULT_THRESHOLDS
-from structurer.namewords import class_words, name_letters, name_tokens
+from structurer.namewords import class_words, value_tokens
 from structurer.page.titles import title_element
 
 #: Elements that are never the main content (removed from the copy before scoring).
@@ -81,11 +81,9 @@ def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
 def _noise_said(words: Words, said: str) -> bool:
     """:func:`is_noise` of a class, id and role joined by spaces, read once per vocabulary
     and value (:mod:`structurer.namewords`: whole words, camelCase split)."""
-    noise = class_words(words, "noise_classes")
-    if not noise.may_name(name_letters(said)):
-        return False
-    tokens = name_tokens(said)
-    return bool(noise.find(tokens)) and not class_words(words, "content_classes").find(tokens)
+    tokens = value_tokens(said)
+    return class_words(words, "noise_classes").finds(tokens) and not \
+        class_words(words, "content_classes").finds(tokens)
 
 
 def noise_heading(el: HtmlElement, words: Words | None = None) -> bool:

@@ -71,7 +71,12 @@ _HIDDEN = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 def hidden(el: HtmlElement) -> bool:
     """``el`` is hidden by its own markup: the ``hidden`` attribute or an inline style
     (``display: none``, ``visibility: hidden``)."""
-    return el.get("hidden") is not None or _HIDDEN.search(el.get("style") or "") is not None
+    return el.get("hidden") is not None or hiding_style(el.get("style") or "")
+
+
+def hiding_style(style: str) -> bool:
+    """An inline style that hides its element (:func:`hidden`)."""
+    return _HIDDEN.search(style) is not None
 
 
 def text_of(el: HtmlElement) -> str:
