@@ -175,7 +175,7 @@ def parse_availability(text: str, phrases: Phrases | None = None) -> str | None:
     at all."""
     if phrases is None:
         phrases = default_words().stock
-    folded = fold(text)
+    folded = fold(_SPACED_DASH.sub(" , ", text))   # a dash between clauses still parts them
     if not folded:
         return None
     for phrase, value in phrases:
@@ -187,11 +187,17 @@ def parse_availability(text: str, phrases: Phrases | None = None) -> str | None:
     return "unknown"
 
 
+_CLAUSE_END = re.compile(r"[.,;:!?|()\[\]]")
+_SPACED_DASH = re.compile(r"\s[-–—]+\s")
+
+
 def _denied(before: str) -> bool:
-    """Whether one of the two words before an in-stock phrase denies it ("no está
-    disponible", "is not currently available"): the vocabulary's ``stock_negations``."""
+    """Whether one of the two words before an in-stock phrase, in its own clause, denies
+    it ("no está disponible", "is not currently available"; not "No returns. In stock"):
+    the vocabulary's ``stock_negations``."""
     negations = default_words().negations
-    return any(word.strip(".,;:!?()") in negations for word in before.split()[-2:])
+    clause = _CLAUSE_END.split(before)[-1]
+    return any(word in negations for word in clause.split()[-2:])
 
 
 _LABEL_SPLIT = re.compile(r"\s*[:：]\s*")

@@ -24,7 +24,7 @@ __all__ = ["CLASS_LISTS", "Phrases", "Words", "compile_phrases", "compile_words"
 
 Phrases = tuple[tuple[str, str], ...]
 
-#: the vocabulary's lists of class and id words (matched by page.namewords)
+#: the vocabulary's lists of class and id words (matched by structurer.namewords)
 CLASS_LISTS = ("rating_classes", "other_money_classes", "noise_classes", "content_classes")
 
 
@@ -90,16 +90,12 @@ class Words(_Patterns):
     time_words: tuple[str, ...]      # words between a date and its time of day
     host_suffixes: frozenset[str]    # second-level labels of a country's suffix (co.uk)
     struck_classes: frozenset[str]   # class words striking a text through (lower case)
-    # class words of another sum beside the price (lower case; page.match.class_word)
-    other_money_classes: tuple[str, ...] = ()
-    # class/id/role words of a block never the main text, and those that clear them
-    # ("content-sidebar"), lower case (page.density.is_noise)
-    noise_classes: tuple[str, ...] = ()
-    content_classes: tuple[str, ...] = ()
     # query parameters and path segments before a product identifier in a URL (lower case)
     id_params: frozenset[str] = frozenset()
     id_paths: frozenset[str] = frozenset()
-    # the vocabulary's class-word lists by key (lower case; page.namewords.class_words),
+    # the vocabulary's class-word lists by key (lower case; namewords.class_words): of a
+    # rating, of another sum beside the price, of blocks never the main text and of
+    # those that clear them ("content-sidebar"),
     # and the keys of lists and signals whose words also name longer tokens partly
     class_lists: dict[str, tuple[str, ...]] = dataclasses.field(default_factory=dict)
     partial_words: frozenset[str] = frozenset()
@@ -279,11 +275,6 @@ def _compiled(text: str) -> Words:
         time_words=tuple(v.time_words or ()),
         host_suffixes=frozenset(h.strip().lower() for h in v.host_suffixes or ()),
         struck_classes=frozenset(c.strip().lower() for c in v.struck_classes or ()),
-        other_money_classes=tuple(dict.fromkeys(c.strip().lower()
-                                                for c in v.other_money_classes or ())),
-        noise_classes=tuple(dict.fromkeys(c.strip().lower() for c in v.noise_classes or ())),
-        content_classes=tuple(dict.fromkeys(c.strip().lower()
-                                            for c in v.content_classes or ())),
         id_params=frozenset(p.strip().lower() for p in v.identifier_params or ()),
         id_paths=frozenset(p.strip().lower() for p in v.identifier_paths or ()),
         class_lists={key: tuple(dict.fromkeys(c.strip().lower() for c in getattr(v, key) or ()))

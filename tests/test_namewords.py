@@ -128,6 +128,8 @@ def test_buy_controls_read_text_as_words_and_names_as_class_words() -> None:
     assert not buys("<div><button class='sidecart-toggle'>Menu</button></div>")
     assert not buys("<div><button>Scart cable</button></div>")
     assert not buys("<form action='https://cartshop.example/search'><button>Go</button></form>")
+    # a malformed action is no reason to fail: the button is read by its other words
+    assert not buys("<form action='http://[shop/cart/add'><button>Go</button></form>")
 
 
 def test_a_buy_button_named_by_any_strong_add_to_cart_word_sells_the_product() -> None:
@@ -138,6 +140,12 @@ def test_a_buy_button_named_by_any_strong_add_to_cart_word_sells_the_product() -
     assert can_buy(PageView.from_html("http://s/p", page.format("AddToCart"), lexicon))
     assert not can_buy(PageView.from_html("http://s/p", page.format("wishlist"), lexicon))
     assert not can_buy(PageView.from_html("http://s/p", page.format("sidecart-add"), lexicon))
+    # a form posting to the cart sells the product whatever its button says; one posting
+    # to the side cart's update does not
+    form = ("<html><body><h1>Lamp</h1><p>$12</p><form action='{}' method='post'>"
+            "<button type='submit'>OK</button></form></body></html>")
+    assert can_buy(PageView.from_html("http://s/p", form.format("/cart/add"), lexicon))
+    assert not can_buy(PageView.from_html("http://s/p", form.format("/sidecart/update"), lexicon))
 
 
 def test_partial_words_are_declared_by_the_vocabulary(tmp_path: Path) -> None:

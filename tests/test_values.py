@@ -219,6 +219,10 @@ AVAILABILITY = [
     ("en-denied", "This item is not currently available", "out_of_stock"),
     ("negation-far-before", "No fuss returns. In stock", "in_stock"),
     ("number-label", "No. of items available: 5", "in_stock"),
+    ("negation-other-sentence", "No returns. Available", "in_stock"),
+    ("negation-other-clause", "Free shipping, no minimum. In stock", "in_stock"),
+    ("negation-before-colon", "Kein Risiko: auf Lager", "in_stock"),
+    ("negation-before-dash", "no fees - available now", "in_stock"),
 ]
 
 

@@ -27,14 +27,14 @@ _LONG_NUMBER = 8   # digits of a bare number a URL names an item by (eBay's, Wal
 def url_code(view: PageView) -> tuple[str, str] | None:
     """(code, source) of the identifier the URL carries for a page showing none by a
     label (:func:`~structurer.kinds.url_identifier`): ``url+page`` where the page's text
-    shows it too; ``url`` for a code alone in the URL only when shaped like one (letters
-    and digits, ``B07XJ8C8F5``, or a long item number): a short bare number after
-    ``/p/`` is a database row more often than the shop's SKU."""
+    shows it too, as a whole word; ``url`` for a code alone in the URL only when shaped
+    like one (letters and digits, ``B07XJ8C8F5``, or a long item number): a short bare
+    number after ``/p/`` is a database row more often than the shop's SKU."""
     code = url_identifier(view.url, view.words)
     if code is None:
         return None
-    if code in view.body.text_content():
-        return code, "url+page"
+    if re.search(rf"(?<!\w){re.escape(code)}(?!\w)", " ".join(view.body.itertext())):
+        return code, "url+page"     # a whole word of the text ("Ref. 9921", not "€19921")
     if not code.isdigit() or len(code) >= _LONG_NUMBER:
         return code, "url"
     return None

@@ -180,7 +180,7 @@ def _stock(view: PageView, scope: HtmlElement, anchor: HtmlElement | None,
                 "add-to-cart")
     if can_buy(view):
         return "in_stock", "add-to-cart"
-    return ("in_stock" if price not in (None, "") else None), "default"
+    return ("in_stock" if price not in (None, "", 0, "0") else None), "default"
 
 
 def _by_label(spec: FieldSpec) -> bool:

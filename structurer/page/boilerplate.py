@@ -224,8 +224,9 @@ def consent(el: HtmlElement, vocab: BoilerplateWords) -> bool:
 
 def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> None:
     """A heading such as "Leave a reply" or "Related posts" among the article's own
-    paragraphs ends the article: it and what follows it in its parent are removed; so
-    does a paragraph that is all such a heading ("<p><b>About the author</b></p>")."""
+    paragraphs ends the article: it and what follows it in its parent are removed (up to
+    the article's own prose going on after a box of links, :func:`_box_after`); so does
+    a paragraph that is all such a heading ("<p><b>About the author</b></p>")."""
     if not vocab.headings:
         return
     doomed = []
@@ -244,8 +245,45 @@ def cut_at_boilerplate_headings(start: HtmlElement, vocab: BoilerplateWords) -> 
         parent = heading.getparent()
         if parent is None or parent is start:
             continue
-        for el in [heading, *heading.itersiblings()]:
+        for el in [heading, *_box_after(heading)]:
             parent.remove(el)
+
+
+#: characters of unlinked text that make a paragraph the article's own prose
+_PROSE = 150
+
+
+def _box_after(heading: HtmlElement) -> list[HtmlElement]:
+    """What a boilerplate heading opens among its siblings: all that follows it, but for
+    a box of links set between the article's paragraphs (a "read also" list, a "See also"
+    list of links): after it the article goes on where a paragraph of its prose follows
+    (:data:`_PROSE` characters outside links) and, with what comes after, three times
+    as much (one paragraph after a box is a promotion or the author's card as often)."""
+    siblings = [el for el in heading.itersiblings() if isinstance(el.tag, str)]
+    if not siblings or not _linked(siblings[0]):
+        return siblings
+    rests = [_unlinked(el) for el in siblings]
+    for at, el in enumerate(siblings):
+        if at and not _linked(el) and sum(rests[at:]) >= 3 * _PROSE and any(
+                _unlinked(p) >= _PROSE for rest in siblings[at:] for p in rest.iter("p")):
+            return siblings[:at]
+    return siblings
+
+
+def _linked(el: HtmlElement) -> bool:
+    """Mostly the text of links, or a list each of whose items links somewhere (a box of
+    other stories' titles, a list of further reading)."""
+    if el.tag in ("ul", "ol") and len(el) and all(
+            isinstance(li.tag, str) and li.xpath(".//a[@href]") for li in el):
+        return True
+    text = len(el.text_content().strip())
+    return text > 0 and 2 * (text - _unlinked(el)) >= text
+
+
+def _unlinked(el: HtmlElement) -> int:
+    """Characters of an element's text outside its links."""
+    return len(el.text_content().strip()) - sum(len(a.text_content().strip())
+                                                for a in el.iter("a"))
 
 
 def descriptions(tree: HtmlElement) -> frozenset[str]:

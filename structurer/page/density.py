@@ -80,7 +80,9 @@ def is_noise(el: HtmlElement, words: Words | None = None) -> bool:
 @functools.lru_cache(maxsize=1 << 14)
 def _noise_said(words: Words, said: str) -> bool:
     """:func:`is_noise` of a class, id and role joined by spaces, read once per vocabulary
-    and value (:mod:`structurer.namewords`: whole words, camelCase split)."""
+    and value (:mod:`structurer.namewords`, camelCase split: noise words as whole words,
+    the content words clearing them partly too, as the vocabulary's ``partial_words``
+    declares)."""
     tokens = value_tokens(said)
     return class_words(words, "noise_classes").finds(tokens) and not \
         class_words(words, "content_classes").finds(tokens)

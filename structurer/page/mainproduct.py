@@ -20,6 +20,7 @@ from urllib.parse import unquote, urlsplit
 
 from lxml.html import HtmlElement
 
+from structurer.namewords import signal_words
 from structurer.page.dom import SECTION_NOISE_TAGS, text_of
 
 if TYPE_CHECKING:
@@ -74,13 +75,13 @@ def _quantity_input(view: PageView, outside: set[HtmlElement]) -> bool:
     """An input or select named by the lexicon's ``quantity`` words (``name="qty"``), or a
     number input holding 1, outside every card: how many of the one product to buy (a
     price filter's number inputs hold no 1)."""
-    vocab = view.lexicon.signals.get("quantity", {})
+    vocab = signal_words(view.lexicon, "quantity")
     for el in view.body.iter("input", "select"):
         kind = (el.get("type") or "").lower()
         if kind == "hidden" or not _free(el, outside):
             continue
-        names = " ".join(el.get(a) or "" for a in ("name", "id", "class")).lower()
-        if (kind == "number" and el.get("value") == "1") or any(w in names for w in vocab):
+        if (kind == "number" and el.get("value") == "1") or any(
+                vocab.names(el.get(a) or "") for a in ("name", "id", "class")):
             return True
     return False
 

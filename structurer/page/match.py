@@ -21,8 +21,8 @@ from structurer.lexicon import FieldSpec, Lexicon
 from structurer.namewords import NameWords, name_tokens, name_words, signal_words
 from structurer.page.dom import norm_space, own_text
 
-__all__ = ["buy_words", "class_word", "label_match", "label_text_match", "label_texts",
-           "label_value", "label_weight", "lexicon_match", "phrase_in", "squash",
+__all__ = ["buy_words", "class_word", "form_action", "label_match", "label_text_match",
+           "label_texts", "label_value", "label_weight", "lexicon_match", "phrase_in", "squash",
            "strip_label_pattern"]
 
 
@@ -301,7 +301,18 @@ def buy_words(el: HtmlElement, lexicon: Lexicon) -> bool:
     if text and phrase_in(text, vocab):
         return True
     form = next((a for a in el.iterancestors("form")), None)
-    action = urlsplit(form.get("action") or "") if form is not None else None
     names = signal_words(lexicon, "add_to_cart")
     return any(names.names(v) for v in (el.get("name"), el.get("class"), el.get("id"),
-                                        action and f"{action.path} {action.query}") if v)
+                                        form_action(form)) if v)
+
+
+def form_action(form: HtmlElement | None) -> str:
+    """The path and query of a form's action (``/cart/add?id=3``), its host left out;
+    "" for none or a malformed one (a page's typo is no reason to fail on it)."""
+    if form is None:
+        return ""
+    try:
+        action = urlsplit(form.get("action") or "")
+    except ValueError:
+        return ""
+    return f"{action.path} {action.query}".strip()

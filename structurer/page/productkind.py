@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from lxml.html import HtmlElement
 
 from structurer.kinds import compile_phrases, gapped_phrases, parse_availability
-from structurer.namewords import signal_words
+from structurer.namewords import NameWords, signal_words
 from structurer.page import titles
 from structurer.page.dom import (
     HEADING_TAGS,
@@ -32,7 +32,7 @@ from structurer.page.dom import (
     text_of,
 )
 from structurer.page.lists import context_words
-from structurer.page.match import buy_words
+from structurer.page.match import buy_words, form_action
 from structurer.page.titles import titled
 
 if TYPE_CHECKING:
@@ -137,6 +137,7 @@ def can_buy(view: PageView) -> bool:
     strong = view.lexicon.thresholds.strong_signal
     buy_text = gapped_phrases(tuple(sorted(p for p, w in vocab.items() if w >= strong)))
     buy_names = signal_words(view.lexicon, "add_to_cart", strong)
+    cart_names = signal_words(view.lexicon, "add_to_cart")   # any weight: a form's action
     # other products' buttons (related, bestsellers, a short list's cards) say nothing
     inside = view.listed | {el for card in view.loose_cards for el in card.iter()}
     for el in view.body.iter("button", "input", "a"):
@@ -149,22 +150,23 @@ def can_buy(view: PageView) -> bool:
         if (low and len(low) <= 40 and buy_text.search(low)) or any(
                 buy_names.names(el.get(a) or "") for a in ("id", "name", "class")):
             return True
-        if _posts_to_cart(el, vocab):
+        if _posts_to_cart(el, cart_names):
             return True
     return False
 
 
-def _posts_to_cart(el: HtmlElement, vocab: dict[str, float]) -> bool:
+def _posts_to_cart(el: HtmlElement, cart_names: NameWords) -> bool:
     """A submit control of a form whose action carries the ``add_to_cart`` words
-    (``/cart/add``): a buy button whatever language its text is in."""
+    (``/cart/add``, not ``/sidecart/update``): a buy button whatever language its text
+    is in."""
     if el.tag == "a" or (el.tag == "input" and (el.get("type") or "").lower()
                          not in ("submit", "image")):
         return False
     if el.tag == "button" and (el.get("type") or "submit").lower() != "submit":
         return False
     form = next(el.iterancestors("form"), None)
-    action = (form.get("action") or "").lower() if form is not None else ""
-    return bool(action) and any(phrase in action for phrase in vocab if phrase.isascii())
+    action = form_action(form)
+    return bool(action) and cart_names.names(action)
 
 
 def _money_near_title(page: PageView) -> bool:

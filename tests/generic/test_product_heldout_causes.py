@@ -147,7 +147,8 @@ def test_an_identifier_only_in_the_url(url: str, code: str | None) -> None:
     ("https://shop.test/itm/256012345678", "", "256012345678", "url"),   # a long item number
     ("https://shop.test/p/9921", "", None, None),            # a database row, shown nowhere
     ("https://shop.test/p/9921", "<p>Ref. 9921</p>", "9921", "url+page"),
-], ids=["code", "item-number", "row-id", "row-id-shown"])
+    ("https://shop.test/p/9921", "<p>Item 199213</p>", None, None),   # digits inside another
+], ids=["code", "item-number", "row-id", "row-id-shown", "row-id-inside-a-number"])
 def test_an_identifier_from_the_url_says_so(url: str, shown: str, code: str | None,
                                            source: str | None) -> None:
     out = extract_page_generic(page(f"<p>£249.00</p>{BUY}{shown}"), url, LEX)

@@ -151,3 +151,17 @@ def test_a_side_columns_own_headline_after_the_article_is_left_out() -> None:
                  + "".join(f"<p>{p}</p>" for p in story) + f"</div>{sections}</div>")
     text = _text(html)
     assert "Part 3" in text and all(p in text for p in _prose(3, "part2"))
+
+
+def test_a_box_of_other_stories_between_the_paragraphs_ends_only_itself() -> None:
+    """A "read also" heading and its list of links set between the article's paragraphs
+    are left out; the article's paragraphs after the box are read (a box closing the
+    article still ends it)."""
+    story = _prose(6, "harbour")
+    box = ("<h3>Read also</h3><ul>" + "".join(
+        f"<li><a href='/news/{i}'>Another story about the town number {i}</a></li>"
+        for i in range(4)) + "</ul>")
+    html = _page(f"<article><h1>{TITLE}</h1>" + "".join(f"<p>{p}</p>" for p in story[:3])
+                 + box + "".join(f"<p>{p}</p>" for p in story[3:]) + "</article>")
+    assert _text(html).splitlines()[1:] == story
+    assert _text(_story(story, box)).splitlines()[1:] == story

@@ -1,5 +1,5 @@
 """boilerplate: a class and id's verdicts are read once per lexicon and stay what the
-words found in their tokens say (page.namewords)."""
+words found in their tokens say (structurer.namewords)."""
 
 from __future__ import annotations
 
