@@ -273,8 +273,8 @@ def _box_after(heading: HtmlElement) -> list[HtmlElement]:
 def _linked(el: HtmlElement) -> bool:
     """Mostly the text of links, or a list each of whose items links somewhere (a box of
     other stories' titles, a list of further reading)."""
-    if el.tag in ("ul", "ol") and len(el) and all(
-            isinstance(li.tag, str) and li.xpath(".//a[@href]") for li in el):
+    items = [li for li in el if isinstance(li.tag, str)] if el.tag in ("ul", "ol") else []
+    if items and all(li.xpath(".//a[@href]") for li in items):
         return True
     text = len(el.text_content().strip())
     return text > 0 and 2 * (text - _unlinked(el)) >= text
