@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from http.server import BaseHTTPRequestHandler
 from typing import Any
 
@@ -277,15 +277,21 @@ def test_robots_5xx_disallows_4xx_allows(server: LoopbackServer) -> None:
 
 
 # ----- politeness ----------------------------------------------------------------------------
-def slow(h: BaseHTTPRequestHandler, s: LoopbackServer) -> None:
-    time.sleep(0.15)
-    send(h, 200, HTML)
+def slow(gauge: Gauge) -> Callable[[BaseHTTPRequestHandler, LoopbackServer], None]:
+    """A route working 0.15 s before it answers, counted in ``gauge`` while it works: a
+    request counts until its answer is sent, never after (a gauge around the whole
+    handler still counts one whose client has its answer and asks again)."""
+    def route(h: BaseHTTPRequestHandler, s: LoopbackServer) -> None:
+        with gauge:
+            time.sleep(0.15)
+        send(h, 200, HTML)
+    return route
 
 
 def test_per_host_and_global_concurrency() -> None:
     gauge = Gauge()
-    with LoopbackServer({"/slow": slow}, gauge=gauge) as one, \
-            LoopbackServer({"/slow": slow}) as two:
+    with LoopbackServer({"/slow": slow(gauge)}) as one, \
+            LoopbackServer({"/slow": slow(Gauge())}) as two:
         settings = Settings(per_host_concurrency=2, concurrency=8, obey_robots=False)
 
         async def go(settings: Settings, urls: list[str]) -> None:
@@ -296,7 +302,7 @@ def test_per_host_and_global_concurrency() -> None:
         run(go(settings, [one.url("/slow")] * 8))
         assert gauge.peak == 2  # never more than per_host_concurrency, and it was used
         shared = Gauge()
-        one.gauge = two.gauge = shared
+        one.routes["/slow"] = two.routes["/slow"] = slow(shared)
         settings = Settings(per_host_concurrency=4, concurrency=3, obey_robots=False)
         run(go(settings, [one.url("/slow"), two.url("/slow")] * 5))
         assert shared.peak == 3  # the global limit holds across hosts
